@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# One-step set-up for the distributed-training module on Debian 12 (ns-3 3.37 from Debian).
+#
+#   bash bootstrap.sh run    install what is missing, build (Release), run the main scenario
+#   bash bootstrap.sh test   install what is missing, build (Release), run every test (ctest)
+#
+# Both are idempotent: packages already installed are not touched, the build is incremental.
+# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+mode="${1:-}"
+case "$mode" in
+  run | test) ;;
+  *)
+    echo "usage: bash bootstrap.sh run|test" >&2
+    exit 2
+    ;;
+esac
+
+BUILD_DIR="${BUILD_DIR:-build}"
+BUILD_TYPE="${BUILD_TYPE:-Release}"
+JOBS="${JOBS:-$(nproc)}"
+
+# Debian packages the build and the tests need (profiling needs more: see traces/README.md).
+packages=(g++ make cmake libns3-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "== installing missing Debian packages: ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    SUDO=()
+  elif command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "error: missing packages (${missing[*]}) and not root; install them with apt-get" >&2
+    exit 1
+  fi
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    "${missing[@]}"
+fi
+
+echo "== configuring ($BUILD_TYPE) in $BUILD_DIR"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" >/dev/null
+echo "== building with $JOBS jobs"
+cmake --build "$BUILD_DIR" -j "$JOBS"
+
+if [ "$mode" = run ]; then
+  echo "== running the main scenario"
+  exec "$BUILD_DIR/bin/profile-summary" --profile=traces/resnet50-cpu-b8.json
+else
+  echo "== running every test suite"
+  cd "$BUILD_DIR"
+  exec ctest --output-on-failure -j "$JOBS"
+fi

@@ -1,0 +1,37 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_INPUT_ERROR_H
+#define TRAINING_INPUT_ERROR_H
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief Bad input given to the distributed-training module by its user.
+ *
+ * Thrown for a malformed profile, an impossible scenario or an unknown option. The message names
+ * the file, the JSON path or the option, says what was found and what was expected, so programs
+ * print it and exit with a non-zero status instead of aborting. Programming errors inside the
+ * module remain NS_ASSERT / NS_FATAL_ERROR.
+ */
+class TrainingInputError : public std::runtime_error
+{
+  public:
+    /**
+     * \param what the complete message: "<where>: <what is wrong> (expected <what>)"
+     */
+    explicit TrainingInputError(const std::string& what)
+        : std::runtime_error(what)
+    {
+    }
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_INPUT_ERROR_H */

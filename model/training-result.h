@@ -1,0 +1,108 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_RESULT_H
+#define TRAINING_RESULT_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class TrainingProfile;
+class TrainingScenario;
+
+/**
+ * \ingroup distributed-training
+ * \brief What one backend (packet, flow or analytic) predicts for one scenario: one schema for
+ * all backends, so that every answer can be checked against the others.
+ *
+ * Simulating backends fill the per-step and per-transfer records and call Finalize(), which
+ * computes throughput and mean step time from the steps after warm-up, the same way for every
+ * backend (see Finalize()). Closed-form backends set the throughput and step time directly and
+ * list the quantities they derived from the profile and scenario in the inputs map (M, B, T_F,
+ * T_B, ...) so a reader can redo the computation by hand.
+ */
+class TrainingResult
+{
+  public:
+    /// One worker's step. Times in seconds of simulated time.
+    struct StepRecord
+    {
+        uint32_t worker; //!< worker (or node) index
+        uint32_t step;   //!< step index, from 0
+        double start;    //!< when the step began (its first downlink byte was requested)
+        double end;      //!< when the step ended (its parameters for the next step may be read)
+    };
+
+    /// One tensor (or chunk) crossing the network. Times in seconds.
+    struct TransferRecord
+    {
+        uint32_t worker;       //!< worker index
+        uint32_t peer;         //!< server index (PS) or the receiving/sending neighbour (ring)
+        uint32_t step;         //!< step index
+        int32_t tensor;        //!< layer index (PS) or bucket index (ring); -1 for requests
+        std::string direction; //!< "down" (server to worker), "up" (worker to server), "ring"
+        uint64_t bytes;        //!< payload bytes (application data, headers excluded)
+        double start;          //!< first byte sent
+        double end;            //!< last byte received
+    };
+
+    std::string backend;           //!< "packet", "flow" or "analytic"
+    std::string variant;           //!< e.g. "tcp-cubic", "ps", "fcfs", "mva-hybrid", "sync-eq7"
+    std::vector<StepRecord> steps; //!< per-step records (simulating backends)
+    std::vector<TransferRecord> transfers;         //!< per-transfer records (simulating backends)
+    std::map<std::string, double> linkUtilisation; //!< link name -> busy fraction in window
+    std::map<std::string, double> inputs; //!< derived model inputs (M, B, T_F, ...) and extras
+    std::vector<std::string> notes;       //!< warnings and observations (e.g. lockstep)
+    double throughput{0};                 //!< samples per second over the measurement window
+    double stepTimeMean{0}; //!< seconds: sync window / steps; async mean of per-worker steps
+    double windowStart{0};  //!< start of the measurement window (s)
+    double windowEnd{0};    //!< end of the measurement window (s)
+    double wallSeconds{0};  //!< wall-clock time the backend took
+    std::string bottleneck; //!< the busiest link (or resource), if known
+
+    /**
+     * \brief Throughput and mean step time from the step records, skipping warm-up steps.
+     *
+     * Sync (PS sync and ring): step s ends at E_s, the latest end among the workers (barrier to
+     * barrier). Window = [E_{w-1}, E_{N-1}] with w warm-up steps (E_{-1} = the earliest start of
+     * step 0). Throughput = K * batch * (N - w) / window; step time = window / (N - w).
+     *
+     * Async: the window starts when every worker has finished its warm-up steps and ends when
+     * the first worker finishes its last step (every worker is active throughout). Throughput =
+     * batch * (steps that end inside the window) / window; step time = mean (end - start) of
+     * the steps after warm-up.
+     *
+     * \param scenario the scenario that was run (mode, workers, steps, warm-up)
+     * \param batchSize samples per step per worker
+     */
+    void Finalize(const TrainingScenario& scenario, uint32_t batchSize);
+
+    /**
+     * \param includeRecords write the step and transfer records too
+     * \return this result as a JSON object (text)
+     */
+    std::string ToJson(bool includeRecords = true) const;
+
+    /**
+     * \brief The result file: {"scenario": {...}, "profile": {...}, "results": [...]}.
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param results one entry per backend/variant
+     * \param includeRecords write step and transfer records
+     * \return JSON text
+     */
+    static std::string MakeDocument(const TrainingProfile& profile,
+                                    const TrainingScenario& scenario,
+                                    const std::vector<TrainingResult>& results,
+                                    bool includeRecords = true);
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_RESULT_H */

@@ -1,0 +1,453 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-scenario.h"
+
+#include "training-input-error.h"
+#include "training-profile.h"
+
+#include "ns3/log.h"
+#include "ns3/queue-size.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingScenario");
+
+namespace
+{
+
+[[noreturn]] void
+Fail(const std::string& option, const std::string& what, const std::string& expected)
+{
+    throw TrainingInputError(option + ": " + what + " (expected " + expected + ")");
+}
+
+std::string
+Str(double v)
+{
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+} // namespace
+
+void
+TrainingScenario::Validate(const TrainingProfile& profile) const
+{
+    NS_LOG_FUNCTION(this);
+    if (workers == 0)
+    {
+        Fail("--workers", "0 workers", "at least 1 worker");
+    }
+    if (workers > 100000)
+    {
+        Fail("--workers", std::to_string(workers) + " workers", "at most 100000");
+    }
+    if (architecture == PARAMETER_SERVER)
+    {
+        if (servers == 0)
+        {
+            Fail("--servers", "0 parameter servers", "at least 1 with --arch=ps");
+        }
+        if (servers > profile.GetNLayers())
+        {
+            Fail("--servers",
+                 std::to_string(servers) + " servers for " + std::to_string(profile.GetNLayers())
+                     + " layers",
+                 "at most one server per layer");
+        }
+    }
+    if (architecture == RING_ALLREDUCE && mode == ASYNC)
+    {
+        Fail("--mode", "async with --arch=ring", "sync: ring AllReduce is synchronous");
+    }
+    if (computeScale.size() > 1 && computeScale.size() != workers)
+    {
+        Fail("--computeScale",
+             std::to_string(computeScale.size()) + " values for " + std::to_string(workers)
+                 + " workers",
+             "one value, or one per worker");
+    }
+    for (double s : computeScale)
+    {
+        if (!(s > 0) || !std::isfinite(s))
+        {
+            Fail("--computeScale", "value " + Str(s), "finite values > 0");
+        }
+    }
+    if (nicRate.GetBitRate() == 0)
+    {
+        Fail("--nicRate", "0 bps", "a positive rate, e.g. 10Gbps");
+    }
+    if (flowCap.GetBitRate() > nicRate.GetBitRate())
+    {
+        Fail("--flowCap",
+             "cap " + Str(flowCap.GetBitRate() / 1e9) + " Gbps above the NIC rate "
+                 + Str(nicRate.GetBitRate() / 1e9) + " Gbps",
+             "0 (no cap) or at most the NIC rate");
+    }
+    if (linkDelay.IsStrictlyNegative())
+    {
+        Fail("--linkDelay", "negative delay", "a delay >= 0");
+    }
+    if (mtu < 576 || mtu > 9000)
+    {
+        Fail("--mtu", std::to_string(mtu), "an MTU from 576 to 9000 bytes (1500 or 9000)");
+    }
+    ParseQueueSize("--queue", queueSize);
+    if (steps == 0)
+    {
+        Fail("--steps", "0 steps", "at least 1 step");
+    }
+    if (warmup >= steps)
+    {
+        Fail("--warmup",
+             std::to_string(warmup) + " warm-up steps of " + std::to_string(steps),
+             "fewer warm-up steps than --steps");
+    }
+    if (gpusPerNode == 0)
+    {
+        Fail("--gpusPerNode", "0 GPUs per node", "at least 1");
+    }
+    if (gpusPerNode > 1 && intraBandwidth.GetBitRate() == 0)
+    {
+        Fail("--intraBw", "0 bps with several GPUs per node", "a positive rate");
+    }
+    if (intraLatency.IsStrictlyNegative())
+    {
+        Fail("--intraLatency", "negative latency", "a latency >= 0");
+    }
+    if (fusionTimeout.IsStrictlyNegative())
+    {
+        Fail("--fusionTimeout", "negative timeout", "a time >= 0");
+    }
+    if (reductionRate < 0 || !std::isfinite(reductionRate))
+    {
+        Fail("--reductionRate",
+             "value " + Str(reductionRate),
+             "0 (free) or a positive rate in bytes/s");
+    }
+}
+
+std::string
+TrainingScenario::ToJson() const
+{
+    nlohmann::ordered_json j;
+    j["arch"] = GetArchitectureName();
+    j["mode"] = GetModeName();
+    j["workers"] = workers;
+    j["servers"] = servers;
+    j["overlap"] = overlap;
+    j["order"] = GetOrderName();
+    j["window_bytes"] = windowBytes;
+    j["partition"] = GetPartitionName();
+    std::vector<double> scales;
+    for (uint32_t w = 0; w < workers; ++w)
+    {
+        scales.push_back(GetComputeScale(w));
+    }
+    j["compute_scale"] = scales;
+    if (bucketBytes == UNLIMITED_BUCKET)
+    {
+        j["bucket_bytes"] = "unlimited";
+    }
+    else
+    {
+        j["bucket_bytes"] = bucketBytes;
+    }
+    j["first_bucket_bytes"] = firstBucketBytes;
+    j["fusion_timeout_s"] = fusionTimeout.GetSeconds();
+    j["reduction_rate_bytes_per_s"] = reductionRate;
+    j["gpus_per_node"] = gpusPerNode;
+    j["intra_bandwidth_bps"] = intraBandwidth.GetBitRate();
+    j["intra_latency_s"] = intraLatency.GetSeconds();
+    j["nic_rate_bps"] = nicRate.GetBitRate();
+    j["flow_cap_bps"] = flowCap.GetBitRate();
+    j["link_delay_s"] = linkDelay.GetSeconds();
+    j["queue"] = queueSize;
+    j["queue_disc"] = queueDisc;
+    j["tcp"] = tcpVariant;
+    j["mtu"] = mtu;
+    j["steps"] = steps;
+    j["warmup"] = warmup;
+    j["seed"] = seed;
+    j["sample_steps"] = sampleSteps;
+    return j.dump();
+}
+
+double
+TrainingScenario::GetComputeScale(uint32_t worker) const
+{
+    if (computeScale.empty())
+    {
+        return 1.0;
+    }
+    return computeScale.size() == 1 ? computeScale[0] : computeScale.at(worker);
+}
+
+uint32_t
+TrainingScenario::GetSegmentSize() const
+{
+    // 20 bytes IPv4 + 20 bytes TCP + 12 bytes of timestamp option (ns-3 sends it by default).
+    return mtu - 52;
+}
+
+double
+TrainingScenario::GetFlowRateBps() const
+{
+    double rate = static_cast<double>(nicRate.GetBitRate());
+    if (flowCap.GetBitRate() > 0)
+    {
+        rate = std::min(rate, static_cast<double>(flowCap.GetBitRate()));
+    }
+    return rate;
+}
+
+double
+TrainingScenario::GetGoodputBytesPerSecond() const
+{
+    // A point-to-point frame is the IP packet plus a 2-byte PPP header.
+    double efficiency = static_cast<double>(GetSegmentSize()) / (mtu + 2);
+    return GetFlowRateBps() / 8.0 * efficiency;
+}
+
+std::vector<uint32_t>
+TrainingScenario::AssignLayersToServers(const TrainingProfile& profile) const
+{
+    const uint32_t p = std::max<uint32_t>(servers, 1);
+    std::vector<uint32_t> owner(profile.GetNLayers(), 0);
+    std::vector<uint64_t> held(p, 0);
+    for (std::size_t l = 0; l < profile.GetNLayers(); ++l)
+    {
+        if (partition == ROUND_ROBIN_PARTITION)
+        {
+            owner[l] = l % p;
+        }
+        else
+        {
+            // Fewest bytes so far; ties go to the lowest index (deterministic).
+            owner[l]
+                = static_cast<uint32_t>(std::min_element(held.begin(), held.end()) - held.begin());
+        }
+        held[owner[l]] += profile.GetLayer(l).paramBytes;
+    }
+    return owner;
+}
+
+DataRate
+TrainingScenario::ParseDataRate(const std::string& option, const std::string& text)
+{
+    DataRate rate;
+    std::istringstream is(text);
+    is >> rate;
+    if (is.fail() || text.empty())
+    {
+        Fail(option, "cannot parse rate '" + text + "'", "a rate like 10Gbps, 25Gb/s or 1e9bps");
+    }
+    return rate;
+}
+
+Time
+TrainingScenario::ParseTime(const std::string& option, const std::string& text)
+{
+    // ns-3's Time(std::string) aborts on a bad unit: parse here and only build valid values.
+    static const std::regex re(
+        R"(^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(s|ms|us|ns)\s*$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        Fail(option,
+             "cannot parse time '" + text + "'",
+             "a number with a unit s, ms, us or ns, e.g. 10us");
+    }
+    double v = std::stod(m[1]);
+    std::string unit = m[2];
+    double seconds = unit == "s" ? v : unit == "ms" ? v * 1e-3 : unit == "us" ? v * 1e-6 : v * 1e-9;
+    if (!std::isfinite(seconds) || std::abs(seconds) > 1e9)
+    {
+        Fail(option, "time '" + text + "' out of range", "a time below 10^9 s");
+    }
+    return Seconds(seconds);
+}
+
+QueueSize
+TrainingScenario::ParseQueueSize(const std::string& option, const std::string& text)
+{
+    QueueSize size;
+    std::istringstream is(text);
+    is >> size;
+    if (is.fail() || text.empty())
+    {
+        Fail(option, "cannot parse queue size '" + text + "'", "a size like 100p or 150000B");
+    }
+    if (size.GetValue() == 0)
+    {
+        Fail(option, "zero queue size '" + text + "'", "a positive size like 100p");
+    }
+    return size;
+}
+
+std::string
+TrainingScenario::GetArchitectureName() const
+{
+    return architecture == PARAMETER_SERVER ? "ps" : "ring";
+}
+
+std::string
+TrainingScenario::GetModeName() const
+{
+    return mode == SYNC ? "sync" : "async";
+}
+
+std::string
+TrainingScenario::GetOrderName() const
+{
+    switch (order)
+    {
+        case FORWARD_ORDER:
+            return "forward";
+        case REVERSE_ORDER:
+            return "reverse";
+        case RANDOM_ORDER:
+            return "random";
+    }
+    return "forward";
+}
+
+std::string
+TrainingScenario::GetPartitionName() const
+{
+    return partition == GREEDY_PARTITION ? "greedy" : "round-robin";
+}
+
+void
+TrainingScenario::SetArchitecture(const std::string& option, const std::string& value)
+{
+    if (value == "ps")
+    {
+        architecture = PARAMETER_SERVER;
+    }
+    else if (value == "ring")
+    {
+        architecture = RING_ALLREDUCE;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "ps or ring");
+    }
+}
+
+void
+TrainingScenario::SetMode(const std::string& option, const std::string& value)
+{
+    if (value == "sync")
+    {
+        mode = SYNC;
+    }
+    else if (value == "async")
+    {
+        mode = ASYNC;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "sync or async");
+    }
+}
+
+void
+TrainingScenario::SetOrder(const std::string& option, const std::string& value)
+{
+    if (value == "forward")
+    {
+        order = FORWARD_ORDER;
+    }
+    else if (value == "reverse")
+    {
+        order = REVERSE_ORDER;
+    }
+    else if (value == "random")
+    {
+        order = RANDOM_ORDER;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "forward, reverse or random");
+    }
+}
+
+void
+TrainingScenario::SetPartition(const std::string& option, const std::string& value)
+{
+    if (value == "greedy")
+    {
+        partition = GREEDY_PARTITION;
+    }
+    else if (value == "round-robin")
+    {
+        partition = ROUND_ROBIN_PARTITION;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "greedy or round-robin");
+    }
+}
+
+void
+TrainingScenario::SetComputeScale(const std::string& option, const std::string& value)
+{
+    const std::string expected = "positive numbers: 1.5, or 1,1,2,2, or 1x2,2x2 (value x count)";
+    std::vector<double> values;
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        std::size_t x = item.find('x');
+        std::string num = item.substr(0, x);
+        std::size_t count = 1;
+        double v = 0;
+        try
+        {
+            std::size_t used = 0;
+            v = std::stod(num, &used);
+            if (used != num.size())
+            {
+                throw std::invalid_argument(num);
+            }
+            if (x != std::string::npos)
+            {
+                std::string c = item.substr(x + 1);
+                long n = std::stol(c, &used);
+                if (used != c.size() || n < 1 || n > 100000)
+                {
+                    throw std::invalid_argument(c);
+                }
+                count = static_cast<std::size_t>(n);
+            }
+        }
+        catch (const std::exception&)
+        {
+            Fail(option, "cannot parse '" + item + "' in '" + value + "'", expected);
+        }
+        if (!(v > 0) || !std::isfinite(v))
+        {
+            Fail(option, "value " + Str(v), expected);
+        }
+        values.insert(values.end(), count, v);
+    }
+    if (values.empty())
+    {
+        Fail(option, "empty list", expected);
+    }
+    computeScale = values;
+}
+
+} // namespace ns3

@@ -1,0 +1,199 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_SCENARIO_H
+#define TRAINING_SCENARIO_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/queue-size.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class TrainingProfile;
+
+/**
+ * \ingroup distributed-training
+ * \brief Everything about a distributed training run except the DNN itself: the architecture,
+ * the cluster and its network, and the run length. Every backend reads the same scenario.
+ *
+ * Defaults are a small real cluster: sync parameter server, 4 workers, 1 server, 10 Gbps NICs,
+ * overlap off, no per-flow cap, TCP Cubic (ns-3.37's default), MTU 1500.
+ */
+class TrainingScenario
+{
+  public:
+    /// Training architecture.
+    enum Architecture
+    {
+        PARAMETER_SERVER, //!< workers pull parameters from / push gradients to servers
+        RING_ALLREDUCE,   //!< decentralised: ring AllReduce of gradient buckets
+    };
+
+    /// Synchronisation of the workers.
+    enum Mode
+    {
+        SYNC,  //!< barrier at the servers after every step
+        ASYNC, //!< each worker runs its own steps
+    };
+
+    /// Order in which a server sends the tensors of one step down to a worker.
+    enum TransmissionOrder
+    {
+        FORWARD_ORDER, //!< first layer first (what forward needs first)
+        REVERSE_ORDER, //!< last layer first
+        RANDOM_ORDER,  //!< random permutation each step (seeded)
+    };
+
+    /// How layers are assigned to parameter servers (001 Sec. 5).
+    enum Partition
+    {
+        GREEDY_PARTITION,      //!< each layer, in forward order, to the server holding fewest bytes
+        ROUND_ROBIN_PARTITION, //!< layer l to server l mod P
+    };
+
+    /// Value of bucketBytes meaning "one bucket after the whole backward pass" (Q = infinity).
+    static constexpr uint64_t UNLIMITED_BUCKET = std::numeric_limits<uint64_t>::max();
+
+    // ---- architecture -------------------------------------------------------------------
+    Architecture architecture{PARAMETER_SERVER}; //!< --arch=ps|ring
+    Mode mode{SYNC};                             //!< --mode=sync|async
+    uint32_t workers{4};                         //!< K, number of workers (or nodes)
+    uint32_t servers{1};                         //!< P, number of parameter servers
+    bool overlap{false}; //!< overlap communication with computation (000 Eq. (6), (10))
+    TransmissionOrder order{FORWARD_ORDER}; //!< downlink tensor order
+    uint64_t windowBytes{0};                //!< WIN of 001 Sec. 3.2.2 (0 = whole tensors in order)
+    Partition partition{GREEDY_PARTITION};  //!< layer-to-server assignment
+    /// Compute time multiplier: empty = all 1; one value = every worker; else one per worker.
+    std::vector<double> computeScale;
+
+    // ---- ring AllReduce / tensor fusion (004 Sec. 2.2) ----------------------------------
+    uint64_t bucketBytes{0};        //!< fusion threshold Q (0 = one AllReduce per layer)
+    uint64_t firstBucketBytes{0};   //!< size of the first bucket (PyTorch DDP: 1 MB; 0 = Q)
+    Time fusionTimeout{Seconds(0)}; //!< fusion cycle time (0 = none)
+    double reductionRate{0};        //!< bytes/s of reducing a received chunk (0 = free)
+    uint32_t gpusPerNode{1};        //!< G, GPUs per node (intra-node reduction first)
+    DataRate intraBandwidth{DataRate("300Gbps")}; //!< intra-node interconnect
+    Time intraLatency{MicroSeconds(5)};           //!< intra-node per-message latency
+
+    // ---- network ------------------------------------------------------------------------
+    DataRate nicRate{DataRate("10Gbps")}; //!< every point-to-point link's rate
+    DataRate flowCap{DataRate(0)};        //!< per-flow rate cap (0 = none), e.g. 10 G on 25 G
+    Time linkDelay{MicroSeconds(10)};     //!< one-way propagation delay of each link
+    std::string queueSize{"1000p"};       //!< device queue size (ns-3 QueueSize syntax)
+    std::string queueDisc{"none"};        //!< traffic-control queue disc TypeId, or "none"
+    std::string tcpVariant{"TcpCubic"};   //!< ns-3 TCP congestion control (TypeId name)
+    uint32_t mtu{1500};                   //!< bytes (1500 or 9000)
+
+    // ---- run ----------------------------------------------------------------------------
+    uint32_t steps{20};     //!< steps per worker (sync: global steps)
+    uint32_t warmup{2};     //!< first steps excluded from throughput (001: 50 of 1000)
+    uint64_t seed{1};       //!< RNG seed (step sampling, random order)
+    bool sampleSteps{true}; //!< draw each step from the profile's samples (if any)
+
+    /**
+     * \brief Check the scenario on its own and against a profile.
+     * \param profile the DNN to be trained
+     * \throws TrainingInputError naming the option and what was expected
+     */
+    void Validate(const TrainingProfile& profile) const;
+
+    /** \return every input as a JSON object (text), for the result files */
+    std::string ToJson() const;
+
+    /**
+     * \param worker worker index
+     * \return the compute time multiplier of that worker (1 when computeScale is empty)
+     */
+    double GetComputeScale(uint32_t worker) const;
+
+    /** \return the TCP payload bytes per segment for this MTU (MTU - 40 IP/TCP - 12 options) */
+    uint32_t GetSegmentSize() const;
+
+    /**
+     * \brief The rate a single TCP flow can reach: the NIC rate, or the per-flow cap if lower.
+     * \return bits per second
+     */
+    double GetFlowRateBps() const;
+
+    /**
+     * \brief Application goodput of one saturated TCP flow on a point-to-point link:
+     * the flow rate times payload/wire bytes (segment / (MTU + 2 bytes of PPP header)).
+     * \return bytes per second
+     */
+    double GetGoodputBytesPerSecond() const;
+
+    /**
+     * \brief Assign layers to servers (001 Sec. 5): greedy by size in forward order, or
+     * round-robin.
+     * \param profile the DNN
+     * \return the server index of each layer
+     */
+    std::vector<uint32_t> AssignLayersToServers(const TrainingProfile& profile) const;
+
+    /// \return "ps" or "ring"
+    std::string GetArchitectureName() const;
+    /// \return "sync" or "async"
+    std::string GetModeName() const;
+    /// \return "forward", "reverse" or "random"
+    std::string GetOrderName() const;
+    /// \return "greedy" or "round-robin"
+    std::string GetPartitionName() const;
+
+    /**
+     * \brief Parse an option value (shared by the driver and tests).
+     * \param option option name for the message, e.g. "--arch"
+     * \param value the text
+     * \throws TrainingInputError naming the option and the accepted values
+     */
+    void SetArchitecture(const std::string& option, const std::string& value);
+    /** \copydoc SetArchitecture */
+    void SetMode(const std::string& option, const std::string& value);
+    /** \copydoc SetArchitecture */
+    void SetOrder(const std::string& option, const std::string& value);
+    /** \copydoc SetArchitecture */
+    void SetPartition(const std::string& option, const std::string& value);
+    /**
+     * \brief Parse a data rate without aborting on bad input (unlike DataRate(std::string)).
+     * \param option option name for the message
+     * \param text e.g. "10Gbps"
+     * \return the rate
+     * \throws TrainingInputError naming the option
+     */
+    static DataRate ParseDataRate(const std::string& option, const std::string& text);
+    /**
+     * \brief Parse a time ("10us", "1.5ms", "2s", "100ns") without aborting on bad input.
+     * \param option option name for the message
+     * \param text the text
+     * \return the time
+     * \throws TrainingInputError naming the option
+     */
+    static Time ParseTime(const std::string& option, const std::string& text);
+    /**
+     * \brief Parse a queue size ("100p", "150000B") without aborting on bad input.
+     * \param option option name for the message
+     * \param text the text
+     * \return the size (never zero)
+     * \throws TrainingInputError naming the option
+     */
+    static QueueSize ParseQueueSize(const std::string& option, const std::string& text);
+
+    /**
+     * \brief Parse a per-worker compute scale list: "1.0" (all workers), or "1,1,2,2"
+     * (one per worker), or "1x2,2x2" (value x count).
+     * \param option option name
+     * \param value the text
+     */
+    void SetComputeScale(const std::string& option, const std::string& value);
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_SCENARIO_H */

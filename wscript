@@ -1,0 +1,43 @@
+# -*- Mode: python; py-indent-offset: 4; indent-tabs-mode: nil; coding: utf-8; -*-
+#
+# waf build for ns-3.35 and older (ns-3.36+ uses CMakeLists.txt). The lists below must equal the
+# ones in CMakeLists.txt: the test suite "distributed-training-build-lists" fails when they differ.
+
+
+def configure(conf):
+    conf.env.append_value('CXXFLAGS', ['-std=c++17'])
+    conf.check_cfg(package='nlohmann_json', uselib_store='NLOHMANN_JSON',
+                   args=['--cflags'], mandatory=True)
+
+
+def build(bld):
+    module = bld.create_ns3_module('distributed-training',
+                                   ['core', 'network', 'internet', 'point-to-point',
+                                    'applications', 'traffic-control'])
+    module.source = [
+        'model/training-profile.cc',
+        'model/training-result.cc',
+        'model/training-scenario.cc',
+    ]
+    module.use = ['NLOHMANN_JSON']
+    module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
+
+    module_test = bld.create_ns3_module_test_library('distributed-training')
+    module_test.source = [
+        'test/build-lists-test-suite.cc',
+        'test/training-profile-test-suite.cc',
+        'test/training-scenario-test-suite.cc',
+    ]
+    module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
+
+    headers = bld(features='ns3header')
+    headers.module = 'distributed-training'
+    headers.source = [
+        'model/training-input-error.h',
+        'model/training-profile.h',
+        'model/training-result.h',
+        'model/training-scenario.h',
+    ]
+
+    if bld.env.ENABLE_EXAMPLES:
+        bld.recurse('examples')

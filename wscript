@@ -15,9 +15,15 @@ def build(bld):
                                    ['core', 'network', 'internet', 'point-to-point',
                                     'applications', 'traffic-control'])
     module.source = [
+        'helper/packet-backend.cc',
+        'helper/training-cluster-helper.cc',
+        'model/parameter-server-application.cc',
+        'model/tensor-chunk-header.cc',
+        'model/tensor-connection.cc',
         'model/training-profile.cc',
         'model/training-result.cc',
         'model/training-scenario.cc',
+        'model/training-worker-application.cc',
     ]
     module.use = ['NLOHMANN_JSON']
     module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
@@ -33,10 +39,16 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
     headers.source = [
+        'helper/packet-backend.h',
+        'helper/training-cluster-helper.h',
+        'model/parameter-server-application.h',
+        'model/tensor-chunk-header.h',
+        'model/tensor-connection.h',
         'model/training-input-error.h',
         'model/training-profile.h',
         'model/training-result.h',
         'model/training-scenario.h',
+        'model/training-worker-application.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -31,6 +31,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
         'test/build-lists-test-suite.cc',
+        'test/packet-level-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
     ]

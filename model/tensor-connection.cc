@@ -55,6 +55,7 @@ TensorConnection::DoDispose()
     m_control.clear();
     m_streams.clear();
     m_pending = nullptr;
+    m_sendEvent.Cancel();
     Object::DoDispose();
 }
 
@@ -80,7 +81,7 @@ TensorConnection::SendControl(const TensorChunkHeader& header)
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(h);
     m_control.push_back(p);
-    TrySend();
+    ScheduleSend();
 }
 
 void
@@ -88,7 +89,18 @@ TensorConnection::SendTensor(const TensorChunkHeader& header, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << header << bytes);
     m_streams.push_back({header, bytes, 0, 0, Time()});
-    TrySend();
+    ScheduleSend();
+}
+
+void
+TensorConnection::ScheduleSend()
+{
+    // Everything queued at the same instant is scheduled together: the streams of a step are
+    // all known to the multiplexer before it picks the first chunk.
+    if (!m_sendEvent.IsRunning())
+    {
+        m_sendEvent = Simulator::ScheduleNow(&TensorConnection::TrySend, this);
+    }
 }
 
 Ptr<Packet>
@@ -187,7 +199,7 @@ TensorConnection::TrySend()
 void
 TensorConnection::HandleSendSpace(Ptr<Socket> /* socket */, uint32_t /* available */)
 {
-    TrySend();
+    ScheduleSend();
 }
 
 void

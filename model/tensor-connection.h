@@ -8,6 +8,7 @@
 #include "tensor-chunk-header.h"
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -32,7 +33,8 @@ namespace ns3
  *    and, if bytes remain, the stream goes to the tail for its second service, which sends the
  *    rest.
  * Chunks are handed to the socket as its send buffer frees up (as BulkSendApplication does), so
- * the scheduler decides the order in which bytes enter TCP.
+ * the scheduler decides the order in which bytes enter TCP. Messages queued at the same instant
+ * are scheduled together (sending starts in a zero-delay event after them).
  *
  * Receiving: the stream is cut back into chunks by counting bytes (headers are real bytes, payload
  * is virtual); the chunk callback fires when a chunk's last byte has arrived.
@@ -102,6 +104,8 @@ class TensorConnection : public Object
 
     /// Hand as much as possible to the socket.
     void TrySend();
+    /// Run TrySend() once, after everything queued at this instant.
+    void ScheduleSend();
     /// \return the next message (header + virtual payload), or nullptr
     Ptr<Packet> NextMessage();
     /**
@@ -126,6 +130,7 @@ class TensorConnection : public Object
     std::vector<uint8_t> m_headerBytes; //!< bytes of the incoming header read so far
     TensorChunkHeader m_incoming;       //!< header of the incoming chunk
     uint64_t m_payloadLeft;             //!< payload bytes of the incoming chunk still to come
+    EventId m_sendEvent;                //!< pending TrySend()
 };
 
 } // namespace ns3

@@ -1,0 +1,567 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Packet-level parameter-server training over real ns-3 TCP: agreement with the closed form for
+ * one worker without contention, conservation of every byte, the sync barrier, async drift,
+ * overlap, the multi-server partition, 001's HTTP/2 multiplexing order (Fig. 12), the per-flow
+ * cap and 000 Fig. 23's behaviour, and determinism. Profiles are small and synthetic (a few
+ * large layers) so the suite stays quick.
+ */
+
+#include "ns3/application-container.h"
+#include "ns3/core-module.h"
+#include "ns3/distributed-training-module.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * A synthetic profile: `sizes` bytes per layer, the same forward/backward/update time per layer,
+ * and optional recorded steps whose times are the means scaled by the given factors.
+ */
+TrainingProfile
+MakeProfile(const std::vector<uint64_t>& sizes,
+            double fwdUs,
+            double bwdUs,
+            double updUs,
+            const std::vector<double>& sampleFactors = {})
+{
+    TrainingProfile p;
+    p.SetModel("synthetic");
+    p.SetBatchSize(32);
+    p.SetProvenance(R"({"device":"none","framework":"none","method":"test","derived":true})");
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+    {
+        p.AddLayer({"l" + std::to_string(i), "", sizes[i], fwdUs, bwdUs, updUs});
+    }
+    for (double f : sampleFactors)
+    {
+        std::size_t n = sizes.size();
+        p.AddSample({std::vector<double>(n, fwdUs * f),
+                     std::vector<double>(n, bwdUs * f),
+                     std::vector<double>(n, updUs)});
+    }
+    return p;
+}
+
+TrainingResult
+RunPacket(const TrainingProfile& profile, const TrainingScenario& scenario)
+{
+    Ptr<PacketBackend> backend = CreateObject<PacketBackend>();
+    return backend->Run(profile, scenario).at(0);
+}
+
+/// Latest end of each step over the workers.
+std::vector<double>
+StepEnds(const TrainingResult& r, uint32_t steps)
+{
+    std::vector<double> ends(steps, 0);
+    for (const auto& s : r.steps)
+    {
+        ends[s.step] = std::max(ends[s.step], s.end);
+    }
+    return ends;
+}
+
+} // namespace
+
+/**
+ * \ingroup distributed-training
+ * One worker, overlap off, no contention: the step is downlink + forward + backward + uplink +
+ * update, each transfer taking bytes / TCP goodput (000 Eq. (7) and (8) at K = 1).
+ */
+class OneWorkerMatchesClosedFormTestCase : public TestCase
+{
+  public:
+    OneWorkerMatchesClosedFormTestCase()
+        : TestCase("packet: one worker, overlap off, step time is 2M over TCP goodput plus "
+                   "T_F, T_B and T_S within 3%")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (std::string rate : {"1Gbps", "10Gbps"})
+        {
+            TrainingProfile p = MakeProfile({3000000, 1000000, 4000000}, 4000, 8000, 500);
+            TrainingScenario s;
+            s.workers = 1;
+            s.nicRate = DataRate(rate);
+            s.steps = 4;
+            s.warmup = 1;
+            TrainingResult r = RunPacket(p, s);
+            double m = p.GetTotalParamBytes();
+            double goodput = s.GetGoodputBytesPerSecond();
+            double expected = 2 * m / goodput + p.GetForwardTime().GetSeconds() +
+                              p.GetBackwardTime().GetSeconds() + p.GetUpdateTime().GetSeconds();
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean,
+                                      expected,
+                                      0.03 * expected,
+                                      rate << ": measured " << r.stepTimeMean * 1e3
+                                           << " ms vs closed form " << expected * 1e3 << " ms");
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput,
+                                      32 / expected,
+                                      0.03 * 32 / expected,
+                                      rate << ": throughput");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Every tensor sent is received: per worker, server and step each layer goes down once and up
+ * once with its full size, and the applications' byte counters agree.
+ */
+class BytesConservedTestCase : public TestCase
+{
+  public:
+    BytesConservedTestCase()
+        : TestCase("packet: every parameter and gradient tensor arrives once, whole, per worker, "
+                   "server and step")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({500000, 1200000, 300000, 700000}, 1000, 2000, 100);
+        TrainingScenario s;
+        s.workers = 3;
+        s.servers = 2;
+        s.steps = 3;
+        s.warmup = 0;
+        s.overlap = true;
+        s.windowBytes = 400000;
+        TrainingResult r = RunPacket(p, s);
+        std::vector<uint32_t> owner = s.AssignLayersToServers(p);
+
+        std::map<std::tuple<uint32_t, uint32_t, std::string, int32_t>, int> seen;
+        for (const auto& t : r.transfers)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.bytes,
+                                  p.GetLayer(t.tensor).paramBytes,
+                                  "tensor " << t.tensor << " size");
+            NS_TEST_EXPECT_MSG_EQ(t.peer, owner[t.tensor], "tensor " << t.tensor << " server");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(t.start, t.end, "first byte before last byte");
+            ++seen[{t.worker, t.step, t.direction, t.tensor}];
+        }
+        for (uint32_t w = 0; w < s.workers; ++w)
+        {
+            for (uint32_t step = 0; step < s.steps; ++step)
+            {
+                for (std::string dir : {"down", "up"})
+                {
+                    for (int32_t l = 0; l < 4; ++l)
+                    {
+                        int count = seen[std::make_tuple(w, step, dir, l)];
+                        NS_TEST_EXPECT_MSG_EQ(count,
+                                              1,
+                                              "worker " << w << " step " << step << " " << dir
+                                                        << " layer " << l);
+                    }
+                }
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.transfers.size(), 3 * 3 * 2 * 4, "no extra transfers");
+        NS_TEST_EXPECT_MSG_EQ(r.steps.size(), 9, "all steps completed");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Sync: no worker starts step s+1 before every worker's step s is applied. Async with sampled
+ * steps: workers drift apart.
+ */
+class SyncBarrierAsyncDriftTestCase : public TestCase
+{
+  public:
+    SyncBarrierAsyncDriftTestCase()
+        : TestCase("packet: sync workers wait for the barrier; async workers drift apart")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p =
+            MakeProfile({800000, 800000}, 3000, 6000, 200, {0.6, 0.9, 1.0, 1.3, 1.7});
+        TrainingScenario s;
+        s.workers = 3;
+        s.steps = 6;
+        s.warmup = 1;
+        s.computeScale = {1.0, 1.2, 1.5};
+        TrainingResult sync = RunPacket(p, s);
+        std::vector<double> ends = StepEnds(sync, s.steps);
+        for (const auto& rec : sync.steps)
+        {
+            if (rec.step > 0)
+            {
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(rec.start,
+                                            ends[rec.step - 1],
+                                            "worker " << rec.worker << " started step "
+                                                      << rec.step << " before the barrier");
+            }
+        }
+
+        s.mode = TrainingScenario::ASYNC;
+        TrainingResult async = RunPacket(p, s);
+        std::map<uint32_t, std::vector<double>> starts; // step -> start of each worker
+        for (const auto& rec : async.steps)
+        {
+            starts[rec.step].push_back(rec.start);
+        }
+        const auto& last = starts[s.steps - 1];
+        double spread = *std::max_element(last.begin(), last.end()) -
+                        *std::min_element(last.begin(), last.end());
+        NS_TEST_EXPECT_MSG_GT(spread, 0.005, "async workers still in lockstep at the last step");
+        NS_TEST_EXPECT_MSG_GT(async.throughput,
+                              sync.throughput,
+                              "async without a barrier should beat sync with stragglers");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Overlap never makes a step slower, and helps where communication is long.
+ */
+class OverlapNeverSlowerTestCase : public TestCase
+{
+  public:
+    OverlapNeverSlowerTestCase()
+        : TestCase("packet: overlap on is never slower than off, and faster when communication "
+                   "is long")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            std::string rate;
+            bool commLong;
+        };
+
+        for (const Case& c : {Case{"1Gbps", true}, Case{"10Gbps", false}})
+        {
+            TrainingProfile p = MakeProfile({1000000, 1000000, 1000000, 1000000}, 2000, 4000, 100);
+            TrainingScenario s;
+            s.workers = 2;
+            s.steps = 4;
+            s.warmup = 1;
+            s.nicRate = DataRate(c.rate);
+            TrainingResult off = RunPacket(p, s);
+            s.overlap = true;
+            TrainingResult on = RunPacket(p, s);
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(on.stepTimeMean,
+                                        off.stepTimeMean * 1.005,
+                                        c.rate << ": overlap slower (" << on.stepTimeMean
+                                               << " s vs " << off.stepTimeMean << " s)");
+            if (c.commLong)
+            {
+                NS_TEST_EXPECT_MSG_LT(on.stepTimeMean,
+                                      off.stepTimeMean * 0.9,
+                                      c.rate << ": overlap should save > 10% when communication "
+                                                "dominates");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * 001 Fig. 12: with WIN, each stream first sends at most WIN bytes, then waits at the tail for
+ * its second service; tensors complete in the hand-worked order.
+ */
+class MultiplexingOrderTestCase : public TestCase
+{
+  public:
+    MultiplexingOrderTestCase()
+        : TestCase("packet: WIN multiplexing completes streams in 001 Fig. 12's order")
+    {
+    }
+
+  private:
+    void Received(Ptr<TensorConnection> /* c */, const TensorChunkHeader& h)
+    {
+        m_bytes[h.GetTensor()] += h.GetLength();
+        if (m_bytes[h.GetTensor()] == h.GetTensorBytes())
+        {
+            m_order.push_back(h.GetTensor());
+        }
+    }
+
+    void Accept(Ptr<Socket> socket, const Address& /* from */)
+    {
+        m_server = CreateObject<TensorConnection>();
+        m_server->Attach(socket, 0, MakeCallback(&MultiplexingOrderTestCase::Received, this));
+    }
+
+    std::vector<int32_t> Run(uint64_t window)
+    {
+        m_order.clear();
+        m_bytes.clear();
+        NodeContainer nodes(2);
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        p2p.SetChannelAttribute("Delay", StringValue("10us"));
+        NetDeviceContainer d = p2p.Install(nodes);
+        InternetStackHelper stack;
+        stack.Install(nodes);
+        Ipv4AddressHelper a("10.1.0.0", "255.255.255.0");
+        Ipv4InterfaceContainer i = a.Assign(d);
+
+        Ptr<Socket> listener = Socket::CreateSocket(nodes.Get(1), TcpSocketFactory::GetTypeId());
+        listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 7000));
+        listener->Listen();
+        listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                    MakeCallback(&MultiplexingOrderTestCase::Accept, this));
+        Ptr<Socket> client = Socket::CreateSocket(nodes.Get(0), TcpSocketFactory::GetTypeId());
+        client->Bind();
+        Ptr<TensorConnection> sender = CreateObject<TensorConnection>();
+        sender->Attach(client, window, TensorConnection::ChunkCallback());
+        // Connect once the simulation runs (the stack is initialised then), and queue streams
+        // A..E of 2, 5, 1, 4, 3 units at once.
+        Simulator::ScheduleNow([client, sender, i]() {
+            client->Connect(InetSocketAddress(i.GetAddress(1), 7000));
+            const uint64_t unit = 100000;
+            const uint64_t sizes[] = {2, 5, 1, 4, 3};
+            for (int32_t t = 0; t < 5; ++t)
+            {
+                TensorChunkHeader h;
+                h.SetType(TensorChunkHeader::PARAMS);
+                h.SetTensor(t);
+                sender->SendTensor(h, sizes[t] * unit);
+            }
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        Simulator::Destroy();
+        m_server = nullptr;
+        return m_order;
+    }
+
+    void DoRun() override
+    {
+        // WIN = 3 units: A(2) done; B sends 3, 2 left; C(1) done; D sends 3, 1 left; E(3) done;
+        // B's second service; D's second service.
+        std::vector<int32_t> win = Run(300000);
+        std::vector<int32_t> expected = {0, 2, 4, 1, 3};
+        std::string got;
+        for (auto t : win)
+        {
+            got += std::to_string(t) + " ";
+        }
+        NS_TEST_EXPECT_MSG_EQ((win == expected), true, "WIN = 3 units: order A C E B D, got " << got);
+        std::vector<int32_t> fifo = Run(0);
+        std::vector<int32_t> inOrder = {0, 1, 2, 3, 4};
+        NS_TEST_EXPECT_MSG_EQ((fifo == inOrder), true, "WIN = 0: whole tensors in order");
+    }
+
+    Ptr<TensorConnection> m_server;        //!< receiving side
+    std::map<int32_t, uint64_t> m_bytes;   //!< bytes received per tensor
+    std::vector<int32_t> m_order;          //!< completion order
+};
+
+/**
+ * \ingroup distributed-training
+ * Several servers: each layer travels to and from the server the greedy rule assigned it, and
+ * the transfers of both servers proceed in parallel.
+ */
+class MultiServerPartitionTestCase : public TestCase
+{
+  public:
+    MultiServerPartitionTestCase()
+        : TestCase("packet: two servers carry their greedy partitions in parallel")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({2000000, 500000, 500000, 2000000}, 1000, 2000, 100);
+        TrainingScenario s;
+        s.workers = 1;
+        s.servers = 2;
+        s.steps = 3;
+        s.warmup = 1;
+        s.nicRate = DataRate("1Gbps");
+        TrainingResult two = RunPacket(p, s);
+        // Greedy: (2M,0) (2M,0.5M) (2M,1M) (2M,3M): layers 0 | 1, 2, 3.
+        std::vector<uint32_t> owner = {0, 1, 1, 1};
+        for (const auto& t : two.transfers)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.peer, owner[t.tensor], "layer " << t.tensor);
+        }
+        s.servers = 1;
+        TrainingResult one = RunPacket(p, s);
+        // One worker NIC is the bottleneck either way: a second server must not slow it down,
+        // nor can it speed transfers past the worker's link.
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.stepTimeMean,
+                                  one.stepTimeMean,
+                                  0.03 * one.stepTimeMean,
+                                  "one worker: the worker's NIC limits both");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * 000 Sec. 4.4: a 10 G per-flow cap on 25 G NICs. One capped flow reaches the cap; the sync
+ * downlink takes as long with 2 workers as with 1 and grows from 3 workers on (Fig. 23).
+ */
+class FlowCapTestCase : public TestCase
+{
+  public:
+    FlowCapTestCase()
+        : TestCase("packet: a 10 G cap on 25 G NICs, one flow at the cap, Fig. 23 downlink times")
+    {
+    }
+
+  private:
+    /// Mean over steps after warm-up of the downlink phase (latest last byte - step start).
+    static double DownlinkTime(const TrainingResult& r, uint32_t warmup)
+    {
+        std::map<uint32_t, double> start;
+        std::map<uint32_t, double> end;
+        for (const auto& s : r.steps)
+        {
+            start[s.step] = start.count(s.step) ? std::min(start[s.step], s.start) : s.start;
+        }
+        for (const auto& t : r.transfers)
+        {
+            if (t.direction == "down")
+            {
+                end[t.step] = std::max(end[t.step], t.end);
+            }
+        }
+        double sum = 0;
+        int n = 0;
+        for (const auto& [step, e] : end)
+        {
+            if (step >= warmup)
+            {
+                sum += e - start[step];
+                ++n;
+            }
+        }
+        return n ? sum / n : 0;
+    }
+
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({6000000, 6000000}, 1000, 1000, 100);
+        TrainingScenario s;
+        s.nicRate = DataRate("25Gbps");
+        s.flowCap = DataRate("10Gbps");
+        s.steps = 3;
+        s.warmup = 1;
+        std::vector<double> downlink;
+        for (uint32_t k = 1; k <= 3; ++k)
+        {
+            s.workers = k;
+            TrainingResult r = RunPacket(p, s);
+            downlink.push_back(DownlinkTime(r, s.warmup));
+            if (k == 1)
+            {
+                // Rate of the single flow over its tensors: bytes / (last byte - first byte).
+                double first = 1e9;
+                double last = 0;
+                double bytes = 0;
+                for (const auto& t : r.transfers)
+                {
+                    if (t.direction == "down" && t.step == 1)
+                    {
+                        first = std::min(first, t.start);
+                        last = std::max(last, t.end);
+                        bytes += t.bytes;
+                    }
+                }
+                double rate = bytes / (last - first);
+                double cap = s.GetGoodputBytesPerSecond();
+                NS_TEST_EXPECT_MSG_EQ_TOL(rate,
+                                          cap,
+                                          0.02 * cap,
+                                          "one capped flow: " << rate * 8 / 1e9 << " Gb/s goodput");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(downlink[1],
+                                  downlink[0],
+                                  0.05 * downlink[0],
+                                  "2 workers: two 10 G flows fit in 25 G");
+        NS_TEST_EXPECT_MSG_GT(downlink[2],
+                              1.1 * downlink[0],
+                              "3 workers: 30 G of capped flows exceed 25 G");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Same seed, same JSON; another seed draws other steps.
+ */
+class DeterminismTestCase : public TestCase
+{
+  public:
+    DeterminismTestCase()
+        : TestCase("packet: same seed gives identical JSON, another seed differs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({400000, 400000}, 2000, 3000, 100, {0.5, 1.0, 1.5, 2.0});
+        TrainingScenario s;
+        s.workers = 2;
+        s.steps = 4;
+        s.warmup = 1;
+        s.seed = 7;
+        TrainingResult a = RunPacket(p, s);
+        TrainingResult b = RunPacket(p, s);
+        a.wallSeconds = b.wallSeconds = 0;
+        NS_TEST_EXPECT_MSG_EQ(TrainingResult::MakeDocument(p, s, {a}),
+                              TrainingResult::MakeDocument(p, s, {b}),
+                              "same seed, different results");
+        s.seed = 8;
+        TrainingResult c = RunPacket(p, s);
+        c.wallSeconds = 0;
+        NS_TEST_EXPECT_MSG_NE(TrainingResult::MakeDocument(p, s, {a}),
+                              TrainingResult::MakeDocument(p, s, {c}),
+                              "another seed, same results");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Packet-level parameter-server tests.
+ */
+class PacketLevelTestSuite : public TestSuite
+{
+  public:
+    PacketLevelTestSuite()
+        : TestSuite("distributed-training-packet", UNIT)
+    {
+        AddTestCase(new OneWorkerMatchesClosedFormTestCase, TestCase::QUICK);
+        AddTestCase(new BytesConservedTestCase, TestCase::QUICK);
+        AddTestCase(new SyncBarrierAsyncDriftTestCase, TestCase::QUICK);
+        AddTestCase(new OverlapNeverSlowerTestCase, TestCase::QUICK);
+        AddTestCase(new MultiplexingOrderTestCase, TestCase::QUICK);
+        AddTestCase(new MultiServerPartitionTestCase, TestCase::QUICK);
+        AddTestCase(new FlowCapTestCase, TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance: registers the suite.
+static PacketLevelTestSuite g_packetLevelTestSuite;

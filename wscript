@@ -15,9 +15,16 @@ def build(bld):
                                    ['core', 'network', 'internet', 'point-to-point',
                                     'applications', 'traffic-control'])
     module.source = [
+        'model/allreduce-sharing.cc',
+        'model/capped-sharing.cc',
+        'model/fcfs-sharing.cc',
+        'model/flow-level-simulator.cc',
+        'model/ps-sharing.cc',
+        'model/sharing-model.cc',
         'model/training-profile.cc',
         'model/training-result.cc',
         'model/training-scenario.cc',
+        'helper/flow-backend.cc',
     ]
     module.use = ['NLOHMANN_JSON']
     module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
@@ -25,6 +32,8 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
         'test/build-lists-test-suite.cc',
+        'test/flow-level-test-suite.cc',
+        'test/sharing-model-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
     ]
@@ -33,10 +42,17 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
     headers.source = [
+        'model/allreduce-sharing.h',
+        'model/capped-sharing.h',
+        'model/fcfs-sharing.h',
+        'model/flow-level-simulator.h',
+        'model/ps-sharing.h',
+        'model/sharing-model.h',
         'model/training-input-error.h',
         'model/training-profile.h',
         'model/training-result.h',
         'model/training-scenario.h',
+        'helper/flow-backend.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -12,6 +12,7 @@
 #include "ns3/fcfs-sharing.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/training-input-error.h"
 
@@ -79,7 +80,14 @@ FlowBackend::GetTypeId()
                             "beta of the parsing overhead alpha*size+beta of 001 Sec. 3.2.1.",
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowBackend::m_parsingPerTensor),
-                            MakeTimeChecker(Seconds(0)));
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "SharingModel",
+                  "A sharing model object (any SharingModel subclass) to use instead of "
+                  "the Sharing attribute in parameter-server scenarios; null: use Sharing.",
+                  PointerValue(nullptr),
+                  MakePointerAccessor(&FlowBackend::m_customSharing),
+                  MakePointerChecker<SharingModel>());
     return tid;
 }
 
@@ -97,6 +105,14 @@ FlowBackend::FlowBackend()
 FlowBackend::~FlowBackend()
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+FlowBackend::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_customSharing = nullptr;
+    Object::DoDispose();
 }
 
 FlowBackend::Sharing
@@ -152,18 +168,24 @@ FlowBackend::CreateSharing(Sharing sharing)
     return nullptr;
 }
 
+FlowLevelSimulator::Options
+FlowBackend::MakeOptions() const
+{
+    FlowLevelSimulator::Options options;
+    options.useGoodput = m_useGoodput;
+    options.recordTransfers = m_recordTransfers;
+    options.parsingPerByte = m_parsingPerByte;
+    options.parsingPerTensor = m_parsingPerTensor.GetSeconds();
+    return options;
+}
+
 TrainingResult
 FlowBackend::RunOne(const TrainingProfile& profile,
                     const TrainingScenario& scenario,
                     Sharing sharing) const
 {
     NS_LOG_FUNCTION(this << GetSharingName(sharing));
-    FlowLevelSimulator::Options options;
-    options.useGoodput = m_useGoodput;
-    options.recordTransfers = m_recordTransfers;
-    options.parsingPerByte = m_parsingPerByte;
-    options.parsingPerTensor = m_parsingPerTensor.GetSeconds();
-    FlowLevelSimulator simulator(profile, scenario, CreateSharing(sharing), options);
+    FlowLevelSimulator simulator(profile, scenario, CreateSharing(sharing), MakeOptions());
     TrainingResult result = simulator.Run();
     if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || sharing == PS))
     {
@@ -201,6 +223,11 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
                               + GetSharingName(m_sharing) + " does not apply");
         }
         return {r};
+    }
+    if (m_customSharing)
+    {
+        FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions());
+        return {simulator.Run()};
     }
     if (m_sharing != HYBRID)
     {

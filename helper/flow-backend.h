@@ -5,8 +5,10 @@
 #ifndef FLOW_BACKEND_H
 #define FLOW_BACKEND_H
 
+#include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/ptr.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -16,8 +18,6 @@
 
 namespace ns3
 {
-
-class SharingModel;
 
 /**
  * \ingroup distributed-training
@@ -30,6 +30,8 @@ class SharingModel;
  *   runs follow as results of their own (variants "fcfs" and "ps") unless HybridParts is false.
  * - Ring scenarios always use AllReduceSharing (000 Sec. 3.2.2); a note says so when another
  *   model was asked for.
+ * - A sharing model that is not in the list (any SharingModel subclass) is plugged in through the
+ *   "SharingModel" attribute, which then replaces "Sharing" for parameter-server scenarios.
  *
  * Link capacity B: by default the TCP goodput of a NIC (TrainingScenario's payload/wire ratio,
  * 1448/1502 at MTU 1500) so that flow-level times compare with packet-level TCP; UseGoodput=false
@@ -82,7 +84,13 @@ class FlowBackend : public Object
     std::vector<TrainingResult> Run(const TrainingProfile& profile,
                                     const TrainingScenario& scenario) const;
 
+  protected:
+    void DoDispose() override;
+
   private:
+    /** \return the simulator options given by the attributes */
+    FlowLevelSimulator::Options MakeOptions() const;
+
     /**
      * \param sharing a single model (not HYBRID)
      * \return a new instance of it
@@ -100,12 +108,13 @@ class FlowBackend : public Object
                           const TrainingScenario& scenario,
                           Sharing sharing) const;
 
-    Sharing m_sharing;       //!< the sharing model
-    bool m_useGoodput;       //!< B = TCP goodput of the NIC (else the raw NIC rate)
-    bool m_recordTransfers;  //!< keep one record per tensor transfer
-    bool m_hybridParts;      //!< hybrid: also return the fcfs and ps runs
-    double m_parsingPerByte; //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
-    Time m_parsingPerTensor; //!< beta of 001 Sec. 3.2.1
+    Sharing m_sharing;                 //!< the sharing model
+    Ptr<SharingModel> m_customSharing; //!< replaces m_sharing in PS scenarios when set
+    bool m_useGoodput;                 //!< B = TCP goodput of the NIC (else the raw NIC rate)
+    bool m_recordTransfers;            //!< keep one record per tensor transfer
+    bool m_hybridParts;                //!< hybrid: also return the fcfs and ps runs
+    double m_parsingPerByte;           //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
+    Time m_parsingPerTensor;           //!< beta of 001 Sec. 3.2.1
 };
 
 } // namespace ns3

@@ -16,6 +16,7 @@
 #include "ns3/flow-backend.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
+#include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
@@ -1443,6 +1444,67 @@ class FlowBackendOptionsTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * A sharing model outside the list: every flow gets half of its path, whatever else is active.
+ */
+class HalfRateSharing : public SharingModel
+{
+  public:
+    void AssignRates(const std::vector<Flow>& flows,
+                     const std::vector<double>& capacity,
+                     std::vector<double>& rates) const override
+    {
+        rates.assign(flows.size(), 0);
+        for (std::size_t i = 0; i < flows.size(); ++i)
+        {
+            rates[i] = std::min(capacity[flows[i].links[0]], capacity[flows[i].links[1]]) / 2;
+        }
+    }
+
+    std::string GetName() const override
+    {
+        return "half";
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * A new sharing model is one class, plugged in through the SharingModel attribute.
+ */
+class CustomSharingTestCase : public TestCase
+{
+  public:
+    CustomSharingTestCase()
+        : TestCase("a new sharing model is one SharingModel subclass: set as the SharingModel "
+                   "attribute, its rates drive the run and its name is the variant")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t m = 1250000;
+        TrainingProfile p = TransferOnlyProfile({m});
+        TrainingScenario s = BaseScenario(3);
+        s.steps = 1;
+        s.warmup = 0;
+        Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
+        backend->SetAttribute("UseGoodput", BooleanValue(false));
+        backend->SetAttribute("SharingModel", PointerValue(Create<HalfRateSharing>()));
+        std::vector<TrainingResult> r = backend->Run(p, s);
+        NS_TEST_ASSERT_MSG_EQ(r.size(), 1, "one result");
+        NS_TEST_EXPECT_MSG_EQ(r[0].variant, "half", "variant = the model's name");
+        for (uint32_t w = 0; w < 3; ++w)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(Find(r[0], w, 0, 0, "down").end,
+                                      2 * m / B10,
+                                      1e-12,
+                                      "half rate for worker " << w);
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The optimised engine against a naive event-per-operation simulation of the same rules.
  */
 class ReferenceCrossCheckTestCase : public TestCase
@@ -1598,6 +1660,7 @@ class FlowLevelTestSuite : public TestSuite
         AddTestCase(new AsyncDriftTestCase, TestCase::QUICK);
         AddTestCase(new LinkUtilisationTestCase, TestCase::QUICK);
         AddTestCase(new FlowBackendOptionsTestCase, TestCase::QUICK);
+        AddTestCase(new CustomSharingTestCase, TestCase::QUICK);
         AddTestCase(new ReferenceCrossCheckTestCase, TestCase::QUICK);
     }
 };

@@ -186,10 +186,23 @@ struct Later
     }
 };
 
-/// The parameter-server simulation of one run.
+/**
+ * The parameter-server simulation of one run. Connections of one direction share the links of
+ * that direction (DOWN: server NICs' send side, workers' receive side; UP: the reverse), so the
+ * two directions are independent groups whose rates are computed separately.
+ */
 class PsEngine
 {
   public:
+    /**
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param sharing the sharing model
+     * \param options run options
+     * \param capacity capacity of every NIC link per direction (bytes/s)
+     * \param flowCap per-flow cap (bytes/s, infinity for none)
+     * \param result where records go
+     */
     PsEngine(const TrainingProfile& profile,
              const TrainingScenario& scenario,
              const SharingModel& sharing,
@@ -214,62 +227,175 @@ class PsEngine
     uint64_t rateComputations{0}; //!< sharing-model calls
 
   private:
+    /**
+     * \brief Push an event.
+     * \param time when (>= now)
+     * \param type kind
+     * \param id group, connection or worker
+     * \param tag group version or step
+     */
     void Schedule(double time, EventType type, uint32_t id, uint64_t tag);
+    /**
+     * \brief Begin a worker's step now: draw its times, queue its downlink tensors (in the
+     * transmission order, split by WIN) and activate its downlink connections.
+     * \param w worker
+     * \param step step index
+     */
     void StartStep(uint32_t w, uint32_t step);
+    /**
+     * \brief Point the worker at the compute times of a recorded step (drawn with replacement)
+     * or at the means.
+     * \param w worker
+     * \param step step index
+     */
     void SelectSample(uint32_t w, uint32_t step);
+    /**
+     * \brief All parameters of the worker's step are in: evaluate its forward and backward
+     * chain and queue its gradients (ready when their backward ends, or all at the end).
+     * \param w worker
+     */
     void DownlinkDone(uint32_t w);
+    /**
+     * \brief All gradients of the worker's step are at the servers: evaluate the update chains
+     * and schedule the step's end.
+     * \param w worker
+     */
     void UplinkDone(uint32_t w);
+    /**
+     * \brief The worker's last update is applied: record the step, then the barrier (sync) or
+     * the worker's next step (async).
+     * \param w worker
+     */
     void StepEnd(uint32_t w);
+    /**
+     * \brief An idle connection with a ready segment joins the active set of its direction.
+     * \param c connection index
+     */
     void Activate(uint32_t c);
+    /**
+     * \brief A connection leaves the active set (its queue is empty).
+     * \param c connection index
+     */
     void Deactivate(uint32_t c);
+    /**
+     * \brief Queue the connection's segments that are ready now.
+     * \param c connection
+     */
     void Admit(Connection& c);
+    /**
+     * \brief Account the bytes sent at the current rate up to t; segments that completed in
+     * between get their end time by interpolation.
+     * \param c connection
+     * \param t time (>= its last time)
+     */
     void Advance(Connection& c, double t);
+    /**
+     * \brief At the connection's check time, complete what rounding left of its queue.
+     * \param c connection
+     */
     void FinishAdmitted(Connection& c);
+    /**
+     * \brief A segment begins service.
+     * \param c connection
+     * \param s segment
+     * \param t time
+     */
     void SegmentStarted(Connection& c, const Segment& s, double t);
+    /**
+     * \brief A segment is completely sent; the last one of a tensor makes its record.
+     * \param c connection
+     * \param s segment
+     * \param t time
+     */
     void SegmentDone(Connection& c, const Segment& s, double t);
+    /**
+     * \brief Count sent bytes (queue and, inside the window, link utilisation).
+     * \param c connection
+     * \param bytes bytes sent
+     */
     void Account(Connection& c, double bytes);
+    /**
+     * \brief Advance every active connection of a group to now (once per instant).
+     * \param g group
+     */
     void EnsureAdvanced(Group& g);
+    /**
+     * \brief Ask the sharing model for the rates of a group's active connections and schedule
+     * the group's next check.
+     * \param gi group index
+     */
     void Recompute(uint32_t gi);
+    /**
+     * \brief Schedule the group's check at its earliest connection check (new version).
+     * \param gi group index
+     */
     void PushCheck(uint32_t gi);
+    /**
+     * \brief Handle the connections of a group whose queues drained now: go on with newly ready
+     * segments (same rate, no event), or go idle, or finish the step's transfers.
+     * \param gi group index
+     */
     void GroupCheck(uint32_t gi);
+    /**
+     * \brief A connection has sent all segments of its step.
+     * \param c connection
+     */
     void ConnectionDone(Connection& c);
+    /**
+     * \brief Open or close the measurement window for link utilisation.
+     * \param on open
+     */
     void SetCounting(bool on);
+    /**
+     * \param c an active connection
+     * \return when its admitted segments will have been sent at its current rate
+     */
     double NextCheck(const Connection& c) const;
+    /**
+     * \param layer layer index
+     * \return the parsing overhead alpha * size + beta of its tensor (seconds)
+     */
     double Overhead(uint32_t layer) const;
 
+    /**
+     * \param w worker
+     * \param p server
+     * \param d direction
+     * \return the connection index
+     */
     uint32_t ConnIndex(uint32_t w, uint32_t p, Direction d) const
     {
         return (w * m_p + p) * 2 + d;
     }
 
-    const TrainingProfile& m_profile;
-    const TrainingScenario& m_scenario;
-    const SharingModel& m_sharing;
-    FlowLevelSimulator::Options m_options;
-    TrainingResult& m_result;
-    uint32_t m_k;
-    uint32_t m_p;
-    uint32_t m_l;
-    double m_flowCap;
-    std::vector<uint32_t> m_owner;
-    std::vector<double> m_bytes;
-    TrainingProfile::StepTimes m_mean;
-    std::vector<Connection> m_conns;
-    Group m_groups[2];
-    std::vector<WorkerState> m_workers;
-    std::priority_queue<Event, std::vector<Event>, Later> m_heap;
-    uint64_t m_seq{0};
-    uint64_t m_prioritySeq{0};
-    double m_now{0};
-    uint32_t m_barrierCount{0};
-    uint32_t m_warmDone{0};
-    bool m_counting{false};
-    bool m_windowClosed{false};
-    std::vector<SharingModel::Flow> m_flows;
-    std::vector<double> m_rates;
-    std::vector<uint32_t> m_order;
-    std::vector<uint32_t> m_split;
-    std::vector<uint8_t> m_flag;
+    const TrainingProfile& m_profile;                             //!< the DNN
+    const TrainingScenario& m_scenario;                           //!< the scenario
+    const SharingModel& m_sharing;                                //!< the sharing model
+    FlowLevelSimulator::Options m_options;                        //!< run options
+    TrainingResult& m_result;                                     //!< records go here
+    uint32_t m_k;                                                 //!< workers
+    uint32_t m_p;                                                 //!< servers
+    uint32_t m_l;                                                 //!< layers
+    double m_flowCap;                                             //!< per-flow cap (bytes/s)
+    std::vector<uint32_t> m_owner;                                //!< server of each layer
+    std::vector<double> m_bytes;                                  //!< bytes of each layer
+    TrainingProfile::StepTimes m_mean;                            //!< the mean step
+    std::vector<Connection> m_conns;                              //!< all connections
+    Group m_groups[2];                                            //!< DOWN and UP links
+    std::vector<WorkerState> m_workers;                           //!< per worker
+    std::priority_queue<Event, std::vector<Event>, Later> m_heap; //!< pending events
+    uint64_t m_seq{0};                                            //!< events pushed so far
+    uint64_t m_prioritySeq{0};                                    //!< activations so far
+    double m_now{0};                                              //!< current time (s)
+    uint32_t m_barrierCount{0};                                   //!< sync: workers at barrier
+    uint32_t m_warmDone{0};                                       //!< async: workers past warm-up
+    bool m_counting{false};                                       //!< inside the measurement window
+    bool m_windowClosed{false};                                   //!< async: window already closed
+    std::vector<SharingModel::Flow> m_flows; //!< scratch: flows for the sharing model
+    std::vector<double> m_rates;             //!< scratch: rates from the sharing model
+    std::vector<uint32_t> m_order;           //!< scratch: transmission order
+    std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
+    std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
 };
 
 PsEngine::PsEngine(const TrainingProfile& profile,
@@ -342,6 +468,12 @@ PsEngine::Overhead(uint32_t layer) const
 void
 PsEngine::Run()
 {
+    if (m_options.recordTransfers)
+    {
+        m_result.transfers.reserve(m_result.transfers.size()
+                                   + 2ULL * m_k * m_scenario.steps * m_l);
+    }
+    m_result.steps.reserve(m_result.steps.size() + 1ULL * m_k * m_scenario.steps);
     if (m_scenario.warmup == 0)
     {
         SetCounting(true);
@@ -949,6 +1081,15 @@ PsEngine::ConnectionDone(Connection& c)
 class RingEngine
 {
   public:
+    /**
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param sharing the sharing model (asked once for the rate of the K ring flows)
+     * \param options run options
+     * \param capacity capacity of every NIC link per direction (bytes/s)
+     * \param flowCap per-flow cap (bytes/s, infinity for none)
+     * \param result where records go
+     */
     RingEngine(const TrainingProfile& profile,
                const TrainingScenario& scenario,
                const SharingModel& sharing,
@@ -1004,10 +1145,11 @@ class RingEngine
 
         std::vector<double> ready(nl);
 
+        /// A closed gradient bucket.
         struct Bucket
         {
-            double bytes;
-            double close;
+            double bytes; //!< fused gradient bytes
+            double close; //!< when it closed
         };
 
         std::vector<Bucket> buckets;

@@ -455,8 +455,9 @@ PsEngine::PsEngine(const TrainingProfile& profile,
 void
 PsEngine::Schedule(double time, EventType type, uint32_t id, uint64_t tag)
 {
-    NS_ASSERT_MSG(time >= m_now, "event scheduled in the past");
-    m_heap.push(Event{time, m_seq++, type, id, tag});
+    // Chains evaluated from interpolated times may end a hair before now (zero compute times,
+    // rounding): nothing can happen before the present.
+    m_heap.push(Event{std::max(time, m_now), m_seq++, type, id, tag});
 }
 
 double
@@ -470,8 +471,7 @@ PsEngine::Run()
 {
     if (m_options.recordTransfers)
     {
-        m_result.transfers.reserve(m_result.transfers.size()
-                                   + 2ULL * m_k * m_scenario.steps * m_l);
+        m_result.transfers.reserve(m_result.transfers.size() + 2ULL * m_k * m_scenario.steps * m_l);
     }
     m_result.steps.reserve(m_result.steps.size() + 1ULL * m_k * m_scenario.steps);
     if (m_scenario.warmup == 0)

@@ -15,9 +15,16 @@ def build(bld):
                                    ['core', 'network', 'internet', 'point-to-point',
                                     'applications', 'traffic-control'])
     module.source = [
+        'helper/flow-backend.cc',
         'helper/packet-backend.cc',
         'helper/training-cluster-helper.cc',
+        'model/allreduce-sharing.cc',
+        'model/capped-sharing.cc',
+        'model/fcfs-sharing.cc',
+        'model/flow-level-simulator.cc',
         'model/parameter-server-application.cc',
+        'model/ps-sharing.cc',
+        'model/sharing-model.cc',
         'model/tensor-chunk-header.cc',
         'model/tensor-connection.cc',
         'model/training-profile.cc',
@@ -31,7 +38,9 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
         'test/build-lists-test-suite.cc',
+        'test/flow-level-test-suite.cc',
         'test/packet-level-test-suite.cc',
+        'test/sharing-model-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
     ]
@@ -40,9 +49,16 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
     headers.source = [
+        'helper/flow-backend.h',
         'helper/packet-backend.h',
         'helper/training-cluster-helper.h',
+        'model/allreduce-sharing.h',
+        'model/capped-sharing.h',
+        'model/fcfs-sharing.h',
+        'model/flow-level-simulator.h',
         'model/parameter-server-application.h',
+        'model/ps-sharing.h',
+        'model/sharing-model.h',
         'model/tensor-chunk-header.h',
         'model/tensor-connection.h',
         'model/training-input-error.h',

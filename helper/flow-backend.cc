@@ -1,0 +1,273 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-backend.h"
+
+#include "ns3/allreduce-sharing.h"
+#include "ns3/boolean.h"
+#include "ns3/capped-sharing.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fcfs-sharing.h"
+#include "ns3/flow-level-simulator.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/ps-sharing.h"
+#include "ns3/training-input-error.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowBackend");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowBackend);
+
+TypeId
+FlowBackend::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowBackend")
+              .SetParent<Object>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<FlowBackend>()
+              .AddAttribute("Sharing",
+                            "How concurrent transfers share the links: fcfs, ps, capped (max-min "
+                            "with the scenario's per-flow cap), hybrid (mean of fcfs and ps, 000 "
+                            "Sec. 3.2.1) or allreduce (full bandwidth). Ring scenarios always use "
+                            "allreduce.",
+                            EnumValue(PS),
+                            MakeEnumAccessor(&FlowBackend::m_sharing),
+                            MakeEnumChecker(FCFS,
+                                            "fcfs",
+                                            PS,
+                                            "ps",
+                                            CAPPED,
+                                            "capped",
+                                            HYBRID,
+                                            "hybrid",
+                                            ALLREDUCE,
+                                            "allreduce"))
+              .AddAttribute("UseGoodput",
+                            "Link capacity B = TCP goodput of the NIC rate (payload/wire bytes of "
+                            "a full segment, as TrainingScenario::GetGoodputBytesPerSecond), so "
+                            "that times compare with packet-level TCP; false: the raw NIC rate.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_useGoodput),
+                            MakeBooleanChecker())
+              .AddAttribute("RecordTransfers",
+                            "Keep one transfer record per tensor (false saves memory on long runs; "
+                            "step records are always kept).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_recordTransfers),
+                            MakeBooleanChecker())
+              .AddAttribute("HybridParts",
+                            "With Sharing=hybrid, also return the fcfs and ps runs it averages.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_hybridParts),
+                            MakeBooleanChecker())
+              .AddAttribute("ParsingOverheadPerByte",
+                            "alpha of the parsing overhead alpha*size+beta of 001 Sec. 3.2.1, in "
+                            "seconds per byte: added to the computation that consumes a received "
+                            "tensor (forward of its layer, or its update at the server).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&FlowBackend::m_parsingPerByte),
+                            MakeDoubleChecker<double>(0.0))
+              .AddAttribute("ParsingOverheadPerTensor",
+                            "beta of the parsing overhead alpha*size+beta of 001 Sec. 3.2.1.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowBackend::m_parsingPerTensor),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "SharingModel",
+                  "A sharing model object (any SharingModel subclass) to use instead of "
+                  "the Sharing attribute in parameter-server scenarios; null: use Sharing.",
+                  PointerValue(nullptr),
+                  MakePointerAccessor(&FlowBackend::m_customSharing),
+                  MakePointerChecker<SharingModel>());
+    return tid;
+}
+
+FlowBackend::FlowBackend()
+    : m_sharing(PS),
+      m_useGoodput(true),
+      m_recordTransfers(true),
+      m_hybridParts(true),
+      m_parsingPerByte(0),
+      m_parsingPerTensor(Seconds(0))
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FlowBackend::~FlowBackend()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FlowBackend::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_customSharing = nullptr;
+    Object::DoDispose();
+}
+
+FlowBackend::Sharing
+FlowBackend::ParseSharing(const std::string& value)
+{
+    for (Sharing s : {FCFS, PS, CAPPED, HYBRID, ALLREDUCE})
+    {
+        if (value == GetSharingName(s))
+        {
+            return s;
+        }
+    }
+    throw TrainingInputError("--sharing: unknown value '" + value
+                             + "' (expected fcfs, ps, capped, hybrid)");
+}
+
+std::string
+FlowBackend::GetSharingName(Sharing sharing)
+{
+    switch (sharing)
+    {
+        case FCFS:
+            return "fcfs";
+        case PS:
+            return "ps";
+        case CAPPED:
+            return "capped";
+        case HYBRID:
+            return "hybrid";
+        case ALLREDUCE:
+            return "allreduce";
+    }
+    return "?";
+}
+
+Ptr<SharingModel>
+FlowBackend::CreateSharing(Sharing sharing)
+{
+    switch (sharing)
+    {
+        case FCFS:
+            return CreateObject<FcfsSharing>();
+        case PS:
+            return CreateObject<PsSharing>();
+        case CAPPED:
+            return CreateObject<CappedSharing>();
+        case ALLREDUCE:
+            return CreateObject<AllReduceSharing>();
+        case HYBRID:
+            break;
+    }
+    NS_FATAL_ERROR("no single sharing model for " << GetSharingName(sharing));
+    return nullptr;
+}
+
+FlowLevelSimulator::Options
+FlowBackend::MakeOptions() const
+{
+    FlowLevelSimulator::Options options;
+    options.useGoodput = m_useGoodput;
+    options.recordTransfers = m_recordTransfers;
+    options.parsingPerByte = m_parsingPerByte;
+    options.parsingPerTensor = m_parsingPerTensor.GetSeconds();
+    return options;
+}
+
+TrainingResult
+FlowBackend::RunOne(const TrainingProfile& profile,
+                    const TrainingScenario& scenario,
+                    Sharing sharing) const
+{
+    NS_LOG_FUNCTION(this << GetSharingName(sharing));
+    FlowLevelSimulator simulator(profile, scenario, CreateSharing(sharing), MakeOptions());
+    TrainingResult result = simulator.Run();
+    if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || sharing == PS))
+    {
+        std::ostringstream os;
+        os << "the " << GetSharingName(sharing) << " model ignores the per-flow cap of "
+           << scenario.flowCap.GetBitRate() / 1e9 << " Gbps (as Algorithm 1 does); "
+           << "--sharing=capped honours it";
+        result.notes.push_back(os.str());
+    }
+    if (sharing == CAPPED && scenario.flowCap.GetBitRate() == 0)
+    {
+        result.notes.push_back("no --flowCap: capped sharing equals ps");
+    }
+    if (m_parsingPerByte > 0 || m_parsingPerTensor.IsStrictlyPositive())
+    {
+        result.inputs["parsing_alpha_s_per_byte"] = m_parsingPerByte;
+        result.inputs["parsing_beta_s"] = m_parsingPerTensor.GetSeconds();
+    }
+    return result;
+}
+
+std::vector<TrainingResult>
+FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
+    scenario.Validate(profile);
+
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        TrainingResult r = RunOne(profile, scenario, ALLREDUCE);
+        if (m_sharing != ALLREDUCE)
+        {
+            r.notes.push_back("ring AllReduce uses allreduce sharing (000 Sec. 3.2.2); --sharing="
+                              + GetSharingName(m_sharing) + " does not apply");
+        }
+        return {r};
+    }
+    if (m_customSharing)
+    {
+        FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions());
+        return {simulator.Run()};
+    }
+    if (m_sharing != HYBRID)
+    {
+        return {RunOne(profile, scenario, m_sharing)};
+    }
+
+    // 000 Sec. 3.2.1: simulate with FCFS and with PS sharing, predict the mean throughput.
+    TrainingResult fcfs = RunOne(profile, scenario, FCFS);
+    TrainingResult ps = RunOne(profile, scenario, PS);
+    TrainingResult hybrid;
+    hybrid.backend = "flow";
+    hybrid.variant = "hybrid";
+    hybrid.throughput = (fcfs.throughput + ps.throughput) / 2;
+    hybrid.stepTimeMean = (fcfs.stepTimeMean + ps.stepTimeMean) / 2;
+    hybrid.wallSeconds = fcfs.wallSeconds + ps.wallSeconds;
+    hybrid.inputs = ps.inputs;
+    hybrid.inputs.erase("events");
+    hybrid.inputs.erase("rate_computations");
+    hybrid.inputs["throughput_fcfs"] = fcfs.throughput;
+    hybrid.inputs["throughput_ps"] = ps.throughput;
+    hybrid.inputs["step_time_fcfs_s"] = fcfs.stepTimeMean;
+    hybrid.inputs["step_time_ps_s"] = ps.stepTimeMean;
+    hybrid.notes.push_back("hybrid = mean of the fcfs and ps throughputs (000 Sec. 3.2.1) and of "
+                           "their step times; per-step and per-transfer records are in those two "
+                           "results");
+    for (const auto& n : ps.notes)
+    {
+        hybrid.notes.push_back("ps: " + n);
+    }
+    for (const auto& n : fcfs.notes)
+    {
+        hybrid.notes.push_back("fcfs: " + n);
+    }
+    if (!m_hybridParts)
+    {
+        return {hybrid};
+    }
+    fcfs.notes.push_back("part of --sharing=hybrid");
+    ps.notes.push_back("part of --sharing=hybrid");
+    return {hybrid, fcfs, ps};
+}
+
+} // namespace ns3

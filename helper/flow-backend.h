@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_BACKEND_H
+#define FLOW_BACKEND_H
+
+#include "ns3/flow-level-simulator.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief The flow-level backend (`--backend=flow`): runs a scenario through FlowLevelSimulator
+ * with the sharing model chosen by the "Sharing" attribute and returns its result.
+ *
+ * - fcfs, ps, capped, allreduce: one run, one result (variant = the model's name).
+ * - hybrid (000_466ded720105ddf3.txt Sec. 3.2.1): one run with fcfs and one with ps; the first
+ *   result (variant "hybrid") has the mean of their throughputs and of their step times; the two
+ *   runs follow as results of their own (variants "fcfs" and "ps") unless HybridParts is false.
+ * - Ring scenarios always use AllReduceSharing (000 Sec. 3.2.2); a note says so when another
+ *   model was asked for.
+ * - A sharing model that is not in the list (any SharingModel subclass) is plugged in through the
+ *   "SharingModel" attribute, which then replaces "Sharing" for parameter-server scenarios.
+ *
+ * Link capacity B: by default the TCP goodput of a NIC (TrainingScenario's payload/wire ratio,
+ * 1448/1502 at MTU 1500) so that flow-level times compare with packet-level TCP; UseGoodput=false
+ * uses the raw NIC rate, as the seeds' closed forms do.
+ */
+class FlowBackend : public Object
+{
+  public:
+    /// The sharing models the backend knows.
+    enum Sharing
+    {
+        FCFS,      //!< FcfsSharing
+        PS,        //!< PsSharing
+        CAPPED,    //!< CappedSharing
+        HYBRID,    //!< mean of an FCFS and a PS run
+        ALLREDUCE, //!< AllReduceSharing
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FlowBackend();
+    ~FlowBackend() override;
+
+    /**
+     * \brief Parse a --sharing value.
+     * \param value "fcfs", "ps", "capped", "hybrid" or "allreduce"
+     * \return the model
+     * \throws TrainingInputError "--sharing: unknown value 'x' (expected fcfs, ps, capped,
+     *         hybrid)"
+     */
+    static Sharing ParseSharing(const std::string& value);
+
+    /**
+     * \param sharing a model
+     * \return its name, as accepted by ParseSharing()
+     */
+    static std::string GetSharingName(Sharing sharing);
+
+    /**
+     * \brief Simulate the scenario.
+     * \param profile the DNN
+     * \param scenario the scenario (validated here against the profile)
+     * \return the results: one, or three for hybrid (see the class description)
+     * \throws TrainingInputError for an invalid profile or scenario
+     */
+    std::vector<TrainingResult> Run(const TrainingProfile& profile,
+                                    const TrainingScenario& scenario) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /** \return the simulator options given by the attributes */
+    FlowLevelSimulator::Options MakeOptions() const;
+
+    /**
+     * \param sharing a single model (not HYBRID)
+     * \return a new instance of it
+     */
+    static Ptr<SharingModel> CreateSharing(Sharing sharing);
+
+    /**
+     * \brief One simulation with one model.
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param sharing a single model (not HYBRID)
+     * \return its result
+     */
+    TrainingResult RunOne(const TrainingProfile& profile,
+                          const TrainingScenario& scenario,
+                          Sharing sharing) const;
+
+    Sharing m_sharing;                 //!< the sharing model
+    Ptr<SharingModel> m_customSharing; //!< replaces m_sharing in PS scenarios when set
+    bool m_useGoodput;                 //!< B = TCP goodput of the NIC (else the raw NIC rate)
+    bool m_recordTransfers;            //!< keep one record per tensor transfer
+    bool m_hybridParts;                //!< hybrid: also return the fcfs and ps runs
+    double m_parsingPerByte;           //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
+    Time m_parsingPerTensor;           //!< beta of 001 Sec. 3.2.1
+};
+
+} // namespace ns3
+
+#endif /* FLOW_BACKEND_H */

@@ -1,0 +1,91 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fcfs-sharing.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FcfsSharing");
+
+NS_OBJECT_ENSURE_REGISTERED(FcfsSharing);
+
+TypeId
+FcfsSharing::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FcfsSharing")
+                            .SetParent<SharingModel>()
+                            .SetGroupName("DistributedTraining")
+                            .AddConstructor<FcfsSharing>();
+    return tid;
+}
+
+FcfsSharing::FcfsSharing()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FcfsSharing::~FcfsSharing()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FcfsSharing::AssignRates(const std::vector<Flow>& flows,
+                         const std::vector<double>& capacity,
+                         std::vector<double>& rates) const
+{
+    const std::size_t n = flows.size();
+    rates.assign(n, 0.0);
+    PrepareScratch(capacity.size());
+    m_order.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_order[i] = static_cast<uint32_t>(i);
+        for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+        {
+            uint32_t l = flows[i].links[k];
+            NS_ASSERT_MSG(l < capacity.size(), "flow crosses unknown link " << l);
+            m_remaining[l] = capacity[l];
+        }
+    }
+    auto earlier = [&flows](uint32_t a, uint32_t b)
+    {
+        return flows[a].priority < flows[b].priority
+               || (flows[a].priority == flows[b].priority && a < b);
+    };
+    if (!std::is_sorted(m_order.begin(), m_order.end(), earlier))
+    {
+        std::sort(m_order.begin(), m_order.end(), earlier);
+    }
+    for (uint32_t i : m_order)
+    {
+        const Flow& f = flows[i];
+        double rate
+            = f.nLinks == 0 ? std::numeric_limits<double>::infinity() : capacity[f.links[0]];
+        for (uint32_t k = 0; k < f.nLinks; ++k)
+        {
+            rate = std::min(rate, m_remaining[f.links[k]]);
+        }
+        rate = std::max(rate, 0.0);
+        rates[i] = rate;
+        for (uint32_t k = 0; k < f.nLinks; ++k)
+        {
+            m_remaining[f.links[k]] -= rate;
+        }
+    }
+}
+
+std::string
+FcfsSharing::GetName() const
+{
+    return "fcfs";
+}
+
+} // namespace ns3

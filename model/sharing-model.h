@@ -1,0 +1,104 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SHARING_MODEL_H
+#define SHARING_MODEL_H
+
+#include "ns3/object.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief How concurrent transfers share the network: the Share procedure of Algorithm 1 in
+ * 000_466ded720105ddf3.txt (Sec. 2.2.2), generalised from "one link per direction" to any set of
+ * links, so that the flow-level simulator can ask it for the rate of every active flow.
+ *
+ * The simulator describes each active flow by the links it crosses (in the star topology of the
+ * module: the sender's NIC link and the receiver's NIC link), by its priority (the order in which
+ * the connection carrying it became active, which is what FCFS needs) and by its per-flow rate cap.
+ * The model returns a rate for every flow such that no link carries more than its capacity.
+ * A model is free to ignore the cap (Algorithm 1's FCFS and PS do; CappedSharing honours it).
+ *
+ * A new sharing rule (RTT-weighted, calibrated on packet-level runs, ...) is one subclass that
+ * implements AssignRates() and GetName().
+ */
+class SharingModel : public Object
+{
+  public:
+    /// Largest number of links a flow may cross (2 in the star topology).
+    static constexpr std::size_t MAX_LINKS = 4;
+
+    /// One active flow, as the sharing model sees it.
+    struct Flow
+    {
+        std::array<uint32_t, MAX_LINKS> links{}; //!< indices into the capacity vector
+        uint32_t nLinks{0};                      //!< how many entries of links are used
+        uint64_t priority{0};                    //!< smaller = its connection became active earlier
+        double cap{0}; //!< per-flow rate cap (bytes/s); infinity when uncapped
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    SharingModel();
+    ~SharingModel() override;
+
+    /**
+     * \brief Assign a rate to every active flow.
+     * \param flows the active flows (any order)
+     * \param capacity capacity of every link (bytes/s), indexed by Flow::links
+     * \param rates output: rates[i] is the rate of flows[i] (bytes/s), resized by the model
+     */
+    virtual void AssignRates(const std::vector<Flow>& flows,
+                             const std::vector<double>& capacity,
+                             std::vector<double>& rates) const = 0;
+
+    /** \return the model's name as used by --sharing and in result variants ("ps", ...) */
+    virtual std::string GetName() const = 0;
+
+  protected:
+    /**
+     * \brief Max-min fair rates by progressive filling: raise every unfrozen flow's rate
+     * together; when a link fills (or a flow reaches its cap, if caps are honoured), freeze the
+     * flows it limits; repeat. With one shared link this is the 1/n equal share of Algorithm 1's
+     * PS; with several servers it gives a worker contending with n-1 others on one server at
+     * most 1-1/n of its NIC towards another (001_33040fda0f1f6815.txt Sec. 5).
+     * \param flows the active flows
+     * \param capacity link capacities (bytes/s)
+     * \param honourCaps limit every flow to its Flow::cap
+     * \param rates output rates
+     */
+    void MaxMinFair(const std::vector<Flow>& flows,
+                    const std::vector<double>& capacity,
+                    bool honourCaps,
+                    std::vector<double>& rates) const;
+
+    /**
+     * \brief Scratch vectors sized to the capacity vector, reused between calls so that a rate
+     * computation allocates nothing (a model object is therefore not thread-safe).
+     * \param nLinks number of links
+     */
+    void PrepareScratch(std::size_t nLinks) const;
+
+    mutable std::vector<double> m_remaining; //!< remaining capacity per link
+    mutable std::vector<uint32_t> m_count;   //!< unfrozen flows per link
+    mutable std::vector<uint8_t> m_tight;    //!< per link: full at the current level
+    mutable std::vector<uint32_t> m_touched; //!< links used by some flow
+    mutable std::vector<uint8_t> m_frozen;   //!< per flow: rate fixed
+    mutable std::vector<uint32_t> m_order;   //!< flow indices in some order
+};
+
+} // namespace ns3
+
+#endif /* SHARING_MODEL_H */

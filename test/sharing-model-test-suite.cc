@@ -1,0 +1,352 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The sharing models of the flow-level simulator on hand-worked flow sets: Algorithm 1's FCFS and
+ * PS (000_466ded720105ddf3.txt Sec. 2.2.2), the per-flow cap of 000 Sec. 4.4, the two-server rule
+ * of 001_33040fda0f1f6815.txt Sec. 5, and the max-min fairness conditions on random flow sets.
+ */
+
+#include "ns3/allreduce-sharing.h"
+#include "ns3/capped-sharing.h"
+#include "ns3/fcfs-sharing.h"
+#include "ns3/ps-sharing.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace ns3;
+
+namespace
+{
+
+const double INF = std::numeric_limits<double>::infinity();
+
+/// A flow crossing the given links.
+SharingModel::Flow
+MakeFlow(std::vector<uint32_t> links, uint64_t priority, double cap = INF)
+{
+    SharingModel::Flow f;
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        f.links[i] = links[i];
+    }
+    f.nLinks = static_cast<uint32_t>(links.size());
+    f.priority = priority;
+    f.cap = cap;
+    return f;
+}
+
+/// Rates assigned by a model.
+std::vector<double>
+Rates(const SharingModel& model,
+      const std::vector<SharingModel::Flow>& flows,
+      const std::vector<double>& capacity)
+{
+    std::vector<double> rates;
+    model.AssignRates(flows, capacity, rates);
+    return rates;
+}
+
+} // namespace
+
+/**
+ * \ingroup distributed-training
+ * Algorithm 1's PS: n flows on one link get 1/n each.
+ */
+class PsEqualShareTestCase : public TestCase
+{
+  public:
+    PsEqualShareTestCase()
+        : TestCase("ps: n flows through one server link get one n-th of it each (Algorithm 1 "
+                   "Share)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<PsSharing> ps = CreateObject<PsSharing>();
+        NS_TEST_EXPECT_MSG_EQ(ps->GetName(), "ps", "name");
+        for (uint32_t n = 1; n <= 6; ++n)
+        {
+            // Link 0 = server NIC; links 1..n = the workers' NICs.
+            std::vector<SharingModel::Flow> flows;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                flows.push_back(MakeFlow({1 + i, 0}, n - i));
+            }
+            std::vector<double> rates = Rates(*ps, flows, std::vector<double>(n + 1, 12.0));
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(rates[i], 12.0 / n, 1e-12, "flow " << i << " of " << n);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * 000 Sec. 4.4: per-flow cap 10 on a 25 link.
+ */
+class CappedShareTestCase : public TestCase
+{
+  public:
+    CappedShareTestCase()
+        : TestCase("capped: 3 flows capped at 10 G on 25 G get 8.33 G each, 2 get 10 G, 1 gets "
+                   "10 G; ps ignores the cap")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<CappedSharing> capped = CreateObject<CappedSharing>();
+        Ptr<PsSharing> ps = CreateObject<PsSharing>();
+        NS_TEST_EXPECT_MSG_EQ(capped->GetName(), "capped", "name");
+
+        struct Case
+        {
+            uint32_t n;
+            double expected;
+        };
+
+        for (Case c : {Case{3, 25.0 / 3}, Case{2, 10.0}, Case{1, 10.0}, Case{5, 5.0}})
+        {
+            std::vector<SharingModel::Flow> flows;
+            for (uint32_t i = 0; i < c.n; ++i)
+            {
+                flows.push_back(MakeFlow({1 + i, 0}, i, 10.0));
+            }
+            std::vector<double> cap(c.n + 1, 25.0);
+            std::vector<double> rates = Rates(*capped, flows, cap);
+            std::vector<double> psRates = Rates(*ps, flows, cap);
+            for (uint32_t i = 0; i < c.n; ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(rates[i], c.expected, 1e-12, c.n << " capped flows");
+                NS_TEST_EXPECT_MSG_EQ_TOL(psRates[i], 25.0 / c.n, 1e-12, c.n << " ps flows");
+            }
+        }
+        // A capped flow leaves room that max-min gives to an uncapped flow on the same link.
+        std::vector<SharingModel::Flow> mixed
+            = {MakeFlow({1, 0}, 0, 4.0), MakeFlow({2, 0}, 1, INF)};
+        std::vector<double> rates = Rates(*capped, mixed, {25.0, 25.0, 25.0});
+        NS_TEST_EXPECT_MSG_EQ_TOL(rates[0], 4.0, 1e-12, "capped flow");
+        NS_TEST_EXPECT_MSG_EQ_TOL(rates[1], 21.0, 1e-12, "the rest to the uncapped flow");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Algorithm 1's FCFS, and its generalisation to several servers.
+ */
+class FcfsShareTestCase : public TestCase
+{
+  public:
+    FcfsShareTestCase()
+        : TestCase("fcfs: the first active flow takes the whole link and the others get 0; a "
+                   "flow blocked at its server leaves the worker's NIC to the next")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<FcfsSharing> fcfs = CreateObject<FcfsSharing>();
+        NS_TEST_EXPECT_MSG_EQ(fcfs->GetName(), "fcfs", "name");
+        // One server (link 0), three workers (links 1-3), activated in the order 2, 0, 1.
+        std::vector<SharingModel::Flow> flows
+            = {MakeFlow({1, 0}, 20), MakeFlow({2, 0}, 30), MakeFlow({3, 0}, 10)};
+        std::vector<double> rates = Rates(*fcfs, flows, {10.0, 10.0, 10.0, 10.0});
+        NS_TEST_EXPECT_MSG_EQ(rates[2], 10.0, "earliest flow gets the whole link");
+        NS_TEST_EXPECT_MSG_EQ(rates[0], 0.0, "second waits");
+        NS_TEST_EXPECT_MSG_EQ(rates[1], 0.0, "third waits");
+
+        // Two servers (links 0, 1), two workers (links 2, 3). Worker A (link 2) pulls from both
+        // servers, worker B (link 3) from server 0 after A. A's flow from server 0 came first and
+        // takes server 0 and A's NIC; A's flow from server 1 then finds A's NIC full; B waits
+        // for server 0. Nothing uses server 1.
+        std::vector<SharingModel::Flow> two
+            = {MakeFlow({2, 0}, 1), MakeFlow({2, 1}, 2), MakeFlow({3, 0}, 3)};
+        rates = Rates(*fcfs, two, {10.0, 10.0, 10.0, 10.0});
+        NS_TEST_EXPECT_MSG_EQ(rates[0], 10.0, "A from server 0");
+        NS_TEST_EXPECT_MSG_EQ(rates[1], 0.0, "A from server 1 waits for A's NIC");
+        NS_TEST_EXPECT_MSG_EQ(rates[2], 0.0, "B waits for server 0");
+        // If B had pulled from server 1 instead, it would have had server 1 to itself.
+        two[2] = MakeFlow({3, 1}, 3);
+        rates = Rates(*fcfs, two, {10.0, 10.0, 10.0, 10.0});
+        NS_TEST_EXPECT_MSG_EQ(rates[2], 10.0, "B alone on server 1 and its own NIC");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * 001 Sec. 5: a worker alone on server 1 while sharing server 2 with n-1 others gets 1/n on
+ * server 2 and at most 1-1/n on server 1.
+ */
+class TwoServerRuleTestCase : public TestCase
+{
+  public:
+    TwoServerRuleTestCase()
+        : TestCase("ps with two servers: a worker alone on ps1 and with n-1 others on ps2 gets "
+                   "1 over n on ps2 and 1 - 1 over n on ps1 (001 Sec. 5)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<PsSharing> ps = CreateObject<PsSharing>();
+        for (uint32_t n = 2; n <= 6; ++n)
+        {
+            // Links: 0 = ps1, 1 = ps2, 2.. = workers' NICs. Worker 0 talks to both servers,
+            // workers 1..n-1 only to ps2.
+            std::vector<SharingModel::Flow> flows = {MakeFlow({2, 0}, 0), MakeFlow({2, 1}, 1)};
+            for (uint32_t w = 1; w < n; ++w)
+            {
+                flows.push_back(MakeFlow({2 + w, 1}, 1 + w));
+            }
+            std::vector<double> rates = Rates(*ps, flows, std::vector<double>(n + 2, 1.0));
+            NS_TEST_EXPECT_MSG_EQ_TOL(rates[1], 1.0 / n, 1e-12, "worker 0 on ps2, n = " << n);
+            NS_TEST_EXPECT_MSG_EQ_TOL(rates[0], 1.0 - 1.0 / n, 1e-12, "worker 0 on ps1, n = " << n);
+            for (uint32_t w = 1; w < n; ++w)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(rates[1 + w], 1.0 / n, 1e-12, "worker " << w);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * ALL_REDUCE sharing: full bandwidth regardless of the others.
+ */
+class AllReduceShareTestCase : public TestCase
+{
+  public:
+    AllReduceShareTestCase()
+        : TestCase("allreduce: every flow gets the smallest capacity on its path, whatever else "
+                   "is active")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<AllReduceSharing> ar = CreateObject<AllReduceSharing>();
+        NS_TEST_EXPECT_MSG_EQ(ar->GetName(), "allreduce", "name");
+        std::vector<SharingModel::Flow> flows
+            = {MakeFlow({1, 0}, 0, 1.0), MakeFlow({2, 0}, 1), MakeFlow({3, 0}, 2)};
+        std::vector<double> rates = Rates(*ar, flows, {10.0, 10.0, 4.0, 10.0});
+        NS_TEST_EXPECT_MSG_EQ(rates[0], 10.0, "cap ignored");
+        NS_TEST_EXPECT_MSG_EQ(rates[1], 4.0, "slowest link on the path");
+        NS_TEST_EXPECT_MSG_EQ(rates[2], 10.0, "no sharing");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * On random flow sets, ps and capped are max-min fair: feasible, and every flow is either at its
+ * cap or crosses a full link on which no flow gets more than it.
+ */
+class MaxMinPropertyTestCase : public TestCase
+{
+  public:
+    MaxMinPropertyTestCase()
+        : TestCase("ps and capped on 500 random flow sets: no link overfull, every flow at its "
+                   "cap or bottlenecked on a full link where it has the largest rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<PsSharing> ps = CreateObject<PsSharing>();
+        Ptr<CappedSharing> capped = CreateObject<CappedSharing>();
+        std::mt19937_64 gen(7);
+        std::uniform_int_distribution<uint32_t> nFlows(1, 12);
+        std::uniform_int_distribution<uint32_t> nLinks(2, 8);
+        std::uniform_real_distribution<double> unit(0.5, 2.0);
+        for (int trial = 0; trial < 500; ++trial)
+        {
+            uint32_t links = nLinks(gen);
+            std::vector<double> capacity(links);
+            for (auto& c : capacity)
+            {
+                c = unit(gen) * 10;
+            }
+            std::vector<SharingModel::Flow> flows;
+            uint32_t n = nFlows(gen);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                uint32_t a = gen() % links;
+                uint32_t b = (a + 1 + gen() % (links - 1)) % links;
+                flows.push_back(MakeFlow({a, b}, i, gen() % 2 ? unit(gen) * 4 : INF));
+            }
+            for (bool honour : {false, true})
+            {
+                const SharingModel& model
+                    = honour ? static_cast<const SharingModel&>(*capped) : *ps;
+                std::vector<double> rates = Rates(model, flows, capacity);
+                std::vector<double> load(links, 0);
+                std::vector<double> maxRate(links, 0);
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+                    {
+                        load[flows[i].links[k]] += rates[i];
+                        maxRate[flows[i].links[k]] = std::max(maxRate[flows[i].links[k]], rates[i]);
+                    }
+                }
+                for (uint32_t l = 0; l < links; ++l)
+                {
+                    NS_TEST_ASSERT_MSG_EQ((load[l] <= capacity[l] * (1 + 1e-9)),
+                                          true,
+                                          "trial " << trial << ": link " << l << " overfull");
+                }
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    bool atCap = honour && rates[i] >= flows[i].cap * (1 - 1e-9);
+                    NS_TEST_ASSERT_MSG_EQ((!honour || rates[i] <= flows[i].cap * (1 + 1e-9)),
+                                          true,
+                                          "trial " << trial << ": flow " << i << " above cap");
+                    bool bottleneck = false;
+                    for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+                    {
+                        uint32_t l = flows[i].links[k];
+                        bottleneck = bottleneck
+                                     || (load[l] >= capacity[l] * (1 - 1e-9)
+                                         && rates[i] >= maxRate[l] * (1 - 1e-9));
+                    }
+                    NS_TEST_ASSERT_MSG_EQ((atCap || bottleneck),
+                                          true,
+                                          "trial " << trial << ": flow " << i
+                                                   << " could get more (not max-min fair)");
+                }
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * The sharing models of the flow-level backend.
+ */
+class SharingModelTestSuite : public TestSuite
+{
+  public:
+    SharingModelTestSuite()
+        : TestSuite("distributed-training-flow-sharing", UNIT)
+    {
+        AddTestCase(new PsEqualShareTestCase, TestCase::QUICK);
+        AddTestCase(new CappedShareTestCase, TestCase::QUICK);
+        AddTestCase(new FcfsShareTestCase, TestCase::QUICK);
+        AddTestCase(new TwoServerRuleTestCase, TestCase::QUICK);
+        AddTestCase(new AllReduceShareTestCase, TestCase::QUICK);
+        AddTestCase(new MaxMinPropertyTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance: registers the suite.
+static SharingModelTestSuite g_sharingModelTestSuite;

@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/string.h"
 #include "ns3/distributed-training-module.h"
 
 #include <cstdio>
@@ -167,6 +168,7 @@ main(int argc, char* argv[])
     std::string seed = "1";
     std::string sampleSteps = "true";
     std::string backend = "packet";
+    std::string sharing = "ps";
     std::string output;
     bool records = true;
     bool progress = true;
@@ -197,7 +199,10 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "Warm-up steps excluded from throughput", warmup);
     cmd.AddValue("seed", "Run number of the random streams (step sampling, random order)", seed);
     cmd.AddValue("sampleSteps", "Draw each step from the profile's recorded steps", sampleSteps);
-    cmd.AddValue("backend", "packet", backend);
+    cmd.AddValue("backend", "packet, flow, or all (every backend side by side)", backend);
+    cmd.AddValue("sharing",
+                 "Flow backend link sharing: fcfs, ps, capped, hybrid (ring: allreduce)",
+                 sharing);
     cmd.AddValue("output", "Write the JSON result here", output);
     cmd.AddValue("records", "Include per-step and per-transfer records in the JSON", records);
     cmd.AddValue("progress", "Print progress of long packet-level runs to stderr", progress);
@@ -230,18 +235,41 @@ main(int argc, char* argv[])
         s.sampleSteps = ParseBool("--sampleSteps", sampleSteps);
         s.Validate(profile);
 
+        if (backend != "packet" && backend != "flow" && backend != "all")
+        {
+            throw TrainingInputError("--backend: unknown value '" + backend +
+                                     "' (expected packet, flow or all)");
+        }
+        FlowBackend::ParseSharing(sharing); // reject a bad --sharing before any long run
+
         std::vector<TrainingResult> results;
-        if (backend == "packet")
+        auto append = [&results](const std::vector<TrainingResult>& r) {
+            results.insert(results.end(), r.begin(), r.end());
+        };
+        if (backend == "packet" || backend == "all")
         {
             Ptr<PacketBackend> packet = CreateObject<PacketBackend>();
             packet->SetAttribute("Progress", BooleanValue(progress));
-            auto r = packet->Run(profile, s);
-            results.insert(results.end(), r.begin(), r.end());
+            append(packet->Run(profile, s));
         }
-        else
+        if (backend == "flow" || backend == "all")
         {
-            throw TrainingInputError("--backend: unknown value '" + backend
-                                     + "' (expected packet)");
+            // --backend=all shows every sharing model next to the packet level.
+            std::vector<std::string> models = {sharing};
+            if (backend == "all")
+            {
+                models = s.architecture == TrainingScenario::RING_ALLREDUCE
+                             ? std::vector<std::string>{"allreduce"}
+                             : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid"};
+            }
+            for (const auto& m : models)
+            {
+                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+                flow->SetAttribute("Sharing", StringValue(m));
+                flow->SetAttribute("RecordTransfers", BooleanValue(records));
+                flow->SetAttribute("HybridParts", BooleanValue(backend != "all"));
+                append(flow->Run(profile, s));
+            }
         }
 
         PrintSummary(profile, s, results);

@@ -1,0 +1,150 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * packet-benchmark: what the training applications cost on top of ns-3's TCP. Runs a
+ * parameter-server scenario with PacketBackend, then a bare run of BulkSendApplication /
+ * PacketSink moving exactly the same payload bytes (per worker: steps x M down and steps x M up)
+ * over the same topology and TCP settings, and prints both wall times, their ratio, events per
+ * wall second and payload bytes per wall second.
+ *
+ *   ./build/bin/packet-benchmark [--profile=...] [--workers=2] [--steps=6] [--mtu=1500]
+ */
+
+#include "ns3/applications-module.h"
+#include "ns3/boolean.h"
+#include "ns3/command-line.h"
+#include "ns3/distributed-training-module.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Wall time, events and simulated time of the bare BulkSend run.
+struct BareRun
+{
+    double wall;
+    uint64_t events;
+    double simulated;
+};
+
+BareRun
+RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
+{
+    auto start = std::chrono::steady_clock::now();
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->Configure(s);
+    cluster->ConfigureTcp();
+    cluster->Build();
+    const uint16_t upPort = 6000;
+    const uint16_t downPort = 6001;
+    Ptr<Node> server = cluster->GetServers().Get(0);
+    Ipv4Address serverAddress = cluster->GetServerAddress(0);
+    PacketSinkHelper upSink("ns3::TcpSocketFactory",
+                            InetSocketAddress(Ipv4Address::GetAny(), upPort));
+    upSink.Install(server);
+    for (uint32_t w = 0; w < s.workers; ++w)
+    {
+        Ptr<Node> worker = cluster->GetWorkers().Get(w);
+        Ipv4Address workerAddress =
+            cluster->GetLinkDevices(w).Get(0)->GetNode()->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+        PacketSinkHelper downSink("ns3::TcpSocketFactory",
+                                  InetSocketAddress(Ipv4Address::GetAny(), downPort));
+        downSink.Install(worker);
+        BulkSendHelper up("ns3::TcpSocketFactory", InetSocketAddress(serverAddress, upPort));
+        up.SetAttribute("MaxBytes", UintegerValue(bytesPerDirection));
+        up.SetAttribute("SendSize", UintegerValue(s.GetSegmentSize()));
+        up.Install(worker);
+        BulkSendHelper down("ns3::TcpSocketFactory", InetSocketAddress(workerAddress, downPort));
+        down.SetAttribute("MaxBytes", UintegerValue(bytesPerDirection));
+        down.SetAttribute("SendSize", UintegerValue(s.GetSegmentSize()));
+        down.Install(server);
+    }
+    Simulator::Run();
+    BareRun r{0, Simulator::GetEventCount(), Simulator::Now().GetSeconds()};
+    Simulator::Destroy();
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    uint32_t workers = 2;
+    uint32_t steps = 6;
+    uint32_t mtu = 1500;
+    std::string nicRate = "10Gbps";
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
+    cmd.AddValue("profile", "Training profile", profileFile);
+    cmd.AddValue("workers", "Workers K", workers);
+    cmd.AddValue("steps", "Steps", steps);
+    cmd.AddValue("mtu", "MTU (1500 or 9000)", mtu);
+    cmd.AddValue("nicRate", "NIC rate", nicRate);
+    cmd.Parse(argc, argv);
+    try
+    {
+        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+        TrainingScenario s;
+        s.workers = workers;
+        s.steps = steps;
+        s.warmup = 1;
+        s.mtu = mtu;
+        s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
+        s.Validate(profile);
+        const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
+
+        // Bare TCP first: it sets the baseline, the training run comes second.
+        BareRun bare = RunBulkSend(s, perDirection);
+        Ptr<PacketBackend> backend = CreateObject<PacketBackend>();
+        TrainingResult ps = backend->Run(profile, s).at(0);
+
+        const double payload = 2.0 * perDirection * workers;
+        const double psEvents = ps.inputs.at("events");
+        std::printf("scenario: %s, K=%u, %u steps, %s, MTU %u: %.1f MB of payload\n",
+                    profile.GetModel().c_str(),
+                    workers,
+                    steps,
+                    nicRate.c_str(),
+                    mtu,
+                    payload / 1e6);
+        std::printf("%-22s %10s %12s %14s %14s %12s\n",
+                    "run",
+                    "wall (s)",
+                    "events",
+                    "events/s",
+                    "payload MB/s",
+                    "simulated s");
+        std::printf("%-22s %10.2f %12.0f %14.0f %14.1f %12.3f\n",
+                    "parameter server",
+                    ps.wallSeconds,
+                    psEvents,
+                    psEvents / ps.wallSeconds,
+                    payload / 1e6 / ps.wallSeconds,
+                    ps.inputs.at("simulated_s"));
+        std::printf("%-22s %10.2f %12llu %14.0f %14.1f %12.3f\n",
+                    "bare BulkSend",
+                    bare.wall,
+                    static_cast<unsigned long long>(bare.events),
+                    bare.events / bare.wall,
+                    payload / 1e6 / bare.wall,
+                    bare.simulated);
+        std::printf("wall-time ratio PS / BulkSend: %.3f (target <= 1.15)\n",
+                    ps.wallSeconds / bare.wall);
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}

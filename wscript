@@ -15,6 +15,14 @@ def build(bld):
                                    ['core', 'network', 'internet', 'point-to-point',
                                     'applications', 'traffic-control'])
     module.source = [
+        'helper/analytic-backend.cc',
+        'model/async-ps-model.cc',
+        'model/cynthia-model.cc',
+        'model/mva-solver.cc',
+        'model/osf-model.cc',
+        'model/ps-read-bounds-model.cc',
+        'model/ring-allreduce-model.cc',
+        'model/sync-ps-model.cc',
         'model/training-profile.cc',
         'model/training-result.cc',
         'model/training-scenario.cc',
@@ -24,6 +32,8 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
+        'test/analytic-backend-test-suite.cc',
+        'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
@@ -33,6 +43,14 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
     headers.source = [
+        'helper/analytic-backend.h',
+        'model/async-ps-model.h',
+        'model/cynthia-model.h',
+        'model/mva-solver.h',
+        'model/osf-model.h',
+        'model/ps-read-bounds-model.h',
+        'model/ring-allreduce-model.h',
+        'model/sync-ps-model.h',
         'model/training-input-error.h',
         'model/training-profile.h',
         'model/training-result.h',

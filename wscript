@@ -16,16 +16,22 @@ def build(bld):
                                     'applications', 'traffic-control'])
     module.source = [
         'helper/analytic-backend.cc',
+        'helper/packet-backend.cc',
+        'helper/training-cluster-helper.cc',
         'model/async-ps-model.cc',
         'model/cynthia-model.cc',
         'model/mva-solver.cc',
         'model/osf-model.cc',
+        'model/parameter-server-application.cc',
         'model/ps-read-bounds-model.cc',
         'model/ring-allreduce-model.cc',
         'model/sync-ps-model.cc',
+        'model/tensor-chunk-header.cc',
+        'model/tensor-connection.cc',
         'model/training-profile.cc',
         'model/training-result.cc',
         'model/training-scenario.cc',
+        'model/training-worker-application.cc',
     ]
     module.use = ['NLOHMANN_JSON']
     module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
@@ -44,17 +50,23 @@ def build(bld):
     headers.module = 'distributed-training'
     headers.source = [
         'helper/analytic-backend.h',
+        'helper/packet-backend.h',
+        'helper/training-cluster-helper.h',
         'model/async-ps-model.h',
         'model/cynthia-model.h',
         'model/mva-solver.h',
         'model/osf-model.h',
+        'model/parameter-server-application.h',
         'model/ps-read-bounds-model.h',
         'model/ring-allreduce-model.h',
         'model/sync-ps-model.h',
+        'model/tensor-chunk-header.h',
+        'model/tensor-connection.h',
         'model/training-input-error.h',
         'model/training-profile.h',
         'model/training-result.h',
         'model/training-scenario.h',
+        'model/training-worker-application.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

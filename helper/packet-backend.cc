@@ -1,0 +1,253 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "packet-backend.h"
+
+#include "training-cluster-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/integer.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/training-input-error.h"
+
+#include <chrono>
+#include <iostream>
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PacketBackend");
+
+NS_OBJECT_ENSURE_REGISTERED(PacketBackend);
+
+namespace
+{
+
+/// Collects what the applications and devices report during one run.
+struct Collector
+{
+    TrainingResult* result;                            //!< where records go
+    uint32_t expected;                                 //!< K x steps
+    uint32_t completed{0};                             //!< steps completed
+    uint32_t nextReport{1};                            //!< next progress tenth
+    bool progress{false};                              //!< print progress
+    uint32_t warmup{0};                                //!< warm-up steps
+    uint32_t steps{0};                                 //!< steps
+    std::vector<uint64_t> txBytes;                     //!< per link direction, bytes sent
+    std::map<double, std::vector<uint64_t>> snapshots; //!< txBytes at window candidates
+    std::chrono::steady_clock::time_point wallStart;   //!< wall clock at start
+
+    void OnStep(const TrainingResult::StepRecord& r)
+    {
+        result->steps.push_back(r);
+        if (++completed == expected)
+        {
+            Simulator::Stop();
+        }
+        if (progress && completed * 10 >= nextReport * expected)
+        {
+            double wall
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
+                      .count();
+            std::cerr << "[packet] " << nextReport * 10 << "% of steps, simulated "
+                      << Simulator::Now().GetSeconds() << " s, wall " << wall << " s" << std::endl;
+            nextReport = static_cast<uint32_t>(completed * 10 / expected) + 1;
+        }
+    }
+
+    void OnTransfer(const TrainingResult::TransferRecord& r)
+    {
+        result->transfers.push_back(r);
+    }
+
+    void OnUpdates(uint32_t /* worker */, uint32_t step, Time when)
+    {
+        // Window bounds are always the end of a step warmup-1 or steps-1 (TrainingResult).
+        if (step + 1 == warmup || step + 1 == steps)
+        {
+            snapshots[when.GetSeconds()] = txBytes;
+        }
+    }
+
+    /// Bytes sent per link direction by time t (snapshot at or before t).
+    std::vector<uint64_t> BytesAt(double t) const
+    {
+        auto it = snapshots.upper_bound(t);
+        if (it == snapshots.begin())
+        {
+            return std::vector<uint64_t>(txBytes.size(), 0);
+        }
+        return std::prev(it)->second;
+    }
+};
+
+void
+CountTx(std::vector<uint64_t>* counters, std::size_t index, Ptr<const Packet> packet)
+{
+    (*counters)[index] += packet->GetSize();
+}
+
+} // namespace
+
+TypeId
+PacketBackend::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::PacketBackend")
+              .SetParent<Object>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<PacketBackend>()
+              .AddAttribute("Progress",
+                            "Print progress (every 10% of the steps) to stderr",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&PacketBackend::m_progress),
+                            MakeBooleanChecker())
+              .AddAttribute("MaxSimulatedTime",
+                            "Stop a run at this simulated time even if steps remain (0: no limit)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&PacketBackend::m_maxSimTime),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("StreamBase",
+                            "First random-variable stream index given to the applications",
+                            IntegerValue(0),
+                            MakeIntegerAccessor(&PacketBackend::m_streamBase),
+                            MakeIntegerChecker<int64_t>(0));
+    return tid;
+}
+
+PacketBackend::PacketBackend()
+    : m_progress(false),
+      m_maxSimTime(Seconds(0)),
+      m_streamBase(0)
+{
+}
+
+PacketBackend::~PacketBackend()
+{
+}
+
+std::vector<TrainingResult>
+PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    scenario.Validate(profile);
+    if (scenario.architecture != TrainingScenario::PARAMETER_SERVER)
+    {
+        throw TrainingInputError("--arch=ring: the packet backend does not implement ring "
+                                 "AllReduce yet (expected --arch=ps, or --backend=flow|analytic)");
+    }
+    if (scenario.gpusPerNode > 1)
+    {
+        throw TrainingInputError("--gpusPerNode: multi-GPU nodes are not implemented in the "
+                                 "packet backend yet (expected 1)");
+    }
+    auto wallStart = std::chrono::steady_clock::now();
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(scenario.seed);
+
+    TrainingResult result;
+    result.backend = "packet";
+    result.variant = scenario.tcpVariant;
+
+    auto shared = std::make_shared<const TrainingProfile>(profile);
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->Configure(scenario);
+    try
+    {
+        cluster->ConfigureTcp();
+        cluster->Build();
+        ApplicationContainer apps = cluster->InstallParameterServerJob(shared, scenario);
+        cluster->AssignStreams(m_streamBase);
+
+        Collector collector;
+        collector.result = &result;
+        collector.expected = scenario.workers * scenario.steps;
+        collector.progress = m_progress;
+        collector.warmup = scenario.warmup;
+        collector.steps = scenario.steps;
+        collector.wallStart = wallStart;
+
+        const uint32_t hosts = scenario.workers + scenario.servers;
+        collector.txBytes.assign(2 * hosts, 0);
+        std::vector<std::string> linkNames;
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            NetDeviceContainer d = cluster->GetLinkDevices(h);
+            for (uint32_t side = 0; side < 2; ++side)
+            {
+                std::size_t index = 2 * h + side;
+                d.Get(side)->TraceConnectWithoutContext(
+                    "PhyTxEnd",
+                    MakeBoundCallback(&CountTx, &collector.txBytes, index));
+            }
+            linkNames.push_back(cluster->GetHostName(h) + "->switch");
+            linkNames.push_back("switch->" + cluster->GetHostName(h));
+        }
+        for (auto it = apps.Begin(); it != apps.End(); ++it)
+        {
+            (*it)->TraceConnectWithoutContext("TransferCompleted",
+                                              MakeCallback(&Collector::OnTransfer, &collector));
+            if ((*it)->GetInstanceTypeId().GetName() == "ns3::TrainingWorkerApplication")
+            {
+                (*it)->TraceConnectWithoutContext("StepCompleted",
+                                                  MakeCallback(&Collector::OnStep, &collector));
+            }
+            else
+            {
+                (*it)->TraceConnectWithoutContext("UpdatesApplied",
+                                                  MakeCallback(&Collector::OnUpdates, &collector));
+            }
+        }
+        if (m_maxSimTime.IsStrictlyPositive())
+        {
+            Simulator::Stop(m_maxSimTime);
+        }
+        Simulator::Run();
+        result.inputs["events"] = static_cast<double>(Simulator::GetEventCount());
+        result.inputs["simulated_s"] = Simulator::Now().GetSeconds();
+        if (collector.completed < collector.expected)
+        {
+            result.notes.push_back("simulation stopped with " + std::to_string(collector.completed)
+                                   + " of " + std::to_string(collector.expected)
+                                   + " worker steps done");
+        }
+        result.Finalize(scenario, profile.GetBatchSize());
+
+        double window = result.windowEnd - result.windowStart;
+        if (window > 0)
+        {
+            auto before = collector.BytesAt(result.windowStart);
+            auto after = collector.BytesAt(result.windowEnd);
+            double best = -1;
+            for (std::size_t i = 0; i < linkNames.size(); ++i)
+            {
+                double u = (after[i] - before[i]) * 8.0 / (scenario.nicRate.GetBitRate() * window);
+                result.linkUtilisation[linkNames[i]] = u;
+                if (u > best)
+                {
+                    best = u;
+                    result.bottleneck = linkNames[i];
+                }
+            }
+        }
+        result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
+        result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();
+    }
+    catch (...)
+    {
+        Simulator::Destroy();
+        throw;
+    }
+    Simulator::Destroy();
+    result.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return {result};
+}
+
+} // namespace ns3

@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PACKET_BACKEND_H
+#define PACKET_BACKEND_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief The packet-level backend: runs a scenario as an ns-3 simulation (TrainingClusterHelper,
+ * ParameterServerApplication, TrainingWorkerApplication over real TCP) and returns its result.
+ *
+ * Each call builds a fresh simulation, runs it until every worker has finished its steps, fills a
+ * TrainingResult (per-step and per-transfer records from the applications' trace sources, link
+ * utilisation from the devices' PhyTxEnd traces over the measurement window, the busiest link as
+ * bottleneck) and destroys the simulation, so several runs can happen in one process.
+ */
+class PacketBackend : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PacketBackend();
+    ~PacketBackend() override;
+
+    /**
+     * \brief Simulate the scenario.
+     * \param profile the DNN
+     * \param scenario the scenario (validated here)
+     * \return one result (backend "packet", variant the TCP variant)
+     * \throws TrainingInputError for an invalid or unsupported scenario
+     */
+    std::vector<TrainingResult> Run(const TrainingProfile& profile,
+                                    const TrainingScenario& scenario) const;
+
+  private:
+    bool m_progress;      //!< print progress to stderr
+    Time m_maxSimTime;    //!< stop the simulation at this time (0: no limit)
+    int64_t m_streamBase; //!< first random stream index
+};
+
+} // namespace ns3
+
+#endif /* PACKET_BACKEND_H */

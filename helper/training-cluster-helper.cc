@@ -1,0 +1,382 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-cluster-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/parameter-server-application.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-size.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-worker-application.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingClusterHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(TrainingClusterHelper);
+
+TypeId
+TrainingClusterHelper::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::TrainingClusterHelper")
+              .SetParent<Object>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<TrainingClusterHelper>()
+              .AddAttribute("Workers",
+                            "Number of worker nodes K",
+                            UintegerValue(4),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_workers),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Servers",
+                            "Number of parameter-server nodes P",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_servers),
+                            MakeUintegerChecker<uint32_t>(0))
+              .AddAttribute("NicRate",
+                            "Rate of every point-to-point link (each direction)",
+                            DataRateValue(DataRate("10Gbps")),
+                            MakeDataRateAccessor(&TrainingClusterHelper::m_nicRate),
+                            MakeDataRateChecker())
+              .AddAttribute("FlowCap",
+                            "Per-flow rate cap through TCP pacing (0: none)",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&TrainingClusterHelper::m_flowCap),
+                            MakeDataRateChecker())
+              .AddAttribute("LinkDelay",
+                            "One-way propagation delay of each link",
+                            TimeValue(MicroSeconds(10)),
+                            MakeTimeAccessor(&TrainingClusterHelper::m_linkDelay),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("QueueSize",
+                            "Device (switch port and NIC) queue size",
+                            StringValue("1000p"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_queueSize),
+                            MakeStringChecker())
+              .AddAttribute("QueueDisc",
+                            "Traffic-control queue disc TypeId on every device, or \"none\" for "
+                            "the device queue alone",
+                            StringValue("none"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_queueDisc),
+                            MakeStringChecker())
+              .AddAttribute("TcpVariant",
+                            "TCP congestion control (TypeId name, e.g. TcpCubic, TcpNewReno)",
+                            StringValue("TcpCubic"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_tcpVariant),
+                            MakeStringChecker())
+              .AddAttribute("Mtu",
+                            "MTU of every link in bytes",
+                            UintegerValue(1500),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_mtu),
+                            MakeUintegerChecker<uint32_t>(576, 9000))
+              .AddAttribute("MinRto",
+                            "TCP minimum retransmission timeout",
+                            TimeValue(MilliSeconds(200)),
+                            MakeTimeAccessor(&TrainingClusterHelper::m_minRto),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute("DelAckCount",
+                            "TCP delayed-ACK count",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_delAckCount),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Port",
+                            "TCP port of the parameter servers",
+                            UintegerValue(5000),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_port),
+                            MakeUintegerChecker<uint16_t>(1));
+    return tid;
+}
+
+TrainingClusterHelper::TrainingClusterHelper()
+    : m_workers(4),
+      m_servers(1),
+      m_nicRate("10Gbps"),
+      m_flowCap(0),
+      m_linkDelay(MicroSeconds(10)),
+      m_queueSize("1000p"),
+      m_queueDisc("none"),
+      m_tcpVariant("TcpCubic"),
+      m_mtu(1500),
+      m_minRto(MilliSeconds(200)),
+      m_delAckCount(1),
+      m_port(5000)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+TrainingClusterHelper::~TrainingClusterHelper()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+TrainingClusterHelper::DoDispose()
+{
+    m_workerNodes = NodeContainer();
+    m_serverNodes = NodeContainer();
+    m_switch = nullptr;
+    m_links.clear();
+    m_ifaces.clear();
+    m_apps = ApplicationContainer();
+    Object::DoDispose();
+}
+
+void
+TrainingClusterHelper::Configure(const TrainingScenario& scenario)
+{
+    m_workers = scenario.workers;
+    m_servers = scenario.architecture == TrainingScenario::PARAMETER_SERVER ? scenario.servers : 0;
+    m_nicRate = scenario.nicRate;
+    m_flowCap = scenario.flowCap;
+    m_linkDelay = scenario.linkDelay;
+    m_queueSize = scenario.queueSize;
+    m_queueDisc = scenario.queueDisc;
+    m_tcpVariant = scenario.tcpVariant;
+    m_mtu = scenario.mtu;
+}
+
+uint32_t
+TrainingClusterHelper::GetSocketBufferBytes() const
+{
+    const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
+    const double rtt = 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
+    QueueSize q = TrainingScenario::ParseQueueSize("QueueSize", m_queueSize);
+    double queueBytes = q.GetUnit() == QueueSizeUnit::PACKETS
+                            ? static_cast<double>(q.GetValue()) * (m_mtu + 2)
+                            : static_cast<double>(q.GetValue());
+    double drain = queueBytes / rate;
+    double bytes = std::max(256.0 * 1024, 2 * rate * (rtt + drain));
+    return static_cast<uint32_t>(std::min(bytes, 1024.0 * 1024 * 1024));
+}
+
+void
+TrainingClusterHelper::ConfigureTcp() const
+{
+    NS_LOG_FUNCTION(this);
+    std::string name = m_tcpVariant.rfind("ns3::", 0) == 0 ? m_tcpVariant : "ns3::" + m_tcpVariant;
+    TypeId tid;
+    // Create one to check it: ns-3.37 registers TcpCubic with the wrong parent TypeId, so
+    // IsChildOf(TcpCongestionOps) is not reliable.
+    bool ok = TypeId::LookupByNameFailSafe(name, &tid) && tid.HasConstructor();
+    if (ok)
+    {
+        ObjectFactory factory(name);
+        ok = DynamicCast<TcpCongestionOps>(factory.Create()) != nullptr;
+    }
+    if (!ok)
+    {
+        throw TrainingInputError(
+            "--tcp: unknown TCP variant '" + m_tcpVariant
+            + "' (expected an ns-3 TcpCongestionOps, e.g. TcpCubic, TcpNewReno, "
+              "TcpBbr, TcpDctcp, TcpVegas)");
+    }
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mtu - 52));
+    uint32_t buffer = GetSocketBufferBytes();
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buffer));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buffer));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(m_delAckCount));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_minRto));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
+    // DCTCP needs ECN; Config defaults outlive a run, so reset it for the other variants.
+    bool dctcp = tid == TypeId::LookupByName("ns3::TcpDctcp");
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp ? "On" : "Off"));
+    bool cap = m_flowCap.GetBitRate() > 0;
+    Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(cap));
+    if (cap)
+    {
+        Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_flowCap));
+    }
+}
+
+void
+TrainingClusterHelper::Build()
+{
+    NS_LOG_FUNCTION(this);
+    m_workerNodes.Create(m_workers);
+    m_serverNodes.Create(m_servers);
+    m_switch = CreateObject<Node>();
+
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_nicRate));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+    p2p.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
+    p2p.SetQueue("ns3::DropTailQueue<Packet>",
+                 "MaxSize",
+                 QueueSizeValue(TrainingScenario::ParseQueueSize("--queue", m_queueSize)));
+
+    InternetStackHelper stack;
+    stack.Install(m_workerNodes);
+    stack.Install(m_serverNodes);
+    stack.Install(m_switch);
+
+    TrafficControlHelper tch;
+    bool haveDisc = m_queueDisc != "none" && !m_queueDisc.empty();
+    if (haveDisc)
+    {
+        std::string name = m_queueDisc.rfind("ns3::", 0) == 0 ? m_queueDisc : "ns3::" + m_queueDisc;
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(name, &tid))
+        {
+            throw TrainingInputError(
+                "--queueDisc: unknown queue disc '" + m_queueDisc
+                + "' (expected none or an ns-3 QueueDisc, e.g. "
+                  "FifoQueueDisc, RedQueueDisc, CoDelQueueDisc, FqCoDelQueueDisc)");
+        }
+        tch.SetRootQueueDisc(name);
+    }
+
+    Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
+    const uint32_t hosts = m_workers + m_servers;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        Ptr<Node> host = h < m_workers ? m_workerNodes.Get(h) : m_serverNodes.Get(h - m_workers);
+        NetDeviceContainer link = p2p.Install(host, m_switch);
+        if (haveDisc)
+        {
+            tch.Install(link);
+        }
+        m_links.push_back(link);
+        m_ifaces.push_back(address.Assign(link));
+        address.NewNetwork();
+        if (!haveDisc)
+        {
+            // Ipv4AddressHelper::Assign installs ns-3's default FqCoDel queue disc; "none" means
+            // the device's DropTail queue is the only buffer, as in a plain switch.
+            tch.Uninstall(link);
+        }
+    }
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+}
+
+ApplicationContainer
+TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
+                                                 const TrainingScenario& scenario)
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<uint32_t> owners = scenario.AssignLayersToServers(*profile);
+    std::vector<std::vector<uint32_t>> layers(m_servers);
+    for (std::size_t l = 0; l < owners.size(); ++l)
+    {
+        layers[owners[l]].push_back(static_cast<uint32_t>(l));
+    }
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t p = 0; p < m_servers; ++p)
+    {
+        if (layers[p].empty())
+        {
+            throw TrainingInputError("--servers: server " + std::to_string(p)
+                                     + " would own no layer with --partition="
+                                     + scenario.GetPartitionName() + " (expected fewer servers)");
+        }
+        addresses.push_back(GetServerAddress(p));
+    }
+
+    ApplicationContainer apps;
+    for (uint32_t p = 0; p < m_servers; ++p)
+    {
+        Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
+        ps->SetAttribute("Port", UintegerValue(m_port));
+        ps->SetAttribute("ServerIndex", UintegerValue(p));
+        ps->SetAttribute("Workers", UintegerValue(m_workers));
+        ps->SetAttribute("Mode", StringValue(scenario.GetModeName()));
+        ps->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
+        ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        ps->SetModel(profile, layers[p]);
+        m_serverNodes.Get(p)->AddApplication(ps);
+        apps.Add(ps);
+    }
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        Ptr<TrainingWorkerApplication> worker = CreateObject<TrainingWorkerApplication>();
+        worker->SetAttribute("WorkerIndex", UintegerValue(w));
+        worker->SetAttribute("Port", UintegerValue(m_port));
+        worker->SetAttribute("Steps", UintegerValue(scenario.steps));
+        worker->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        worker->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
+        worker->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+        worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        worker->SetModel(profile, owners, addresses);
+        m_workerNodes.Get(w)->AddApplication(worker);
+        apps.Add(worker);
+    }
+    m_apps.Add(apps);
+    return apps;
+}
+
+int64_t
+TrainingClusterHelper::AssignStreams(int64_t stream)
+{
+    int64_t current = stream;
+    for (auto it = m_apps.Begin(); it != m_apps.End(); ++it)
+    {
+        if (auto ps = DynamicCast<ParameterServerApplication>(*it))
+        {
+            current += ps->AssignStreams(current);
+        }
+        else if (auto w = DynamicCast<TrainingWorkerApplication>(*it))
+        {
+            current += w->AssignStreams(current);
+        }
+    }
+    return current - stream;
+}
+
+NodeContainer
+TrainingClusterHelper::GetWorkers() const
+{
+    return m_workerNodes;
+}
+
+NodeContainer
+TrainingClusterHelper::GetServers() const
+{
+    return m_serverNodes;
+}
+
+Ptr<Node>
+TrainingClusterHelper::GetSwitch() const
+{
+    return m_switch;
+}
+
+NetDeviceContainer
+TrainingClusterHelper::GetLinkDevices(uint32_t host) const
+{
+    return m_links.at(host);
+}
+
+Ipv4Address
+TrainingClusterHelper::GetServerAddress(uint32_t p) const
+{
+    return m_ifaces.at(m_workers + p).GetAddress(0);
+}
+
+std::string
+TrainingClusterHelper::GetHostName(uint32_t host) const
+{
+    return host < m_workers ? "worker" + std::to_string(host)
+                            : "server" + std::to_string(host - m_workers);
+}
+
+} // namespace ns3

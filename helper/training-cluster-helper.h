@@ -1,0 +1,141 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_CLUSTER_HELPER_H
+#define TRAINING_CLUSTER_HELPER_H
+
+#include "ns3/application-container.h"
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-interface-container.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-scenario.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief Builds a training cluster: K workers and P parameter servers, each on its own
+ * point-to-point link to one switch node (an IPv4 router with global routing), and installs the
+ * training applications on it.
+ *
+ * Network knobs are attributes (NicRate, FlowCap, LinkDelay, QueueSize, QueueDisc, TcpVariant,
+ * Mtu, ...); Configure() sets them all from a TrainingScenario. TCP defaults that matter at 10-25
+ * Gbps are applied by ConfigureTcp() through Config::SetDefault before any socket exists:
+ *  - SegmentSize = MTU - 52 (20 IP + 20 TCP + 12 timestamp option bytes);
+ *  - SndBufSize = RcvBufSize = max(256 KiB, 2 x rate x (RTT + time to drain a full device
+ *    queue)): ns-3's 128 KiB default caps one flow at about 16.6 Gb/s on a 25 G, 40 us RTT path;
+ *  - DelAckCount = 1: with the default 2, a flow that hit an RTO was measured crawling one
+ *    segment per RTO for tens of simulated seconds;
+ *  - MinRto = 200 ms (Linux); SACK on; InitialCwnd 10 (ns-3 3.37 default, as Linux);
+ *  - per-flow cap: TcpSocketState::EnablePacing and MaxPacingRate = FlowCap (ns-3.37 has no
+ *    per-socket setter, so the cap applies to every TCP socket created afterwards).
+ */
+class TrainingClusterHelper : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    TrainingClusterHelper();
+    ~TrainingClusterHelper() override;
+
+    /**
+     * \brief Set every attribute from a scenario (network and run knobs).
+     * \param scenario the scenario
+     */
+    void Configure(const TrainingScenario& scenario);
+
+    /**
+     * \brief Apply the TCP defaults described above (Config::SetDefault). Call before Build().
+     * \throws TrainingInputError for an unknown TCP variant
+     */
+    void ConfigureTcp() const;
+
+    /**
+     * \brief Create the nodes, links, internet stack, addresses and routes.
+     * \throws TrainingInputError for an unknown queue disc
+     */
+    void Build();
+
+    /**
+     * \brief Install a parameter server on every server node and a worker on every worker node.
+     * \param profile the DNN
+     * \param scenario mode, overlap, order, window, partition, compute scale, steps, sampling
+     * \return the applications: servers first, then workers
+     * \throws TrainingInputError when a server would own no layer
+     */
+    ApplicationContainer InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
+                                                   const TrainingScenario& scenario);
+
+    /** \return the worker nodes */
+    NodeContainer GetWorkers() const;
+    /** \return the server nodes */
+    NodeContainer GetServers() const;
+    /** \return the switch node */
+    Ptr<Node> GetSwitch() const;
+    /**
+     * \brief Devices of host i's link: index 0 on the host, index 1 on the switch.
+     * Hosts are the workers (0..K-1) then the servers (K..K+P-1).
+     * \param host host index
+     * \return the two devices
+     */
+    NetDeviceContainer GetLinkDevices(uint32_t host) const;
+    /** \return the address of server p */
+    Ipv4Address GetServerAddress(uint32_t p) const;
+    /**
+     * \param host host index (workers then servers)
+     * \return "worker3" or "server0"
+     */
+    std::string GetHostName(uint32_t host) const;
+
+    /**
+     * \brief Assign fixed random variable streams to the installed applications.
+     * \param stream first stream index
+     * \return the number of streams assigned
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return the socket buffer size ConfigureTcp() uses, in bytes */
+    uint32_t GetSocketBufferBytes() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    uint32_t m_workers;       //!< K
+    uint32_t m_servers;       //!< P
+    DataRate m_nicRate;       //!< link rate
+    DataRate m_flowCap;       //!< per-flow cap (0 = none)
+    Time m_linkDelay;         //!< one-way delay of each link
+    std::string m_queueSize;  //!< device queue size
+    std::string m_queueDisc;  //!< queue disc TypeId or "none"
+    std::string m_tcpVariant; //!< TCP congestion control TypeId name
+    uint32_t m_mtu;           //!< MTU
+    Time m_minRto;            //!< TCP minimum RTO
+    uint32_t m_delAckCount;   //!< TCP delayed-ACK count
+    uint16_t m_port;          //!< servers' port
+
+    NodeContainer m_workerNodes;                  //!< workers
+    NodeContainer m_serverNodes;                  //!< servers
+    Ptr<Node> m_switch;                           //!< the switch
+    std::vector<NetDeviceContainer> m_links;      //!< per host: host device, switch device
+    std::vector<Ipv4InterfaceContainer> m_ifaces; //!< per host: host, switch interface
+    ApplicationContainer m_apps;                  //!< installed applications
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_CLUSTER_HELPER_H */

@@ -1,0 +1,133 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TENSOR_CONNECTION_H
+#define TENSOR_CONNECTION_H
+
+#include "tensor-chunk-header.h"
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/socket.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief One TCP connection of the training applications: frames tensors and control messages
+ * onto the byte stream, and parses the stream that comes back.
+ *
+ * Sending: control messages (header only) go out before any tensor chunk not yet handed to TCP.
+ * Tensors are *streams* served by a scheduler:
+ *  - window 0: whole tensors, first in first out;
+ *  - window WIN > 0: the HTTP/2 multiplexing model of 001_33040fda0f1f6815.txt Sec. 3.2.2
+ *    (Fig. 12): streams wait in a FIFO; the head stream's first service sends at most WIN bytes
+ *    and, if bytes remain, the stream goes to the tail for its second service, which sends the
+ *    rest.
+ * Chunks are handed to the socket as its send buffer frees up (as BulkSendApplication does), so
+ * the scheduler decides the order in which bytes enter TCP.
+ *
+ * Receiving: the stream is cut back into chunks by counting bytes (headers are real bytes, payload
+ * is virtual); the chunk callback fires when a chunk's last byte has arrived.
+ */
+class TensorConnection : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    TensorConnection();
+    ~TensorConnection() override;
+
+    /// Called with every chunk whose last byte has arrived.
+    typedef Callback<void, Ptr<TensorConnection>, const TensorChunkHeader&> ChunkCallback;
+
+    /**
+     * \brief Take over a connected socket.
+     * \param socket the socket (its receive and send callbacks are replaced)
+     * \param windowBytes 0 for whole tensors in order, or the multiplexing window WIN
+     * \param onChunk called for every complete incoming chunk
+     */
+    void Attach(Ptr<Socket> socket, uint64_t windowBytes, ChunkCallback onChunk);
+
+    /**
+     * \brief Send a control message (no payload) ahead of queued tensor data.
+     * \param header the message
+     */
+    void SendControl(const TensorChunkHeader& header);
+
+    /**
+     * \brief Queue a tensor for sending. The connection fills offset, length and timestamp (time
+     * its first byte is handed to TCP) of each chunk.
+     * \param header type, tensor, step, worker and aux of every chunk
+     * \param bytes payload bytes of the tensor
+     */
+    void SendTensor(const TensorChunkHeader& header, uint64_t bytes);
+
+    /** \return payload bytes handed to TCP so far */
+    uint64_t GetPayloadBytesSent() const;
+    /** \return payload bytes received so far */
+    uint64_t GetPayloadBytesReceived() const;
+    /** \return true if nothing is waiting to be handed to TCP */
+    bool IsIdle() const;
+    /** \return the socket */
+    Ptr<Socket> GetSocket() const;
+
+    /// Largest chunk handed to TCP at once (a header's length field is 32 bits).
+    static constexpr uint64_t MAX_CHUNK = 1ULL << 30;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A tensor being sent.
+    struct Stream
+    {
+        TensorChunkHeader header; //!< template for its chunks
+        uint64_t bytes;           //!< total payload
+        uint64_t sent;            //!< payload already chunked
+        uint32_t services;        //!< how many times it was served
+        Time firstByte;           //!< when its first chunk entered TCP
+    };
+
+    /// Hand as much as possible to the socket.
+    void TrySend();
+    /// \return the next message (header + virtual payload), or nullptr
+    Ptr<Packet> NextMessage();
+    /**
+     * \param socket the socket
+     * \param available free bytes in its send buffer
+     */
+    void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
+    /** \param socket the socket with data to read */
+    void HandleRead(Ptr<Socket> socket);
+    /** \param packet received bytes, in stream order */
+    void Parse(Ptr<Packet> packet);
+
+    Ptr<Socket> m_socket;               //!< the TCP socket
+    uint64_t m_window;                  //!< WIN (0 = whole tensors)
+    ChunkCallback m_onChunk;            //!< receive callback
+    std::deque<Ptr<Packet>> m_control;  //!< control messages not yet handed to TCP
+    std::deque<Stream> m_streams;       //!< tensors not fully handed to TCP
+    Ptr<Packet> m_pending;              //!< message partly handed to TCP
+    uint32_t m_pendingOffset;           //!< bytes of m_pending already handed to TCP
+    uint64_t m_sentPayload;             //!< payload bytes handed to TCP
+    uint64_t m_receivedPayload;         //!< payload bytes received
+    std::vector<uint8_t> m_headerBytes; //!< bytes of the incoming header read so far
+    TensorChunkHeader m_incoming;       //!< header of the incoming chunk
+    uint64_t m_payloadLeft;             //!< payload bytes of the incoming chunk still to come
+};
+
+} // namespace ns3
+
+#endif /* TENSOR_CONNECTION_H */

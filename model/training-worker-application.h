@@ -1,0 +1,143 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_WORKER_APPLICATION_H
+#define TRAINING_WORKER_APPLICATION_H
+
+#include "tensor-connection.h"
+#include "training-profile.h"
+#include "training-result.h"
+
+#include "ns3/application.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief A parameter-server worker: replays one DNN training step per iteration from a profile
+ * (000_466ded720105ddf3.txt Algorithm 1 semantics) while real TCP carries every tensor.
+ *
+ * Step s: PULL to every server; each server sends the parameters of its layers. Forward of layer
+ * l starts when its parameters have arrived and forward of l-1 is done (overlap on), or when all
+ * parameters have arrived (overlap off). Backward runs in reverse layer order; each gradient goes
+ * to its layer's server as soon as its backward is done (overlap on) or all after the whole
+ * backward, last layer first (overlap off). The step ends when every server has applied this
+ * worker's gradients; the next step starts when every server has sent its NOTICE (in sync mode
+ * the servers send it only after the barrier). Compute times come from one recorded step of the
+ * profile drawn with replacement (seeded), or from the per-layer means, times ComputeScale.
+ */
+class TrainingWorkerApplication : public Application
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    TrainingWorkerApplication();
+    ~TrainingWorkerApplication() override;
+
+    /**
+     * \param profile the DNN
+     * \param owners server index of each layer
+     * \param servers address of each server
+     */
+    void SetModel(std::shared_ptr<const TrainingProfile> profile,
+                  const std::vector<uint32_t>& owners,
+                  const std::vector<Ipv4Address>& servers);
+
+    /**
+     * \brief Assign a fixed random variable stream number to the random variables used here.
+     * \param stream first stream index to use
+     * \return the number of stream indices assigned
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return steps completed */
+    uint32_t GetStepsCompleted() const;
+    /** \return payload bytes sent to all servers */
+    uint64_t GetPayloadBytesSent() const;
+    /** \return payload bytes received from all servers */
+    uint64_t GetPayloadBytesReceived() const;
+
+    /// TracedCallback signature for step records.
+    typedef void (*StepTracedCallback)(const TrainingResult::StepRecord& record);
+    /// TracedCallback signature for transfer records.
+    typedef void (*TransferTracedCallback)(const TrainingResult::TransferRecord& record);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /** \param socket connected socket */
+    void HandleConnected(Ptr<Socket> socket);
+    /** \param socket socket whose connection failed */
+    void HandleConnectionFailed(Ptr<Socket> socket);
+    /**
+     * \param connection where it came from
+     * \param header the chunk
+     */
+    void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
+    /// Begin step m_step: draw its times and pull the parameters.
+    void StartStep();
+    /// Start the next forward if its inputs are there and the processor is free.
+    void TryForward();
+    /// A forward finished.
+    void ForwardDone();
+    /// A backward finished.
+    void BackwardDone();
+    /** \param layer send this layer's gradient to its server */
+    void SendGradient(uint32_t layer);
+    /** \return the scaled compute time of a forward or backward time in microseconds */
+    Time Compute(double us) const;
+
+    uint32_t m_index;                                 //!< worker index
+    uint16_t m_port;                                  //!< servers' port
+    uint32_t m_steps;                                 //!< steps to run
+    bool m_overlap;                                   //!< overlap communication and computation
+    double m_scale;                                   //!< compute time multiplier
+    bool m_sampleSteps;                               //!< draw each step from the profile's samples
+    uint64_t m_window;                                //!< multiplexing window of the uplinks
+    Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
+    std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
+    std::vector<uint32_t> m_owners;                   //!< server of each layer
+    std::vector<Ipv4Address> m_servers;               //!< server addresses
+    std::vector<Ptr<TensorConnection>> m_connections; //!< one per server
+    uint32_t m_connected;                             //!< connections established
+
+    uint32_t m_step;                   //!< current step
+    uint32_t m_sample;                 //!< sample index + 1 of the step (0: means)
+    const std::vector<double>* m_fwd;  //!< forward times of the step (us)
+    const std::vector<double>* m_bwd;  //!< backward times of the step (us)
+    TrainingProfile::StepTimes m_mean; //!< mean step, when not sampling
+    Time m_stepStart;                  //!< when the step began
+    Time m_stepEnd;                    //!< latest update time reported by the servers
+    std::vector<bool> m_arrived;       //!< parameters of each layer arrived
+    std::vector<uint64_t> m_received;  //!< parameter bytes received per layer
+    uint32_t m_arrivedCount;           //!< layers whose parameters arrived
+    uint32_t m_nextForward;            //!< next layer to run forward
+    int64_t m_nextBackward;            //!< next layer to run backward
+    bool m_busy;                       //!< the processor is computing
+    uint32_t m_notices;                //!< NOTICEs of the current step
+    uint32_t m_completed;              //!< steps completed
+    bool m_running;                    //!< between Start and Stop
+
+    TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
+    TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< downlink done
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_WORKER_APPLICATION_H */

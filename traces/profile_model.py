@@ -1,0 +1,944 @@
+#!/usr/bin/env python3
+"""Per-layer training profiles for the distributed-training ns-3 module.
+
+Writes files in the format described in traces/README.md
+("distributed-training-profile", version 1).
+
+Subcommands
+-----------
+measure      time one training step per layer (forward, backward, parameter-server
+             update) with PyTorch on this machine (CPU by default, --device cuda on a GPU)
+scale        derive a GPU-class profile from a measured one by scaling forward and
+             backward times to a published training throughput
+scale-table  run `scale` for every row of traces/gpu_throughputs.json
+check        validate profile files against the rules of traces/README.md
+
+Only the Python standard library, torch and torchvision are used (Debian's
+python3-torch / python3-torchvision).  See traces/README.md, sections
+"How the shipped profiles were produced" and "Profiling your own model".
+"""
+
+import argparse
+import datetime
+import importlib
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import sys
+import time
+
+FORMAT_NAME = "distributed-training-profile"
+FORMAT_VERSION = 1
+TIME_FIELDS = ("forward", "backward", "update")
+UNIT_FACTORS_US = {"s": 1e6, "ms": 1e3, "us": 1.0, "ns": 1e-3}
+
+# Built-in torchvision models.  Random initialisation only (weights=None): nothing
+# is downloaded.  `published_params` is the parameter count torchvision publishes for
+# the model (weights enum meta["num_params"], also listed in the torchvision model
+# documentation); `measure` checks that the instantiated model has exactly that many
+# trainable parameters.
+BUILTIN_MODELS = {
+    "alexnet": dict(input_shape=(3, 224, 224), kwargs={}, published_params=61100840),
+    "vgg11": dict(input_shape=(3, 224, 224), kwargs={}, published_params=132863336),
+    "vgg16": dict(input_shape=(3, 224, 224), kwargs={}, published_params=138357544),
+    "resnet50": dict(input_shape=(3, 224, 224), kwargs={}, published_params=25557032),
+    "resnet101": dict(input_shape=(3, 224, 224), kwargs={}, published_params=44549160),
+    "resnet152": dict(input_shape=(3, 224, 224), kwargs={}, published_params=60192808),
+    # Train mode with the auxiliary classifier; loss = main + 0.4 * aux as in
+    # torchvision's reference training.  27,161,264 parameters include AuxLogits.
+    "inception_v3": dict(
+        input_shape=(3, 299, 299),
+        kwargs=dict(aux_logits=True, transform_input=False, init_weights=True),
+        published_params=27161264,
+    ),
+    # GoogLeNet without the two auxiliary classifiers (aux_logits=False): this is the
+    # network torchvision publishes (6,624,904 parameters, GoogLeNet_Weights.IMAGENET1K_V1;
+    # torchvision drops the aux heads, which it ships untrained) and the inference
+    # network of Szegedy et al. 2015, where the aux heads are discarded after training.
+    # With aux heads the model would have 13,004,888 parameters, a count nobody
+    # publishes as "GoogLeNet".
+    "googlenet": dict(
+        input_shape=(3, 224, 224),
+        kwargs=dict(aux_logits=False, transform_input=False, init_weights=True),
+        published_params=6624904,
+    ),
+    "densenet121": dict(input_shape=(3, 224, 224), kwargs={}, published_params=7978856),
+}
+
+METHOD_TEXT = (
+    "Synthetic data (one fixed random float32 batch and random labels), model.train(), "
+    "CrossEntropyLoss{aux}, plain step: zero_grad(set_to_none) -> forward -> loss -> "
+    "loss.backward() -> per-layer optimizer step. A layer is a module that directly owns "
+    "trainable parameters, listed in the order the forward pass first executes it "
+    "(recorded with forward hooks on the first warm-up step). FORWARD: a forward pre-hook "
+    "time-stamps the start of every layer; the interval from one layer's start to the next "
+    "layer start is that layer's forward time, so parameter-free modules (ReLU, pooling, "
+    "dropout, residual add, concat, flatten) executing between two layers are attributed "
+    "to the preceding layer; the time from the start of model(x) to the first layer is "
+    "added to the first layer and the loss computation to the last layer executed. "
+    "BACKWARD: a hook on every trainable parameter time-stamps the moment autograd "
+    "delivers its gradient (the AccumulateGrad node, which runs as soon as the layer's "
+    "backward node has produced it); a layer's backward time is the interval from the "
+    "previous gradient event to its own last one, i.e. its backward kernel plus the "
+    "backward of the parameter-free modules that follow it in forward order (again "
+    "attributed to the preceding layer); loss.backward() start up to the first event "
+    "(loss backward + the last layer's backward) goes to the first layer whose gradient "
+    "arrives, and the tail after the last event to the last one. Both passes are thus "
+    "tiled without gaps: sum(layer times) == wall time of the pass (coverage 1.0 by "
+    "construction; hook overhead is measured separately in reference_unhooked_*). "
+    "UPDATE: measured, not modelled: for every layer a separate "
+    "torch.optim.SGD(layer_params, lr=0.01, momentum=0.9) is stepped after backward and "
+    "timed on the profiling device ({dev}); this is what a CPU parameter server does to "
+    "apply that layer's gradient. Times in microseconds; layers[i] holds the mean over "
+    "the measured steps in `samples` (warm-up steps excluded)."
+)
+
+
+# --------------------------------------------------------------------------------------
+# JSON output helpers
+# --------------------------------------------------------------------------------------
+
+def r3(x):
+    """Round a time in microseconds to nanosecond resolution."""
+    return round(float(x), 3)
+
+
+def mean_r3(values):
+    return r3(sum(values) / len(values)) if values else 0.0
+
+
+def dump_profile(doc, path):
+    """Write a profile: one layer per line, one sample array per line."""
+    def d(v):
+        return json.dumps(v, ensure_ascii=False)
+
+    lines = ["{"]
+    for key in ("format", "version", "model", "batch_size"):
+        lines.append("  %s: %s," % (d(key), d(doc[key])))
+    prov = json.dumps(doc["provenance"], indent=2, ensure_ascii=False).replace("\n", "\n  ")
+    lines.append('  "provenance": %s,' % prov)
+    lines.append('  "layers": [')
+    for i, layer in enumerate(doc["layers"]):
+        lines.append("    %s%s" % (d(layer), "," if i + 1 < len(doc["layers"]) else ""))
+    has_samples = "samples" in doc
+    lines.append("  ]%s" % ("," if has_samples else ""))
+    if has_samples:
+        lines.append('  "samples": [')
+        n = len(doc["samples"])
+        for k, s in enumerate(doc["samples"]):
+            keys = list(s.keys())
+            lines.append("    {")
+            for j, key in enumerate(keys):
+                lines.append("      %s: %s%s" % (d(key), d(s[key]), "," if j + 1 < len(keys) else ""))
+            lines.append("    }%s" % ("," if k + 1 < n else ""))
+        lines.append("  ]")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    json.loads(text)  # never write something that does not parse
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------------------
+# Validation (mirrors traces/README.md; the C++ loader is the authority)
+# --------------------------------------------------------------------------------------
+
+class ProfileError(Exception):
+    pass
+
+
+def _time_key(obj, path, field):
+    keys = [k for k in obj if k.startswith(field + "_")]
+    if len(keys) != 1:
+        raise ProfileError("%s: need exactly one %s_<unit> key, found %s" % (path, field, keys))
+    unit = keys[0][len(field) + 1:]
+    if unit not in UNIT_FACTORS_US:
+        raise ProfileError("%s.%s: unknown time unit '%s'" % (path, keys[0], unit))
+    return keys[0], UNIT_FACTORS_US[unit]
+
+
+def _check_time(v, path):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ProfileError("%s: wrong type %r" % (path, type(v).__name__))
+    if not math.isfinite(v):
+        raise ProfileError("%s: not finite" % path)
+    if v < 0:
+        raise ProfileError("%s: negative time %r" % (path, v))
+
+
+def check_profile(doc, mean_tolerance_us=0.01):
+    """Raise ProfileError if `doc` breaks a rule of traces/README.md.
+
+    Also checks (our own convention, not a loader rule) that layers[i] times are the
+    means of the samples."""
+    if not isinstance(doc, dict):
+        raise ProfileError("top level is not an object")
+    allowed = {"format", "version", "model", "batch_size", "provenance", "layers", "samples"}
+    for k in doc:
+        if k not in allowed:
+            raise ProfileError("%s: unknown field" % k)
+    if doc.get("format") != FORMAT_NAME:
+        raise ProfileError("format: %r" % doc.get("format"))
+    if doc.get("version") != FORMAT_VERSION or isinstance(doc.get("version"), bool):
+        raise ProfileError("version: %r" % doc.get("version"))
+    if not isinstance(doc.get("model"), str) or not doc["model"]:
+        raise ProfileError("model: need a non-empty string")
+    b = doc.get("batch_size")
+    if isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= 10**6:
+        raise ProfileError("batch_size: need an integer from 1 to 10^6")
+    prov = doc.get("provenance")
+    if not isinstance(prov, dict):
+        raise ProfileError("provenance: need an object")
+    for k in ("device", "framework", "method"):
+        if not isinstance(prov.get(k), str) or not prov[k]:
+            raise ProfileError("provenance.%s: need a non-empty string" % k)
+    if not isinstance(prov.get("derived"), bool):
+        raise ProfileError("provenance.derived: need a boolean")
+    layers = doc.get("layers")
+    if not isinstance(layers, list) or not layers:
+        raise ProfileError("layers: need a non-empty array")
+    names = set()
+    total = 0
+    means = []
+    for i, l in enumerate(layers):
+        path = "layers[%d]" % i
+        if not isinstance(l, dict):
+            raise ProfileError(path + ": not an object")
+        for k in l:
+            if k in ("name", "type", "param_bytes"):
+                continue
+            if not any(k.startswith(f + "_") for f in TIME_FIELDS):
+                raise ProfileError("%s.%s: unknown field" % (path, k))
+        if not isinstance(l.get("name"), str) or not l["name"]:
+            raise ProfileError(path + ".name: need a non-empty string")
+        if l["name"] in names:
+            raise ProfileError(path + ".name: duplicate %r" % l["name"])
+        names.add(l["name"])
+        if "type" in l and not isinstance(l["type"], str):
+            raise ProfileError(path + ".type: need a string")
+        pb = l.get("param_bytes")
+        if isinstance(pb, bool) or not isinstance(pb, int) or pb < 0:
+            raise ProfileError(path + ".param_bytes: need an integer >= 0")
+        total += pb
+        row = []
+        for f in TIME_FIELDS:
+            key, factor = _time_key(l, path, f)
+            _check_time(l[key], path + "." + key)
+            row.append(l[key] * factor)
+        means.append(row)
+    if total <= 0:
+        raise ProfileError("layers: sizes sum to 0 bytes")
+    if total >= 10**12:
+        raise ProfileError("layers: total size >= 10^12 bytes")
+    samples = doc.get("samples")
+    if samples is not None:
+        if not isinstance(samples, list) or not samples:
+            raise ProfileError("samples: need a non-empty array")
+        n = len(layers)
+        sums = [[0.0] * 3 for _ in range(n)]
+        for k, s in enumerate(samples):
+            path = "samples[%d]" % k
+            if not isinstance(s, dict):
+                raise ProfileError(path + ": not an object")
+            for key in s:
+                if not any(key.startswith(f + "_") for f in TIME_FIELDS):
+                    raise ProfileError("%s.%s: unknown field" % (path, key))
+            for fi, f in enumerate(TIME_FIELDS):
+                key, factor = _time_key(s, path, f)
+                arr = s[key]
+                if not isinstance(arr, list) or len(arr) != n:
+                    raise ProfileError("%s.%s: need an array of %d values" % (path, key, n))
+                for i, v in enumerate(arr):
+                    _check_time(v, "%s.%s[%d]" % (path, key, i))
+                    sums[i][fi] += v * factor
+        for i in range(n):
+            for fi, f in enumerate(TIME_FIELDS):
+                m = sums[i][fi] / len(samples)
+                if abs(m - means[i][fi]) > mean_tolerance_us + 1e-9 * abs(m):
+                    raise ProfileError(
+                        "layers[%d].%s: %.3f us is not the mean of the samples (%.3f us)"
+                        % (i, f, means[i][fi], m))
+    return True
+
+
+def load_profile(path):
+    with open(path, "r", encoding="utf-8") as f:
+        doc = json.load(f)
+    check_profile(doc)
+    return doc
+
+
+# --------------------------------------------------------------------------------------
+# measure
+# --------------------------------------------------------------------------------------
+
+def cpu_model_name():
+    try:
+        with open("/proc/cpuinfo", "r") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def blas_description(torch):
+    """Which BLAS the running torch actually uses (mapped libraries) + build config."""
+    libs = []
+    try:
+        with open("/proc/self/maps", "r") as f:
+            for line in f:
+                p = line.split()[-1] if line.split() else ""
+                if re.search(r"(blas|lapack|mkl|dnnl|gomp|iomp)", os.path.basename(p)) and p not in libs:
+                    libs.append(p)
+    except OSError:
+        pass
+    cfg = torch.__config__.show()
+    keys = ["BLAS_INFO", "LAPACK_INFO", "USE_MKLDNN", "USE_OPENMP"]
+    build = {}
+    for k in keys:
+        m = re.search(r"\b%s=([^,\s]+)" % k, cfg)
+        if m:
+            build[k] = m.group(1)
+    m = re.search(r"(Intel\(R\) MKL-DNN[^\n]*|oneDNN[^\n]*)", cfg)
+    if m:
+        build["mkldnn"] = m.group(1).strip()
+    m = re.search(r"CPU capability usage: (\S+)", cfg)
+    if m:
+        build["cpu_capability"] = m.group(1)
+    alt = None
+    for cand in ("/etc/alternatives/libblas.so.3-x86_64-linux-gnu",
+                 "/etc/alternatives/libblas.so.3-aarch64-linux-gnu",
+                 "/etc/alternatives/libblas.so.3"):
+        if os.path.lexists(cand):
+            alt = os.path.realpath(cand)
+            break
+    return {"loaded_libraries": libs, "torch_build": build, "libblas_alternative": alt}
+
+
+def parse_shape(text):
+    try:
+        dims = tuple(int(x) for x in re.split(r"[,x ]+", text.strip()) if x)
+    except ValueError:
+        raise SystemExit("--input-shape: expected e.g. 3,224,224, got %r" % text)
+    if not dims or any(d <= 0 for d in dims):
+        raise SystemExit("--input-shape: expected positive integers, got %r" % text)
+    return dims
+
+
+def build_model(args, torch, torchvision):
+    """Return (model, model_name, input_shape, aux_weight, config_note, published_params)."""
+    spec = args.model
+    if ":" in spec:
+        mod_name, fn_name = spec.split(":", 1)
+        sys.path.insert(0, os.getcwd())
+        try:
+            module = importlib.import_module(mod_name)
+        finally:
+            sys.path.pop(0)
+        fn = getattr(module, fn_name)
+        model = fn()
+        if not isinstance(model, torch.nn.Module):
+            raise SystemExit("%s did not return a torch.nn.Module" % spec)
+        shape = parse_shape(args.input_shape or "3,224,224")
+        name = args.name or spec.replace(":", ".")
+        return model, name, shape, args.aux_weight, {"custom": spec}, None
+    if spec not in BUILTIN_MODELS:
+        raise SystemExit("unknown model %r; built-in: %s, or module:function"
+                         % (spec, ", ".join(BUILTIN_MODELS)))
+    info = BUILTIN_MODELS[spec]
+    kwargs = dict(info["kwargs"])
+    kwargs["num_classes"] = args.num_classes
+    model = getattr(torchvision.models, spec)(weights=None, **kwargs)
+    shape = parse_shape(args.input_shape) if args.input_shape else info["input_shape"]
+    aux_weight = 0.4 if spec == "inception_v3" else args.aux_weight
+    config = {"torchvision_constructor": "torchvision.models.%s(weights=None%s)" % (
+        spec, "".join(", %s=%r" % kv for kv in sorted(kwargs.items())))}
+    published = info["published_params"] if args.num_classes == 1000 else None
+    return model, args.name or spec, shape, aux_weight, config, published
+
+
+def find_layers(model):
+    """Modules that directly own trainable parameters (each parameter counted once)."""
+    seen = set()
+    layers = []
+    for name, mod in model.named_modules():
+        own = []
+        for p in mod.parameters(recurse=False):
+            if p.requires_grad and id(p) not in seen:
+                seen.add(id(p))
+                own.append(p)
+        if own:
+            layers.append({"name": name or type(mod).__name__, "module": mod,
+                           "type": type(mod).__name__, "params": own,
+                           "numel": sum(p.numel() for p in own)})
+    return layers
+
+
+def tile_starts(events, t_start, t_end, n):
+    """Forward: interval [start_k, start_{k+1}) belongs to the layer of event k."""
+    out = [0] * n
+    if not events:
+        return out, 0
+    head = events[0][0] - t_start
+    out[events[0][1]] += head
+    for k, (t, i) in enumerate(events):
+        t_next = events[k + 1][0] if k + 1 < len(events) else t_end
+        out[i] += t_next - t
+    return out, head
+
+
+def tile_ends(events, t_start, t_end, n):
+    """Backward: interval (end_{k-1}, end_k] belongs to the layer of event k."""
+    out = [0] * n
+    if not events:
+        return out, 0, 0
+    prev = t_start
+    for t, i in events:
+        out[i] += t - prev
+        prev = t
+    tail = t_end - prev
+    out[events[-1][1]] += tail
+    return out, events[0][0] - t_start, tail
+
+
+def cmd_measure(args):
+    if args.steps < 1:
+        raise SystemExit("--steps must be >= 1")
+    if args.warmup < 1:
+        raise SystemExit("--warmup must be >= 1 (the first step records the layer order)")
+    # OpenBLAS (Debian's libopenblas0-pthread) sizes its own thread pool at load time.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
+    import torch
+    import torchvision
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    load_before = os.getloadavg()
+
+    use_cuda = args.device == "cuda"
+    if use_cuda and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: CUDA is not available in this torch build/machine")
+    dev = torch.device("cuda" if use_cuda else "cpu")
+
+    def stamp():
+        if use_cuda:
+            torch.cuda.synchronize()
+        return time.perf_counter_ns()
+
+    model, model_name, shape, aux_weight, config, published = build_model(args, torch, torchvision)
+    model.to(dev)
+    model.train()
+    layers = find_layers(model)
+    if not layers:
+        raise SystemExit("the model has no trainable parameters")
+    total_params = sum(l["numel"] for l in layers)
+    model_params = sum(p.numel() for p in {id(p): p for p in model.parameters()
+                                           if p.requires_grad}.values())
+    assert total_params == model_params, (total_params, model_params)
+
+    x = torch.randn((args.batch_size,) + tuple(shape), device=dev)
+    y = torch.randint(0, args.num_classes, (args.batch_size,), device=dev)
+    criterion = torch.nn.CrossEntropyLoss()
+
+    def compute_loss(out):
+        if isinstance(out, torch.Tensor):
+            return criterion(out, y)
+        if isinstance(out, (tuple, list)):  # e.g. InceptionOutputs(logits, aux_logits)
+            tensors = [o for o in out if isinstance(o, torch.Tensor)]
+            loss = criterion(tensors[0], y)
+            for aux in tensors[1:]:
+                loss = loss + aux_weight * criterion(aux, y)
+            return loss
+        if isinstance(out, dict):
+            vals = [v for v in out.values() if isinstance(v, torch.Tensor)]
+            return compute_loss(tuple(vals))
+        raise SystemExit("cannot compute a loss from model output of type %s" % type(out))
+
+    fwd_events = []
+    bwd_events = []
+    handles = []
+    for idx, l in enumerate(layers):
+        def pre_hook(mod, inp, _i=idx):
+            fwd_events.append((stamp(), _i))
+        handles.append(l["module"].register_forward_pre_hook(pre_hook))
+        for p in l["params"]:
+            def grad_hook(grad, _i=idx):
+                bwd_events.append((stamp(), _i))
+                return None
+            handles.append(p.register_hook(grad_hook))
+
+    optimizers = [torch.optim.SGD(l["params"], lr=args.lr, momentum=args.momentum)
+                  for l in layers]
+
+    def run_step(per_layer_update=True):
+        del fwd_events[:]
+        del bwd_events[:]
+        model.zero_grad(set_to_none=True)
+        t0 = stamp()
+        out = model(x)
+        loss = compute_loss(out)
+        t1 = stamp()
+        loss.backward()
+        t2 = stamp()
+        upd = []
+        if per_layer_update:
+            for opt in optimizers:
+                a = stamp()
+                opt.step()
+                upd.append(stamp() - a)
+        else:
+            for opt in optimizers:
+                opt.step()
+        t3 = stamp()
+        lv = float(loss.detach().cpu())
+        return dict(t0=t0, t1=t1, t2=t2, t3=t3, fwd=sorted(fwd_events), bwd=sorted(bwd_events),
+                    upd=upd, loss=lv)
+
+    wall0 = time.time()
+    # Warm-up; the first step fixes the layer order (first forward execution).
+    order = None
+    for w in range(args.warmup):
+        st = run_step()
+        if order is None:
+            order = []
+            seen = set()
+            for _, i in st["fwd"]:
+                if i not in seen:
+                    seen.add(i)
+                    order.append(i)
+            never = [i for i in range(len(layers)) if i not in seen]
+            if never:
+                print("warning: %d parameter-owning modules never ran in forward (listed last, "
+                      "zero time): %s" % (len(never), ", ".join(layers[i]["name"] for i in never[:8])),
+                      file=sys.stderr)
+            order += never
+        print("warm-up %d/%d: %.3f s" % (w + 1, args.warmup, (st["t3"] - st["t0"]) / 1e9),
+              file=sys.stderr, flush=True)
+    pos = {i: k for k, i in enumerate(order)}
+    n = len(layers)
+
+    samples = []
+    walls = {"forward": [], "backward": [], "update": [], "step": []}
+    cover = {"forward": [], "backward": []}
+    heads = {"forward_head": [], "backward_head": [], "backward_tail": []}
+    missing_bwd = set()
+    losses = []
+    for s in range(args.steps):
+        st = run_step()
+        fe = [(t, pos[i]) for t, i in st["fwd"]]
+        be = [(t, pos[i]) for t, i in st["bwd"]]
+        f_ns, fhead = tile_starts(fe, st["t0"], st["t1"], n)
+        b_ns, bhead, btail = tile_ends(be, st["t1"], st["t2"], n)
+        got = {i for _, i in be}
+        missing_bwd |= {k for k in range(n) if k not in got}
+        u_ns = [0] * n
+        for i, v in enumerate(st["upd"]):
+            u_ns[pos[i]] = v
+        samples.append({
+            "forward_us": [r3(v / 1e3) for v in f_ns],
+            "backward_us": [r3(v / 1e3) for v in b_ns],
+            "update_us": [r3(v / 1e3) for v in u_ns],
+        })
+        fw, bw = (st["t1"] - st["t0"]) / 1e3, (st["t2"] - st["t1"]) / 1e3
+        walls["forward"].append(r3(fw))
+        walls["backward"].append(r3(bw))
+        walls["update"].append(r3((st["t3"] - st["t2"]) / 1e3))
+        walls["step"].append(r3((st["t3"] - st["t0"]) / 1e3))
+        cover["forward"].append(round(sum(f_ns) / 1e3 / fw, 6) if fw > 0 else None)
+        cover["backward"].append(round(sum(b_ns) / 1e3 / bw, 6) if bw > 0 else None)
+        heads["forward_head"].append(r3(fhead / 1e3))
+        heads["backward_head"].append(r3(bhead / 1e3))
+        heads["backward_tail"].append(r3(btail / 1e3))
+        losses.append(st["loss"])
+        print("step %d/%d: forward %.1f ms, backward %.1f ms, update %.1f ms, loss %.4f"
+              % (s + 1, args.steps, fw / 1e3, bw / 1e3, walls["update"][-1] / 1e3, st["loss"]),
+              file=sys.stderr, flush=True)
+    if not all(math.isfinite(v) for v in losses):
+        raise SystemExit("non-finite loss during profiling: %r" % losses)
+    if missing_bwd:
+        print("warning: no gradient event for %d layers (backward time 0): %s"
+              % (len(missing_bwd), ", ".join(layers[order[k]]["name"] for k in sorted(missing_bwd)[:8])),
+              file=sys.stderr)
+
+    # Reference steps without any hook: measures the profiling overhead.
+    for h in handles:
+        h.remove()
+    ref = {"forward": [], "backward": [], "update": []}
+    for s in range(args.reference_steps):
+        st = run_step(per_layer_update=False)
+        ref["forward"].append(r3((st["t1"] - st["t0"]) / 1e3))
+        ref["backward"].append(r3((st["t2"] - st["t1"]) / 1e3))
+        ref["update"].append(r3((st["t3"] - st["t2"]) / 1e3))
+    load_after = os.getloadavg()
+    elapsed = time.time() - wall0
+
+    # Assemble the profile.
+    out_layers = []
+    for k, i in enumerate(order):
+        l = layers[i]
+        entry = {"name": l["name"], "type": l["type"], "param_bytes": 4 * l["numel"]}
+        for f in TIME_FIELDS:
+            entry[f + "_us"] = mean_r3([s[f + "_us"][k] for s in samples])
+        out_layers.append(entry)
+
+    def avg(v):
+        v = [a for a in v if a is not None]
+        return round(sum(v) / len(v), 6) if v else None
+
+    if use_cuda:
+        device = "%s (CUDA %s)" % (torch.cuda.get_device_name(dev), torch.version.cuda)
+    else:
+        device = "%s (%d threads)" % (cpu_model_name(), args.threads)
+    aux_txt = ""
+    if aux_weight and model_name == "inception_v3":
+        aux_txt = " on the main output + %.1f x CrossEntropyLoss on the auxiliary output" % aux_weight
+    command = ["python3", "traces/profile_model.py", "measure", "--model", args.model,
+               "--batch-size", str(args.batch_size), "--steps", str(args.steps),
+               "--warmup", str(args.warmup), "--threads", str(args.threads),
+               "--device", args.device]
+    if args.input_shape:
+        command += ["--input-shape", args.input_shape]
+    if args.num_classes != 1000:
+        command += ["--num-classes", str(args.num_classes)]
+    if args.name:
+        command += ["--name", args.name]
+    if args.reference_steps != 1:
+        command += ["--reference-steps", str(args.reference_steps)]
+    command += ["--output", os.path.basename(args.output)]
+
+    ref_fwd, ref_bwd = avg(ref["forward"]), avg(ref["backward"])
+    prov = {
+        "device": device,
+        "framework": "pytorch",
+        "framework_version": torch.__version__,
+        "method": METHOD_TEXT.format(aux=aux_txt, dev=device),
+        "derived": False,
+        "update_us": "measured per-layer torch.optim.SGD(lr=%g, momentum=%g).step() on the "
+                     "profiling device (%s), one optimizer per layer, after the gradients exist"
+                     % (args.lr, args.momentum, device),
+        "cpu_model": cpu_model_name(),
+        "device_type": args.device,
+        "threads": args.threads,
+        "torch_version": torch.__version__,
+        "torchvision_version": torchvision.__version__,
+        "python_version": platform.python_version(),
+        "blas": blas_description(torch),
+        "openblas_num_threads_env": os.environ.get("OPENBLAS_NUM_THREADS"),
+        "model_config": config,
+        "loss": "CrossEntropyLoss" + aux_txt,
+        "data": "synthetic: torch.randn input, uniform random labels, seed %d" % args.seed,
+        "input_shape": [args.batch_size] + list(shape),
+        "num_classes": args.num_classes,
+        "dtype": "float32",
+        "steps": args.steps,
+        "warmup_steps": args.warmup,
+        "reference_steps": args.reference_steps,
+        "num_layers": n,
+        "total_params": total_params,
+        "total_param_bytes": 4 * total_params,
+        "published_params": published,
+        "loadavg_before": [round(v, 2) for v in load_before],
+        "loadavg_after": [round(v, 2) for v in load_after],
+        "date": datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat(),
+        "command": " ".join(shlex.quote(c) for c in command),
+        "profiling_elapsed_s": round(elapsed, 1),
+        "forward_wall_us": walls["forward"],
+        "backward_wall_us": walls["backward"],
+        "update_wall_us": walls["update"],
+        "step_wall_us": walls["step"],
+        "forward_coverage": cover["forward"],
+        "backward_coverage": cover["backward"],
+        "forward_coverage_mean": avg(cover["forward"]),
+        "backward_coverage_mean": avg(cover["backward"]),
+        "forward_head_us": heads["forward_head"],
+        "backward_head_us": heads["backward_head"],
+        "backward_tail_us": heads["backward_tail"],
+        "layers_without_backward_event": [layers[order[k]]["name"] for k in sorted(missing_bwd)],
+        "reference_unhooked_forward_wall_us": ref["forward"],
+        "reference_unhooked_backward_wall_us": ref["backward"],
+        "reference_unhooked_update_wall_us": ref["update"],
+        "hook_overhead_forward_ratio": (round(avg(walls["forward"]) / ref_fwd, 4)
+                                        if ref_fwd else None),
+        "hook_overhead_backward_ratio": (round(avg(walls["backward"]) / ref_bwd, 4)
+                                         if ref_bwd else None),
+        "loss_values": [round(v, 6) for v in losses],
+    }
+    doc = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "model": model_name,
+        "batch_size": args.batch_size,
+        "provenance": prov,
+        "layers": out_layers,
+        "samples": samples,
+    }
+    check_profile(doc)
+    dump_profile(doc, args.output)
+
+    fsum = sum(l["forward_us"] for l in out_layers)
+    bsum = sum(l["backward_us"] for l in out_layers)
+    usum = sum(l["update_us"] for l in out_layers)
+    print("%s: %d layers, mean forward %.1f ms, backward %.1f ms, update %.1f ms per step "
+          "(coverage forward %.4f, backward %.4f; hook overhead x%s fwd, x%s bwd); %.0f s"
+          % (args.output, n, fsum / 1e3, bsum / 1e3, usum / 1e3, prov["forward_coverage_mean"],
+             prov["backward_coverage_mean"], prov["hook_overhead_forward_ratio"],
+             prov["hook_overhead_backward_ratio"], elapsed))
+    line = "total trainable parameters: %d (%d bytes float32)" % (total_params, 4 * total_params)
+    if published is not None:
+        line += "; torchvision publishes %d: %s" % (
+            published, "match" if published == total_params else "MISMATCH")
+    print(line)
+    if published is not None and published != total_params:
+        raise SystemExit("parameter count differs from the published torchvision count")
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# scale
+# --------------------------------------------------------------------------------------
+
+SCALE_FORMULA = ("t'_{l,s} = t_{l,s} * f for t in {forward, backward}, every layer l and sample s; "
+                 "f = (B'/X) / mean_s(sum_l(fwd_{l,s} + bwd_{l,s})); update unchanged")
+
+
+def _times_us(obj, field):
+    for k, v in obj.items():
+        if k.startswith(field + "_"):
+            return k, UNIT_FACTORS_US[k[len(field) + 1:]]
+    raise ProfileError("no %s time" % field)
+
+
+def scale_profile(doc, throughput, batch_size, device, source, extra=None):
+    if not (throughput > 0 and math.isfinite(throughput)):
+        raise SystemExit("--throughput must be a positive number of samples/s")
+    if batch_size < 1:
+        raise SystemExit("--batch-size must be >= 1")
+    layers = doc["layers"]
+    n = len(layers)
+    target_us = batch_size / throughput * 1e6
+
+    # Bring everything to microseconds.
+    lay = []
+    for l in layers:
+        row = {}
+        for f in TIME_FIELDS:
+            k, fac = _times_us(l, f)
+            row[f] = l[k] * fac
+        lay.append(row)
+    samples = doc.get("samples")
+    smp = None
+    if samples:
+        smp = []
+        for s in samples:
+            row = {}
+            for f in TIME_FIELDS:
+                k, fac = _times_us(s, f)
+                row[f] = [v * fac for v in s[k]]
+            smp.append(row)
+        step = sum(sum(s["forward"]) + sum(s["backward"]) for s in smp) / len(smp)
+    else:
+        step = sum(r["forward"] + r["backward"] for r in lay)
+    if step <= 0:
+        raise SystemExit("input profile has zero forward+backward time")
+    factor = target_us / step
+
+    new_layers = []
+    new_samples = None
+    if smp:
+        new_samples = []
+        for s in smp:
+            new_samples.append({
+                "forward_us": [r3(v * factor) for v in s["forward"]],
+                "backward_us": [r3(v * factor) for v in s["backward"]],
+                "update_us": [r3(v) for v in s["update"]],
+            })
+    for i, l in enumerate(layers):
+        e = {"name": l["name"]}
+        if "type" in l:
+            e["type"] = l["type"]
+        e["param_bytes"] = l["param_bytes"]
+        if new_samples:
+            for f in TIME_FIELDS:
+                e[f + "_us"] = mean_r3([s[f + "_us"][i] for s in new_samples])
+        else:
+            e["forward_us"] = r3(lay[i]["forward"] * factor)
+            e["backward_us"] = r3(lay[i]["backward"] * factor)
+            e["update_us"] = r3(lay[i]["update"])
+        new_layers.append(e)
+
+    old = doc["provenance"]
+    achieved = sum(l["forward_us"] + l["backward_us"] for l in new_layers)
+    prov = {
+        "device": device,
+        "framework": old.get("framework", "unknown"),
+        "method": (
+            "DERIVED, not measured on %s. Every layer's forward and backward time (and every "
+            "sample) of the profile measured on '%s' is multiplied by one factor so that the "
+            "mean compute time of a step, sum over layers of forward+backward, equals "
+            "batch_size/throughput = %d/%g s = %.1f us, the published training throughput "
+            "of this model on %s (source below). Per-layer time shares and the step-to-step "
+            "variability of the measurement are kept. update_us is left unchanged: it is the "
+            "measured per-layer SGD-momentum step on the profiling CPU, i.e. the parameter "
+            "server, which runs on a CPU also in a GPU cluster. Assumptions (approximations): "
+            "the per-layer time shares on the GPU equal those measured on the CPU, and compute "
+            "time is linear in the batch size; the published figure is a whole training step "
+            "(it may include the framework's own weight update/transfer), all of which is "
+            "attributed to forward+backward here."
+            % (device, old.get("device", "?"), batch_size, throughput, target_us, device)),
+        "derived": True,
+        "scaling": {
+            "factor": factor,
+            "target_throughput_samples_per_s": throughput,
+            "target_batch_size": batch_size,
+            "target_step_compute_us": r3(target_us),
+            "achieved_step_compute_us": r3(achieved),
+            "source_step_compute_us": r3(step),
+            "source_batch_size": doc.get("batch_size"),
+            "source": source,
+            "formula": SCALE_FORMULA,
+            "assumptions": [
+                "per-layer forward/backward time shares on the GPU equal those measured on "
+                "the profiling CPU (approximation: GPUs speed up large convolutions and GEMMs "
+                "more than small, memory-bound layers such as BatchNorm)",
+                "compute time is linear in the batch size",
+                "update_us unchanged: measured SGD-momentum step on the profiling CPU (the "
+                "parameter server runs on a CPU)",
+            ],
+        },
+        "measured_on": old,
+    }
+    if "framework_version" in old:
+        prov["framework_version"] = old["framework_version"]
+    if extra:
+        prov["scaling"]["published"] = extra
+    new = {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "model": doc["model"],
+        "batch_size": int(batch_size),
+        "provenance": prov,
+        "layers": new_layers,
+    }
+    if new_samples:
+        new["samples"] = new_samples
+    check_profile(new)
+    return new, factor
+
+
+def cmd_scale(args):
+    doc = load_profile(args.input)
+    new, factor = scale_profile(doc, args.throughput, args.batch_size, args.device, args.source)
+    dump_profile(new, args.output)
+    print("%s: factor %.6g, step compute %.1f us (= %d / %g samples/s)"
+          % (args.output, factor, new["provenance"]["scaling"]["achieved_step_compute_us"],
+             args.batch_size, args.throughput))
+    return 0
+
+
+def cmd_scale_table(args):
+    with open(args.table, "r", encoding="utf-8") as f:
+        table = json.load(f)
+    made = []
+    for row in table["entries"]:
+        src = os.path.join(args.dir, "%s-cpu-b%d.json" % (row["model"], args.cpu_batch))
+        if not os.path.exists(src):
+            print("skip %s on %s: %s missing" % (row["model"], row["gpu"], src), file=sys.stderr)
+            continue
+        doc = load_profile(src)
+        source = "%s; %s; %s" % (row["source"], row["source_url"], row["table"])
+        new, factor = scale_profile(doc, float(row["images_per_s"]), int(row["batch_size"]),
+                                    row["gpu"], source, extra=row)
+        out = os.path.join(args.dir, "%s-%s-b%d.json" % (row["model"], row["gpu_slug"],
+                                                         int(row["batch_size"])))
+        dump_profile(new, out)
+        made.append(out)
+        print("%s: factor %.6g (%s %g img/s at batch %d)"
+              % (out, factor, row["gpu"], row["images_per_s"], row["batch_size"]))
+    if not made:
+        raise SystemExit("no GPU variant written")
+    return 0
+
+
+def cmd_check(args):
+    bad = 0
+    for path in args.files:
+        try:
+            doc = load_profile(path)
+            print("%s: ok (%s, batch %d, %d layers, %d samples, %d parameters)"
+                  % (path, doc["model"], doc["batch_size"], len(doc["layers"]),
+                     len(doc.get("samples", [])),
+                     sum(l["param_bytes"] for l in doc["layers"]) // 4))
+        except (ProfileError, ValueError, OSError) as e:
+            bad += 1
+            print("%s: %s" % (path, e))
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------------------
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    m = sub.add_parser("measure", help="profile a model per layer on this machine")
+    m.add_argument("--model", required=True,
+                   help="built-in torchvision model (%s) or module:function returning an "
+                        "nn.Module (module importable from the current directory)"
+                        % ", ".join(BUILTIN_MODELS))
+    m.add_argument("--batch-size", type=int, default=8)
+    m.add_argument("--steps", type=int, default=10, help="measured steps (default 10)")
+    m.add_argument("--warmup", type=int, default=2, help="unrecorded warm-up steps (default 2)")
+    m.add_argument("--threads", type=int, default=2, help="torch.set_num_threads (default 2)")
+    m.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="cuda: run on the GPU, torch.cuda.synchronize() around every time stamp")
+    m.add_argument("--input-shape", default=None,
+                   help="per-sample input shape C,H,W (default 3,224,224; inception_v3 3,299,299)")
+    m.add_argument("--num-classes", type=int, default=1000)
+    m.add_argument("--aux-weight", type=float, default=0.4,
+                   help="weight of auxiliary outputs in the loss when the model returns a tuple")
+    m.add_argument("--name", default=None, help="model name written to the profile")
+    m.add_argument("--reference-steps", type=int, default=1,
+                   help="extra steps without hooks, to report the profiling overhead (default 1)")
+    m.add_argument("--lr", type=float, default=0.01)
+    m.add_argument("--momentum", type=float, default=0.9)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--output", required=True)
+    m.set_defaults(func=cmd_measure)
+
+    s = sub.add_parser("scale", help="derive a GPU-class profile from a published throughput")
+    s.add_argument("--input", required=True)
+    s.add_argument("--throughput", type=float, required=True, help="published samples/s")
+    s.add_argument("--batch-size", type=int, required=True, help="batch of the published figure")
+    s.add_argument("--device", required=True, help='e.g. "NVIDIA Tesla P100"')
+    s.add_argument("--source", required=True, help="citation of the published figure")
+    s.add_argument("--output", required=True)
+    s.set_defaults(func=cmd_scale)
+
+    t = sub.add_parser("scale-table", help="scale for every row of gpu_throughputs.json")
+    t.add_argument("--table", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   "gpu_throughputs.json"))
+    t.add_argument("--dir", default=os.path.dirname(os.path.abspath(__file__)),
+                   help="directory holding <model>-cpu-b<batch>.json; outputs go there too")
+    t.add_argument("--cpu-batch", type=int, default=8)
+    t.set_defaults(func=cmd_scale_table)
+
+    c = sub.add_parser("check", help="validate profile files (traces/README.md rules)")
+    c.add_argument("files", nargs="+")
+    c.set_defaults(func=cmd_check)
+
+    args = p.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -674,6 +674,14 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
         const double timeout = scenario.fusionTimeout.IsStrictlyPositive()
                                    ? scenario.fusionTimeout.GetSeconds()
                                    : std::numeric_limits<double>::infinity();
+        // One node with one GPU has nothing to reduce: no AllReduce is launched.
+        const bool exchanges = d.workers > 1 || d.gpus > 1;
+        const double nonEmptyLayers = static_cast<double>(std::count_if(d.layerBytes.begin(),
+                                                                        d.layerBytes.end(),
+                                                                        [](double b)
+                                                                        {
+                                                                            return b > 0;
+                                                                        }));
         const double setup = since(start);
 
         std::vector<std::string> names = {"ring-eq11", "stash", "csf", "osf"};
@@ -760,13 +768,7 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
                 {
                     step = osf.StepTime();
                     r.inputs["T_update_s"] = osf.UpdateTime();
-                    r.inputs["allreduce_operations"]
-                        = static_cast<double>(std::count_if(d.layerBytes.begin(),
-                                                            d.layerBytes.end(),
-                                                            [](double b)
-                                                            {
-                                                                return b > 0;
-                                                            }));
+                    r.inputs["allreduce_operations"] = exchanges ? nonEmptyLayers : 0.0;
                 }
                 else
                 {
@@ -775,7 +777,7 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
                     step = osf.FusionStepTime(plan);
                     r.inputs["T_update_fusion_s"] = osf.FusionUpdateTime(plan);
                     r.inputs["OSF_fusion"] = osf.OsfFusion(plan);
-                    r.inputs["allreduce_operations"] = plan.operations;
+                    r.inputs["allreduce_operations"] = exchanges ? plan.operations : 0;
                     if (name == "osf-fusion")
                     {
                         r.inputs["Q_bytes"] = q;

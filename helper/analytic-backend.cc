@@ -807,8 +807,20 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
             r.notes.push_back("per-flow cap: one transfer runs at B, several share B_link");
         }
     }
-    for (const auto& r : results)
+    for (auto& r : results)
     {
+        // JSON has no infinity (an unlimited bucket, no timeout, tau = 0, T_p = 0): say it in
+        // words instead of writing null.
+        for (auto it = r.inputs.begin(); it != r.inputs.end();)
+        {
+            if (std::isfinite(it->second))
+            {
+                ++it;
+                continue;
+            }
+            r.notes.push_back(it->first + " is " + (it->second > 0 ? "infinite" : "undefined"));
+            it = r.inputs.erase(it);
+        }
         m_resultTrace(r);
     }
     return results;

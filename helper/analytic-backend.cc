@@ -787,6 +787,8 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
                 }
             }
             SetSync(r, d, step);
+            // 004 Eq. (1): SF = T_1 / (N T_N), here per step: the one-node step over this one.
+            r.inputs["SF"] = (compute + d.intra) / step;
             r.bottleneck = step > compute + d.intra + 1e-12 * step ? "network" : "worker-compute";
             if (scenario.overlap != overlapModel)
             {

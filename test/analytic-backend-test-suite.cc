@@ -327,6 +327,8 @@ class BackendRingTestCase : public TestCase
         const double osf = 0.05 + std::max(t(60e6), 0.020) + t(40e6) - 0.020;
         NS_TEST_EXPECT_MSG_EQ_TOL(Find(rs, "osf")->stepTimeMean, osf, REL, "OSF step");
         NS_TEST_EXPECT_MSG_EQ_TOL(Find(rs, "osf")->inputs.at("OSF"), 0.05 / osf, REL, "OSF");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(rs, "osf")->inputs.at("SF"), 0.05 / osf, REL, "SF = OSF");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(rs, "ring-eq11")->inputs.at("SF"), 0.05 / eq11, REL, "SF");
         NS_TEST_EXPECT_MSG_EQ_TOL(Find(rs, "csf")->stepTimeMean, 0.05 + t(100e6), REL, "CSF");
 
         // A 1 MB bucket sends each layer alone (both exceed it): osf-fusion = osf; with

@@ -15,16 +15,24 @@ def build(bld):
                                    ['core', 'network', 'internet', 'point-to-point',
                                     'applications', 'traffic-control'])
     module.source = [
+        'helper/analytic-backend.cc',
         'helper/flow-backend.cc',
         'helper/packet-backend.cc',
         'helper/training-cluster-helper.cc',
         'model/allreduce-sharing.cc',
+        'model/async-ps-model.cc',
         'model/capped-sharing.cc',
+        'model/cynthia-model.cc',
         'model/fcfs-sharing.cc',
         'model/flow-level-simulator.cc',
+        'model/mva-solver.cc',
+        'model/osf-model.cc',
         'model/parameter-server-application.cc',
+        'model/ps-read-bounds-model.cc',
         'model/ps-sharing.cc',
+        'model/ring-allreduce-model.cc',
         'model/sharing-model.cc',
+        'model/sync-ps-model.cc',
         'model/tensor-chunk-header.cc',
         'model/tensor-connection.cc',
         'model/training-profile.cc',
@@ -37,6 +45,8 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
+        'test/analytic-backend-test-suite.cc',
+        'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/packet-level-test-suite.cc',
@@ -49,16 +59,24 @@ def build(bld):
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
     headers.source = [
+        'helper/analytic-backend.h',
         'helper/flow-backend.h',
         'helper/packet-backend.h',
         'helper/training-cluster-helper.h',
         'model/allreduce-sharing.h',
+        'model/async-ps-model.h',
         'model/capped-sharing.h',
+        'model/cynthia-model.h',
         'model/fcfs-sharing.h',
         'model/flow-level-simulator.h',
+        'model/mva-solver.h',
+        'model/osf-model.h',
         'model/parameter-server-application.h',
+        'model/ps-read-bounds-model.h',
         'model/ps-sharing.h',
+        'model/ring-allreduce-model.h',
         'model/sharing-model.h',
+        'model/sync-ps-model.h',
         'model/tensor-chunk-header.h',
         'model/tensor-connection.h',
         'model/training-input-error.h',

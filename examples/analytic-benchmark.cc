@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Speed and accuracy of the MVA behind the async parameter-server model (000 Sec. 2.1):
+ * - wall time of exact MVA over the {0,1}^K lattice with K = 16 distinct workers (target < 1 s)
+ *   and of Schweitzer-Bard approximate MVA with K = 1000 distinct workers (target < 10 ms);
+ * - the relative error of the approximation against exact MVA for K = 1..14, on the grid that
+ *   doc/analytic-models.rst reports and test/analytic-models-test-suite.cc checks.
+ *
+ *   ./build/bin/analytic-benchmark [--repeat=N]
+ */
+
+#include "ns3/command-line.h"
+#include "ns3/mva-solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * The seed's network (000 Fig. 5) with K workers whose compute times all differ.
+ * \param link FCFS or PS links
+ * \param workers K
+ * \return the network
+ */
+MvaSolver
+DistinctWorkers(MvaSolver::Discipline link, uint32_t workers)
+{
+    MvaSolver m;
+    m.AddStation("worker", MvaSolver::DELAY);
+    m.AddStation("uplink", link);
+    m.AddStation("server", MvaSolver::PS);
+    m.AddStation("downlink", link);
+    for (uint32_t k = 0; k < workers; ++k)
+    {
+        // Compute 1 to 3 x the link time: the network saturates around K = 3-6.
+        m.AddClass({1.0 + 2.0 * k / workers, 0.4, 0.05, 0.4});
+    }
+    return m;
+}
+
+/**
+ * Median wall time of a call, in seconds.
+ * \param f the call
+ * \param repeat how many times
+ * \return the median
+ */
+template<typename F>
+double
+MedianSeconds(F f, int repeat)
+{
+    std::vector<double> t;
+    for (int i = 0; i < repeat; ++i)
+    {
+        auto start = std::chrono::steady_clock::now();
+        f();
+        t.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    int repeat = 5;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("repeat", "timing repetitions (the median is printed)", repeat);
+    cmd.Parse(argc, argv);
+    repeat = std::max(repeat, 1);
+
+    std::printf("Speed (median of %d runs)\n", repeat);
+    for (auto link : {MvaSolver::FCFS, MvaSolver::PS})
+    {
+        const char* name = link == MvaSolver::FCFS ? "FCFS" : "PS";
+        MvaSolver exact = DistinctWorkers(link, 16);
+        double x = 0;
+        double te = MedianSeconds(
+            [&]
+            {
+                x = exact.SolveExact(uint64_t{1} << 16).throughput;
+            },
+            repeat);
+        std::printf("  exact MVA, K = 16 distinct workers (65536 populations), %s links: "
+                    "%.3f ms (X = %.6f)\n",
+                    name,
+                    te * 1e3,
+                    x);
+        MvaSolver approx = DistinctWorkers(link, 1000);
+        uint32_t iterations = 0;
+        double ta = MedianSeconds(
+            [&]
+            {
+                MvaSolver::Solution s = approx.SolveApproximate(1e-10, 100000);
+                x = s.throughput;
+                iterations = s.iterations;
+            },
+            repeat);
+        std::printf("  approximate MVA, K = 1000 distinct workers, %s links: %.3f ms "
+                    "(%u iterations, X = %.6f)\n",
+                    name,
+                    ta * 1e3,
+                    iterations,
+                    x);
+    }
+
+    // Error grid: link demand 1, server 0.1, worker Z in {0, 0.5, 1, 2, 4, 8}; homogeneous, and
+    // heterogeneous with half the workers at 2 Z.
+    std::printf("\nSchweitzer-Bard vs exact MVA: largest relative throughput error over "
+                "Z in {0, 0.5, 1, 2, 4, 8} x {homogeneous, half at 2 Z}\n");
+    std::printf("   K    PS links   FCFS links\n");
+    double worst[2] = {0, 0};
+    for (uint32_t k = 1; k <= 14; ++k)
+    {
+        double row[2] = {0, 0};
+        for (int li = 0; li < 2; ++li)
+        {
+            auto link = li == 0 ? MvaSolver::PS : MvaSolver::FCFS;
+            for (double z : {0.0, 0.5, 1.0, 2.0, 4.0, 8.0})
+            {
+                for (bool hetero : {false, true})
+                {
+                    MvaSolver m;
+                    m.AddStation("worker", MvaSolver::DELAY);
+                    m.AddStation("uplink", link);
+                    m.AddStation("server", MvaSolver::PS);
+                    m.AddStation("downlink", link);
+                    if (hetero && k > 1)
+                    {
+                        m.AddClass({z, 1.0, 0.1, 1.0}, k / 2);
+                        m.AddClass({2 * z, 1.0, 0.1, 1.0}, k - k / 2);
+                    }
+                    else
+                    {
+                        m.AddClass({z, 1.0, 0.1, 1.0}, k);
+                    }
+                    double e = m.SolveExact(1 << 20).throughput;
+                    double a = m.SolveApproximate(1e-12, 100000).throughput;
+                    row[li] = std::max(row[li], std::abs(a - e) / e);
+                }
+            }
+            worst[li] = std::max(worst[li], row[li]);
+        }
+        std::printf("  %2u    %6.2f %%    %6.2f %%\n", k, 100 * row[0], 100 * row[1]);
+    }
+    std::printf("  max   %6.2f %%    %6.2f %%\n", 100 * worst[0], 100 * worst[1]);
+    return 0;
+}

@@ -1,0 +1,831 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "analytic-backend.h"
+
+#include "ns3/async-ps-model.h"
+#include "ns3/cynthia-model.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/osf-model.h"
+#include "ns3/ps-read-bounds-model.h"
+#include "ns3/ring-allreduce-model.h"
+#include "ns3/string.h"
+#include "ns3/sync-ps-model.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-scenario.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("AnalyticBackend");
+NS_OBJECT_ENSURE_REGISTERED(AnalyticBackend);
+
+namespace
+{
+
+/// Everything the models need, derived once from the profile and scenario.
+struct Derived
+{
+    uint32_t workers{1};               //!< K
+    uint32_t servers{1};               //!< P
+    uint32_t gpus{1};                  //!< G
+    uint32_t batch{1};                 //!< samples per step of one GPU
+    double samplesPerStep{1};          //!< samples per step of one worker node (G batch)
+    double modelBytes{0};              //!< M
+    double serverBytes{0};             //!< M_s, busiest server's share
+    double flowRate{0};                //!< B
+    double linkRate{0};                //!< B_link
+    double forward{0};                 //!< T_F of one unscaled worker
+    double backward{0};                //!< T_B of one unscaled worker
+    double update{0};                  //!< T_S of the busiest server
+    double maxScale{1};                //!< slowest worker's compute multiplier
+    double meanScale{1};               //!< mean compute multiplier
+    double linkDelay{0};               //!< one-way propagation delay of one link
+    double hopLatency{0};              //!< worker to worker through the switch: 2 link delays
+    double roundTrip{0};               //!< worker to server and back: 4 link delays
+    double intraPerByte{0};            //!< intra-node AllReduce: 2(G-1)/G / B_intra
+    double intraPerOperation{0};       //!< intra-node AllReduce: 2(G-1) latency
+    double intra{0};                   //!< intra-node AllReduce of M
+    std::vector<double> layerBytes;    //!< D of each layer
+    std::vector<double> layerForward;  //!< t_f of each layer (s)
+    std::vector<double> layerBackward; //!< t_b of each layer (s)
+};
+
+Derived
+Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
+{
+    Derived d;
+    d.workers = scenario.workers;
+    d.servers = scenario.servers;
+    d.gpus = scenario.gpusPerNode;
+    d.batch = profile.GetBatchSize();
+    d.samplesPerStep = static_cast<double>(d.gpus) * d.batch;
+    for (const auto& layer : profile.GetLayers())
+    {
+        d.layerBytes.push_back(static_cast<double>(layer.paramBytes));
+        d.layerForward.push_back(layer.forwardUs * 1e-6);
+        d.layerBackward.push_back(layer.backwardUs * 1e-6);
+        d.modelBytes += static_cast<double>(layer.paramBytes);
+        d.forward += layer.forwardUs * 1e-6;
+        d.backward += layer.backwardUs * 1e-6;
+    }
+    if (scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+    {
+        std::vector<uint32_t> owner = scenario.AssignLayersToServers(profile);
+        std::vector<double> bytes(std::max<uint32_t>(d.servers, 1), 0.0);
+        std::vector<double> update(bytes.size(), 0.0);
+        for (std::size_t l = 0; l < owner.size(); ++l)
+        {
+            bytes[owner[l]] += static_cast<double>(profile.GetLayer(l).paramBytes);
+            update[owner[l]] += profile.GetLayer(l).updateUs * 1e-6;
+        }
+        d.serverBytes = *std::max_element(bytes.begin(), bytes.end());
+        d.update = *std::max_element(update.begin(), update.end());
+    }
+    d.flowRate = scenario.GetGoodputBytesPerSecond();
+    if (!(d.flowRate > 0) || !std::isfinite(d.flowRate))
+    {
+        throw TrainingInputError("--nicRate: zero goodput (expected a positive NIC rate and, "
+                                 "if set, a positive per-flow cap)");
+    }
+    d.linkRate = d.flowRate * static_cast<double>(scenario.nicRate.GetBitRate())
+                 / scenario.GetFlowRateBps();
+    d.maxScale = 0;
+    d.meanScale = 0;
+    for (uint32_t w = 0; w < d.workers; ++w)
+    {
+        d.maxScale = std::max(d.maxScale, scenario.GetComputeScale(w));
+        d.meanScale += scenario.GetComputeScale(w) / d.workers;
+    }
+    d.linkDelay = scenario.linkDelay.GetSeconds();
+    d.hopLatency = 2 * d.linkDelay;
+    d.roundTrip = 4 * d.linkDelay;
+    if (d.gpus > 1)
+    {
+        const double g = d.gpus;
+        d.intraPerByte = 2 * (g - 1) / g / (scenario.intraBandwidth.GetBitRate() / 8.0);
+        d.intraPerOperation = 2 * (g - 1) * scenario.intraLatency.GetSeconds();
+        d.intra = d.intraPerByte * d.modelBytes + d.intraPerOperation;
+    }
+    return d;
+}
+
+/// A result with the inputs every variant shares.
+TrainingResult
+NewResult(const Derived& d, const std::string& variant)
+{
+    TrainingResult r;
+    r.backend = "analytic";
+    r.variant = variant;
+    r.inputs["K"] = d.workers;
+    r.inputs["G"] = d.gpus;
+    r.inputs["batch"] = d.batch;
+    r.inputs["samples_per_step_per_worker"] = d.samplesPerStep;
+    r.inputs["M_bytes"] = d.modelBytes;
+    r.inputs["B_bytes_per_s"] = d.flowRate;
+    r.inputs["B_link_bytes_per_s"] = d.linkRate;
+    r.inputs["T_F_s"] = d.forward;
+    r.inputs["T_B_s"] = d.backward;
+    r.inputs["compute_scale_max"] = d.maxScale;
+    r.inputs["compute_scale_mean"] = d.meanScale;
+    r.inputs["layers"] = static_cast<double>(d.layerBytes.size());
+    r.inputs["link_delay_s"] = d.linkDelay;
+    r.inputs["T_intra_s"] = d.intra;
+    return r;
+}
+
+/// Set throughput and step time of a synchronous step of duration t.
+void
+SetSync(TrainingResult& r, const Derived& d, double stepTime)
+{
+    if (!(stepTime > 0) || !std::isfinite(stepTime))
+    {
+        throw TrainingInputError("profile: step time " + std::to_string(stepTime) + " s in model "
+                                 + r.variant
+                                 + " (expected a positive step time: give the layers forward or "
+                                   "backward times)");
+    }
+    r.stepTimeMean = stepTime;
+    r.throughput = d.workers * d.samplesPerStep / stepTime;
+}
+
+double
+Mean(const std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return v.empty() ? 0 : s / v.size();
+}
+
+} // namespace
+
+TypeId
+AnalyticBackend::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::AnalyticBackend")
+              .SetParent<Object>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<AnalyticBackend>()
+              .AddAttribute("RhoThreshold",
+                            "rho_T of 000 Eq. (5): the async PS model uses FCFS links when the "
+                            "FCFS link utilisation is at most rho_T, else PS. 000 Sec. 4.2.1 "
+                            "uses 0.6 on 10 Gbps GPU clusters and 0.5 on a 1 Gbps CPU cluster.",
+                            DoubleValue(0.6),
+                            MakeDoubleAccessor(&AnalyticBackend::m_rhoThreshold),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("MvaMethod",
+                            "How the async PS queueing network is solved: Auto (exact up to "
+                            "2^ExactMvaMaxWorkers populations, else Schweitzer-Bard), Exact, or "
+                            "Approximate.",
+                            EnumValue(MVA_AUTO),
+                            MakeEnumAccessor(&AnalyticBackend::m_mvaMethod),
+                            MakeEnumChecker(MVA_AUTO,
+                                            "Auto",
+                                            MVA_EXACT,
+                                            "Exact",
+                                            MVA_APPROXIMATE,
+                                            "Approximate"))
+              .AddAttribute("ExactMvaMaxWorkers",
+                            "Exact MVA is used while the population lattice has at most "
+                            "2^ExactMvaMaxWorkers states: up to this many workers with distinct "
+                            "compute scales (workers with equal scales share a class, so a "
+                            "homogeneous cluster of up to 2^ExactMvaMaxWorkers - 1 workers is "
+                            "exact too).",
+                            UintegerValue(16),
+                            MakeUintegerAccessor(&AnalyticBackend::m_exactMvaMaxWorkers),
+                            MakeUintegerChecker<uint32_t>(1, 20))
+              .AddAttribute("ApproxMvaTolerance",
+                            "Schweitzer-Bard MVA stops when no worker's throughput changes by "
+                            "more than this fraction in an iteration.",
+                            DoubleValue(1e-10),
+                            MakeDoubleAccessor(&AnalyticBackend::m_approxTolerance),
+                            MakeDoubleChecker<double>(1e-15, 1e-2))
+              .AddAttribute("ApproxMvaMaxIterations",
+                            "Schweitzer-Bard MVA iteration limit (a note is added if it is hit).",
+                            UintegerValue(100000),
+                            MakeUintegerAccessor(&AnalyticBackend::m_approxMaxIterations),
+                            MakeUintegerChecker<uint32_t>(1, 10000000))
+              .AddAttribute("AllReduceOverhead",
+                            "Fixed per-AllReduce overhead of 004 Eq. (7) (framework, "
+                            "negotiation); the latency part 2(N-1) x 2 link delays is added to "
+                            "it.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&AnalyticBackend::m_allReduceOverhead),
+                            MakeTimeChecker(Seconds(0), Seconds(3600)))
+              .AddAttribute(
+                  "OsfTransferModel",
+                  "AllReduce time of a tensor in the OSF models: Linear (004 Eq. (7)) "
+                  "or Piecewise (004 Eq. (18)).",
+                  EnumValue(TRANSFER_LINEAR),
+                  MakeEnumAccessor(&AnalyticBackend::m_transferModel),
+                  MakeEnumChecker(TRANSFER_LINEAR, "Linear", TRANSFER_PIECEWISE, "Piecewise"))
+              .AddAttribute("PiecewiseA1",
+                            "004 Eq. (18) a1, seconds per log2(byte) below the threshold. If "
+                            "a1, b1, a2 and b2 are all 0, they are derived from Eq. (7) (see "
+                            "OsfModel::DefaultPiecewise).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&AnalyticBackend::m_a1),
+                            MakeDoubleChecker<double>(-1e3, 1e3))
+              .AddAttribute("PiecewiseB1",
+                            "004 Eq. (18) b1, seconds, below the threshold.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&AnalyticBackend::m_b1),
+                            MakeDoubleChecker<double>(-1e3, 1e3))
+              .AddAttribute("PiecewiseA2",
+                            "004 Eq. (18) a2, seconds per byte, at or above the threshold.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&AnalyticBackend::m_a2),
+                            MakeDoubleChecker<double>(0.0, 1.0))
+              .AddAttribute("PiecewiseB2",
+                            "004 Eq. (18) b2, seconds, at or above the threshold.",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&AnalyticBackend::m_b2),
+                            MakeDoubleChecker<double>(-1e3, 1e3))
+              .AddAttribute("PiecewiseThreshold",
+                            "004 Eq. (18) D_Thresh in bytes; 0 = the bandwidth-delay product "
+                            "B x 4 link delays (a worker-switch-worker round trip).",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&AnalyticBackend::m_threshold),
+                            MakeUintegerChecker<uint64_t>())
+              .AddAttribute("StashMaxNodes",
+                            "Largest node count the STASH best-node search (003 Sec. 6.2) "
+                            "considers.",
+                            UintegerValue(100000),
+                            MakeUintegerAccessor(&AnalyticBackend::m_stashMaxNodes),
+                            MakeUintegerChecker<uint32_t>(1, 10000000))
+              .AddTraceSource("Result",
+                              "A model variant's result, as Run() returns it.",
+                              MakeTraceSourceAccessor(&AnalyticBackend::m_resultTrace),
+                              "ns3::AnalyticBackend::ResultTracedCallback");
+    return tid;
+}
+
+AnalyticBackend::AnalyticBackend()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+AnalyticBackend::~AnalyticBackend()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+AnalyticBackend::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    Object::DoDispose();
+}
+
+void
+AnalyticBackend::SetAttributeChecked(const std::string& name, const std::string& value)
+{
+    NS_LOG_FUNCTION(this << name << value);
+    TypeId::AttributeInformation info;
+    if (!GetTypeId().LookupAttributeByName(name, &info))
+    {
+        std::string names;
+        for (uint32_t i = 0; i < GetTypeId().GetAttributeN(); ++i)
+        {
+            names += (i ? ", " : "") + GetTypeId().GetAttribute(i).name;
+        }
+        throw TrainingInputError("AnalyticBackend: unknown attribute '" + name
+                                 + "' (expected one of " + names + ")");
+    }
+    // ns-3 aborts on malformed numbers (DoubleValue, UintegerValue) and accepts unknown enum
+    // names: parse the text here and hand the checker a typed value.
+    const std::string type = info.checker->GetValueTypeName();
+    const std::string expected = info.checker->GetUnderlyingTypeInformation();
+    auto reject = [&](const std::string& why)
+    {
+        throw TrainingInputError("AnalyticBackend::" + name + ": " + why + " '" + value
+                                 + "' (expected " + expected + ")");
+    };
+    bool ok = false;
+    try
+    {
+        std::size_t used = 0;
+        if (type == "ns3::DoubleValue")
+        {
+            double v = std::stod(value, &used);
+            if (used != value.size() || !std::isfinite(v))
+            {
+                reject("not a number");
+            }
+            ok = SetAttributeFailSafe(name, DoubleValue(v));
+        }
+        else if (type == "ns3::UintegerValue")
+        {
+            if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
+            {
+                reject("not a non-negative integer");
+            }
+            ok = SetAttributeFailSafe(name, UintegerValue(std::stoull(value, &used)));
+        }
+        else if (type == "ns3::TimeValue")
+        {
+            ok = SetAttributeFailSafe(name, TimeValue(TrainingScenario::ParseTime(name, value)));
+        }
+        else if (type == "ns3::EnumValue")
+        {
+            std::istringstream names(expected);
+            std::string item;
+            while (std::getline(names, item, '|'))
+            {
+                ok = ok || item == value;
+            }
+            ok = ok && SetAttributeFailSafe(name, StringValue(value));
+        }
+        else
+        {
+            ok = SetAttributeFailSafe(name, StringValue(value));
+        }
+    }
+    catch (const std::invalid_argument&)
+    {
+        reject("not a number");
+    }
+    catch (const std::out_of_range&)
+    {
+        reject("out of range");
+    }
+    if (!ok)
+    {
+        reject("rejected value");
+    }
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
+    scenario.Validate(profile);
+    AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
+    const Derived d = Derive(profile, scenario);
+    std::vector<TrainingResult> results;
+    using Clock = std::chrono::steady_clock;
+    auto since = [](Clock::time_point start)
+    {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+
+    if (scenario.architecture == TrainingScenario::PARAMETER_SERVER
+        && scenario.mode == TrainingScenario::ASYNC)
+    {
+        auto start = Clock::now();
+        AsyncPsModel::Params p;
+        for (uint32_t w = 0; w < d.workers; ++w)
+        {
+            p.forward.push_back(scenario.GetComputeScale(w) * d.forward);
+            p.backward.push_back(scenario.GetComputeScale(w) * d.backward);
+        }
+        // The link station serves the busiest server's share at the link rate; whatever one
+        // (capped) flow needs beyond that is a delay.
+        const double queued = d.serverBytes / d.linkRate;
+        const double alone = std::max(d.serverBytes / d.flowRate, d.modelBytes / d.linkRate);
+        p.downlink = queued;
+        p.uplink = queued;
+        p.server = d.update;
+        p.workerOverhead = d.intra;
+        p.transferExtra = alone - queued;
+        AsyncPsModel::SolverOptions options;
+        // Forced exact MVA is still limited to 2^20 populations (memory: 2^20 x 3 doubles).
+        options.choice = m_mvaMethod == MVA_EXACT         ? AsyncPsModel::SolverOptions::EXACT
+                         : m_mvaMethod == MVA_APPROXIMATE ? AsyncPsModel::SolverOptions::APPROXIMATE
+                                                          : AsyncPsModel::SolverOptions::AUTO;
+        options.maxExactStates = m_mvaMethod == MVA_EXACT ? (uint64_t{1} << 20)
+                                                          : (uint64_t{1} << m_exactMvaMaxWorkers);
+        options.tolerance = m_approxTolerance;
+        options.maxIterations = m_approxMaxIterations;
+        AsyncPsModel model(p, options);
+        const double setup = since(start);
+        AsyncPsModel::Prediction fcfs;
+        AsyncPsModel::Prediction ps;
+        AsyncPsModel::Prediction hybrid;
+
+        struct Variant
+        {
+            std::string name;
+            bool overlap;
+        };
+
+        for (const Variant& v : {Variant{"mva-fcfs", false},
+                                 Variant{"mva-ps", false},
+                                 Variant{"mva-hybrid", false},
+                                 Variant{"mva-hybrid-overlap", true}})
+        {
+            start = Clock::now();
+            AsyncPsModel::Prediction pr;
+            if (v.name == "mva-fcfs")
+            {
+                pr = fcfs = model.Solve(MvaSolver::FCFS);
+            }
+            else if (v.name == "mva-ps")
+            {
+                pr = ps = model.Solve(MvaSolver::PS);
+            }
+            else if (v.name == "mva-hybrid")
+            {
+                pr = hybrid = AsyncPsModel::Choose(fcfs, ps, m_rhoThreshold); // Eq. (5)
+            }
+            else
+            {
+                pr = model.CorrectOverlap(hybrid); // Eq. (6)
+            }
+            TrainingResult r = NewResult(d, v.name);
+            r.inputs["P"] = d.servers;
+            r.inputs["M_server_bytes"] = d.serverBytes;
+            r.inputs["T_S_s"] = d.update;
+            r.inputs["S_D_s"] = p.downlink + p.transferExtra;
+            r.inputs["S_U_s"] = p.uplink + p.transferExtra;
+            r.inputs["S_link_queued_s"] = queued;
+            r.inputs["S_transfer_extra_s"] = p.transferExtra;
+            r.inputs["S_S_s"] = p.server;
+            r.inputs["S_W_mean_s"] = Mean(pr.workerService);
+            r.inputs["T_D_mean_s"] = Mean(pr.downlinkTime);
+            r.inputs["T_U_mean_s"] = Mean(pr.uplinkTime);
+            r.inputs["T_S_response_mean_s"] = Mean(pr.serverTime);
+            r.inputs["rho"] = pr.rho;
+            r.inputs["server_utilisation"] = pr.serverUtilisation;
+            r.inputs["link_ps"] = pr.link == MvaSolver::PS ? 1 : 0;
+            r.inputs["mva_exact"] = pr.method == MvaSolver::EXACT ? 1 : 0;
+            r.inputs["mva_states"] = static_cast<double>(pr.states);
+            r.inputs["mva_iterations"] = pr.iterations;
+            r.inputs["steps_per_s"] = pr.throughput;
+            if (v.name == "mva-hybrid" || v.name == "mva-hybrid-overlap")
+            {
+                r.inputs["rho_FCFS"] = pr.rhoFcfs;
+                r.inputs["rho_T"] = pr.rhoThreshold;
+                if (scenario.nicRate.GetBitRate() < 10000000000ULL)
+                {
+                    r.notes.push_back("rho_T = " + std::to_string(pr.rhoThreshold)
+                                      + "; 000 Sec. 4.2.1 used 0.5 on its 1 Gbps CPU cluster "
+                                        "and 0.6 on 10 Gbps GPU clusters");
+                }
+            }
+            r.inputs["assumes_overlap"] = v.overlap ? 1 : 0;
+            r.inputs["recommended"]
+                = (v.name == (scenario.overlap ? "mva-hybrid-overlap" : "mva-hybrid")) ? 1 : 0;
+            r.throughput = pr.throughput * d.samplesPerStep;
+            std::vector<double> cycle;
+            for (double x : pr.perWorkerThroughput)
+            {
+                cycle.push_back(1.0 / x);
+            }
+            r.stepTimeMean = Mean(cycle);
+            r.linkUtilisation["server-uplink"] = pr.rho;
+            r.linkUtilisation["server-downlink"] = pr.rho;
+            r.bottleneck = pr.serverUtilisation > pr.rho ? "server-update" : "server-link";
+            if (!pr.converged)
+            {
+                r.notes.push_back("approximate MVA stopped at its iteration limit ("
+                                  + std::to_string(pr.iterations) + ") before converging");
+            }
+            if (pr.method == MvaSolver::APPROXIMATE)
+            {
+                r.notes.push_back("Schweitzer-Bard approximate MVA (more than "
+                                  "2^ExactMvaMaxWorkers populations, or MvaMethod=Approximate); "
+                                  "see doc/analytic-models.rst for its error");
+            }
+            if (d.servers > 1)
+            {
+                r.notes.push_back("several servers: the link and server stations are the "
+                                  "busiest server's (an extension of 000's one-server model)");
+            }
+            if (scenario.overlap != v.overlap)
+            {
+                r.notes.push_back(std::string("this variant assumes overlap ")
+                                  + (v.overlap ? "on" : "off") + "; the scenario has it "
+                                  + (scenario.overlap ? "on" : "off"));
+            }
+            r.wallSeconds = setup + since(start);
+            results.push_back(r);
+        }
+
+        // Cynthia (001 Sec. 1), with and without halving T_C (001 Sec. 4.4).
+        for (bool halved : {false, true})
+        {
+            start = Clock::now();
+            const double process = d.meanScale * (d.forward + d.backward) + d.intra;
+            CynthiaModel base(d.workers, static_cast<uint32_t>(d.samplesPerStep), process, alone);
+            CynthiaModel model = halved ? base.Halved() : base;
+            TrainingResult r = NewResult(d, halved ? "cynthia-halved" : "cynthia");
+            r.inputs["P"] = d.servers;
+            r.inputs["T_p_s"] = process;
+            r.inputs["T_C_s"] = halved ? alone / 2 : alone;
+            r.inputs["U_1"] = model.Utilisation();
+            r.inputs["assumes_overlap"] = 0;
+            r.inputs["recommended"] = 0;
+            r.throughput = model.Throughput();
+            r.stepTimeMean = d.workers * d.samplesPerStep / r.throughput;
+            r.notes.push_back("baseline (001 Sec. 1): T_p = mean worker compute, T_C = M/B, "
+                              "U_1 = 2 T_C / T_p");
+            r.wallSeconds = since(start);
+            results.push_back(r);
+        }
+    }
+    else if (scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+    {
+        auto start = Clock::now();
+        SyncPsModel::Params p;
+        p.workers = d.workers;
+        p.modelBytes = d.modelBytes;
+        p.serverBytes = d.serverBytes;
+        p.flowRate = d.flowRate;
+        p.linkRate = d.linkRate;
+        p.forward = d.maxScale * d.forward;
+        p.backward = d.maxScale * d.backward;
+        p.update = d.update;
+        p.overhead = d.intra;
+        SyncPsModel model(p);
+        PsReadBoundsModel::Params rp;
+        rp.layerBytes = d.layerBytes;
+        rp.replicas = d.workers;
+        rp.servers = d.servers;
+        rp.workersPerReplica = 1;
+        rp.latency = d.roundTrip;
+        rp.bandwidth = d.flowRate;
+        rp.linkBandwidth = d.linkRate;
+        PsReadBoundsModel bounds(rp);
+        const double setup = since(start);
+        const double hybridUplink = (model.DrainTime() + model.TransferTime()) / 2;
+
+        const char* names[]
+            = {"sync-eq7", "sync-eq8", "sync-eq9", "sync-eq10", "ps-read-worst", "ps-read-best"};
+        for (const std::string name : names)
+        {
+            start = Clock::now();
+            TrainingResult r = NewResult(d, name);
+            r.inputs["P"] = d.servers;
+            r.inputs["M_server_bytes"] = d.serverBytes;
+            r.inputs["T_S_s"] = d.update;
+            r.inputs["T_F_slowest_s"] = p.forward;
+            r.inputs["T_B_slowest_s"] = p.backward;
+            r.inputs["M_over_B_s"] = model.TransferTime();
+            r.inputs["KM_over_B_s"] = model.DrainTime();
+            r.inputs["assumes_overlap"] = name == "sync-eq10" ? 1 : 0;
+            r.inputs["recommended"]
+                = (name == (scenario.overlap ? "sync-eq10" : "sync-eq9")) ? 1 : 0;
+            double step = 0;
+            if (name == "sync-eq7")
+            {
+                step = model.Eq7();
+            }
+            else if (name == "sync-eq8")
+            {
+                step = model.Eq8();
+            }
+            else if (name == "sync-eq9")
+            {
+                step = model.Eq9();
+            }
+            else if (name == "sync-eq10")
+            {
+                step = model.Eq10();
+            }
+            else
+            {
+                const bool worst = name == "ps-read-worst";
+                const double read = worst ? bounds.WorstCase() : bounds.BestCase();
+                r.inputs["C_ncost_s"] = rp.latency;
+                r.inputs["N_wr"] = rp.workersPerReplica;
+                r.inputs["T_D_read_s"] = read;
+                r.inputs["T_U_hybrid_s"] = hybridUplink;
+                step = read + p.forward + p.backward + hybridUplink + p.update + p.overhead;
+                r.notes.push_back(
+                    std::string("Eq. (9) with its downlink phase replaced by "
+                                "002's ")
+                    + (worst ? "worst-case read time, Eq. (10)" : "best-case read time, Eq. (11)"));
+            }
+            SetSync(r, d, step);
+            const double comm = 2 * model.DrainTime();
+            r.bottleneck = comm > p.forward + p.backward ? "server-link" : "worker-compute";
+            if (d.servers > 1)
+            {
+                r.notes.push_back("several servers: transfers use the busiest server's share "
+                                  "(an extension of 000's one-server equations)");
+            }
+            if (scenario.overlap != (name == "sync-eq10"))
+            {
+                r.notes.push_back(std::string("this variant assumes overlap ")
+                                  + (name == "sync-eq10" ? "on" : "off") + "; the scenario has it "
+                                  + (scenario.overlap ? "on" : "off"));
+            }
+            r.wallSeconds = setup + since(start);
+            results.push_back(r);
+        }
+    }
+    else
+    {
+        auto start = Clock::now();
+        const double compute = d.maxScale * (d.forward + d.backward);
+        const double tau = d.hopLatency;
+        OsfModel::Params op;
+        op.workers = d.workers;
+        op.bandwidth = d.flowRate;
+        op.reductionRate = scenario.reductionRate;
+        op.overhead
+            = d.workers > 1 ? m_allReduceOverhead.GetSeconds() + 2.0 * (d.workers - 1) * tau : 0;
+        op.extraPerByte = d.intraPerByte;
+        op.extraPerOperation = d.intraPerOperation;
+        op.layerBytes = d.layerBytes;
+        for (std::size_t i = 0; i < d.layerBytes.size(); ++i)
+        {
+            op.forward.push_back(d.maxScale * d.layerForward[i]);
+            op.backward.push_back(d.maxScale * d.layerBackward[i]);
+        }
+        const double bdp = d.flowRate * d.roundTrip;
+        const double threshold = m_threshold > 0 ? static_cast<double>(m_threshold) : bdp;
+        op.transferModel
+            = m_transferModel == TRANSFER_PIECEWISE ? OsfModel::PIECEWISE : OsfModel::LINEAR;
+        if (m_a1 == 0 && m_b1 == 0 && m_a2 == 0 && m_b2 == 0)
+        {
+            op.piecewise = OsfModel::DefaultPiecewise(op, threshold);
+        }
+        else
+        {
+            op.piecewise = {m_a1, m_b1, m_a2, m_b2, threshold};
+        }
+        OsfModel osf(op);
+        const bool fusion = scenario.bucketBytes > 0 || scenario.fusionTimeout.IsStrictlyPositive();
+        const double q = scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
+                             ? std::numeric_limits<double>::infinity()
+                             : static_cast<double>(scenario.bucketBytes);
+        const double firstQ = static_cast<double>(scenario.firstBucketBytes);
+        const double timeout = scenario.fusionTimeout.IsStrictlyPositive()
+                                   ? scenario.fusionTimeout.GetSeconds()
+                                   : std::numeric_limits<double>::infinity();
+        // One node with one GPU has nothing to reduce: no AllReduce is launched.
+        const bool exchanges = d.workers > 1 || d.gpus > 1;
+        const double nonEmptyLayers = static_cast<double>(std::count_if(d.layerBytes.begin(),
+                                                                        d.layerBytes.end(),
+                                                                        [](double b)
+                                                                        {
+                                                                            return b > 0;
+                                                                        }));
+        const double setup = since(start);
+
+        std::vector<std::string> names = {"ring-eq11", "stash", "csf", "osf"};
+        if (fusion)
+        {
+            names.push_back("osf-fusion");
+        }
+        names.push_back("osf-adafusion");
+        const std::string recommended
+            = scenario.overlap ? (fusion ? "osf-fusion" : "osf") : "ring-eq11";
+        for (const std::string& name : names)
+        {
+            start = Clock::now();
+            TrainingResult r = NewResult(d, name);
+            r.inputs["T_C_slowest_s"] = compute;
+            r.inputs["recommended"] = name == recommended ? 1 : 0;
+            const bool overlapModel = name.rfind("osf", 0) == 0;
+            r.inputs["assumes_overlap"] = overlapModel ? 1 : 0;
+            double step = 0;
+            if (name == "ring-eq11")
+            {
+                step
+                    = RingAllReduceModel::Eq11StepTime(d.workers, d.modelBytes, d.flowRate, compute)
+                      + d.intra;
+                r.inputs["T_allreduce_s"]
+                    = 2.0 * (d.workers - 1) * d.modelBytes / (d.workers * d.flowRate);
+            }
+            else if (name == "stash")
+            {
+                step = RingAllReduceModel::StashStepTime(d.workers,
+                                                         compute,
+                                                         tau,
+                                                         d.modelBytes,
+                                                         d.flowRate)
+                       + d.intra;
+                const double single = compute + d.intra;
+                r.inputs["tau_s"] = tau;
+                r.inputs["stash_T1_s"] = single;
+                r.inputs["stash_best_nodes"] = RingAllReduceModel::StashBestNodes(single,
+                                                                                  tau,
+                                                                                  d.modelBytes,
+                                                                                  d.flowRate,
+                                                                                  m_stashMaxNodes);
+                r.inputs["stash_sqrt_T1_over_tau"] = RingAllReduceModel::StashSqrtRule(single, tau);
+                r.inputs["per_layer_transfer_s"]
+                    = RingAllReduceModel::PerLayerTransferTime(d.layerBytes.size(),
+                                                               d.modelBytes,
+                                                               d.flowRate,
+                                                               tau);
+                r.inputs["latency_bound"] = RingAllReduceModel::IsLatencyBound(d.layerBytes.size(),
+                                                                               d.modelBytes,
+                                                                               d.flowRate,
+                                                                               tau)
+                                                ? 1
+                                                : 0;
+                r.notes.push_back("stash_best_nodes: the n minimising 003's T_n = T_1/n + "
+                                  "(tau + 2M/(nB))(n-1) for one step's work T_1 split over n "
+                                  "nodes");
+            }
+            else
+            {
+                r.inputs["N"] = d.workers;
+                r.inputs["delta_s"] = op.overhead;
+                r.inputs["R_bytes_per_s"] = op.reductionRate;
+                r.inputs["T_comp_s"] = osf.Comp();
+                r.inputs["T_overlap_s"] = osf.Overlap();
+                r.inputs["CSF"] = osf.Csf();
+                r.inputs["OSF"] = osf.Osf();
+                r.inputs["piecewise"] = op.transferModel == OsfModel::PIECEWISE ? 1 : 0;
+                if (op.transferModel == OsfModel::PIECEWISE)
+                {
+                    r.inputs["a1"] = op.piecewise.a1;
+                    r.inputs["b1"] = op.piecewise.b1;
+                    r.inputs["a2"] = op.piecewise.a2;
+                    r.inputs["b2"] = op.piecewise.b2;
+                    r.inputs["D_thresh_bytes"] = op.piecewise.threshold;
+                }
+                if (name == "csf")
+                {
+                    step = osf.CsfStepTime();
+                    r.inputs["T_comm_s"] = osf.CommTime();
+                }
+                else if (name == "osf")
+                {
+                    step = osf.StepTime();
+                    r.inputs["T_update_s"] = osf.UpdateTime();
+                    r.inputs["allreduce_operations"] = exchanges ? nonEmptyLayers : 0.0;
+                }
+                else
+                {
+                    OsfModel::FusionPlan plan
+                        = name == "osf-fusion" ? osf.Fusion(q, firstQ, timeout) : osf.AdaFusion();
+                    step = osf.FusionStepTime(plan);
+                    r.inputs["T_update_fusion_s"] = osf.FusionUpdateTime(plan);
+                    r.inputs["OSF_fusion"] = osf.OsfFusion(plan);
+                    r.inputs["allreduce_operations"] = exchanges ? plan.operations : 0;
+                    if (name == "osf-fusion")
+                    {
+                        r.inputs["Q_bytes"] = q;
+                        r.inputs["first_Q_bytes"] = firstQ;
+                        r.inputs["timeout_s"] = timeout;
+                    }
+                }
+            }
+            SetSync(r, d, step);
+            // 004 Eq. (1): SF = T_1 / (N T_N), here per step: the one-node step over this one.
+            r.inputs["SF"] = (compute + d.intra) / step;
+            r.bottleneck = step > compute + d.intra + 1e-12 * step ? "network" : "worker-compute";
+            if (scenario.overlap != overlapModel)
+            {
+                r.notes.push_back(std::string("this variant assumes overlap ")
+                                  + (overlapModel ? "on" : "off") + "; the scenario has it "
+                                  + (scenario.overlap ? "on" : "off"));
+            }
+            r.wallSeconds = setup + since(start);
+            results.push_back(r);
+        }
+    }
+
+    if (scenario.flowCap.GetBitRate() > 0
+        && scenario.flowCap.GetBitRate() < scenario.nicRate.GetBitRate())
+    {
+        for (auto& r : results)
+        {
+            r.notes.push_back("per-flow cap: one transfer runs at B, several share B_link");
+        }
+    }
+    for (auto& r : results)
+    {
+        // JSON has no infinity (an unlimited bucket, no timeout, tau = 0, T_p = 0): say it in
+        // words instead of writing null.
+        for (auto it = r.inputs.begin(); it != r.inputs.end();)
+        {
+            if (std::isfinite(it->second))
+            {
+                ++it;
+                continue;
+            }
+            r.notes.push_back(it->first + " is " + (it->second > 0 ? "infinite" : "undefined"));
+            it = r.inputs.erase(it);
+        }
+        m_resultTrace(r);
+    }
+    return results;
+}
+
+} // namespace ns3

@@ -14,13 +14,16 @@
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
 #include "ns3/config.h"
-#include "ns3/string.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/string.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <regex>
+#include <sstream>
 
 using namespace ns3;
 
@@ -87,6 +90,193 @@ ParseBool(const std::string& option, const std::string& text)
         return false;
     }
     throw TrainingInputError(option + ": cannot parse '" + text + "' (expected true or false)");
+}
+
+/// Parse --workers: "4", "1..8" or "1,2,4,8".
+std::vector<uint32_t>
+ParseWorkers(const std::string& text)
+{
+    std::vector<uint32_t> list;
+    auto range = text.find("..");
+    if (range != std::string::npos)
+    {
+        uint64_t a = ParseUnsigned("--workers", text.substr(0, range), 1, 100000);
+        uint64_t b = ParseUnsigned("--workers", text.substr(range + 2), 1, 100000);
+        if (b < a)
+        {
+            throw TrainingInputError("--workers: empty range '" + text
+                                     + "' (expected FIRST..LAST with FIRST <= LAST)");
+        }
+        for (uint64_t k = a; k <= b; ++k)
+        {
+            list.push_back(static_cast<uint32_t>(k));
+        }
+        return list;
+    }
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        list.push_back(static_cast<uint32_t>(ParseUnsigned("--workers", item, 1, 100000)));
+    }
+    if (list.empty())
+    {
+        throw TrainingInputError("--workers: empty (expected a number, 1..8 or 1,2,4,8)");
+    }
+    return list;
+}
+
+/// Reject unknown --backend and --sharing values before any long run.
+void
+CheckBackend(const std::string& backend, const std::string& sharing)
+{
+    if (backend != "packet" && backend != "flow" && backend != "analytic" && backend != "all")
+    {
+        throw TrainingInputError("--backend: unknown value '" + backend
+                                 + "' (expected packet, flow, analytic or all)");
+    }
+    FlowBackend::ParseSharing(sharing);
+}
+
+/// Run the chosen backends on one scenario.
+std::vector<TrainingResult>
+RunBackends(const TrainingProfile& profile,
+            const TrainingScenario& s,
+            const std::string& backend,
+            const std::string& sharing,
+            const std::string& rhoT,
+            bool progress,
+            bool records)
+{
+    std::vector<TrainingResult> results;
+    auto append = [&results](const std::vector<TrainingResult>& r)
+    {
+        results.insert(results.end(), r.begin(), r.end());
+    };
+    if (backend == "packet" || backend == "all")
+    {
+        Ptr<PacketBackend> packet = CreateObject<PacketBackend>();
+        packet->SetAttribute("Progress", BooleanValue(progress));
+        append(packet->Run(profile, s));
+    }
+    if (backend == "flow" || backend == "all")
+    {
+        // --backend=all shows every sharing model next to the packet level.
+        std::vector<std::string> models = {sharing};
+        if (backend == "all")
+        {
+            models = s.architecture == TrainingScenario::RING_ALLREDUCE
+                         ? std::vector<std::string>{"allreduce"}
+                         : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid"};
+        }
+        for (const auto& m : models)
+        {
+            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+            flow->SetAttribute("Sharing", StringValue(m));
+            flow->SetAttribute("RecordTransfers", BooleanValue(records));
+            flow->SetAttribute("HybridParts", BooleanValue(backend != "all"));
+            append(flow->Run(profile, s));
+        }
+    }
+    if (backend == "analytic" || backend == "all")
+    {
+        Ptr<AnalyticBackend> analytic = CreateObject<AnalyticBackend>();
+        if (!rhoT.empty())
+        {
+            analytic->SetAttributeChecked("RhoThreshold", rhoT);
+        }
+        append(analytic->Run(profile, s));
+    }
+    return results;
+}
+
+/// Run every K of a sweep; write the CSV and a gnuplot script; print a table.
+int
+RunSweep(const TrainingProfile& profile,
+         TrainingScenario s,
+         const std::vector<uint32_t>& sweep,
+         const std::string& backend,
+         const std::string& sharing,
+         const std::string& rhoT,
+         bool progress,
+         std::string csv)
+{
+    if (csv.empty())
+    {
+        csv = "sweep.csv";
+    }
+    std::vector<std::string> columns;
+    std::vector<std::map<std::string, double>> rows;
+    for (uint32_t k : sweep)
+    {
+        s.workers = k;
+        s.Validate(profile);
+        std::map<std::string, double> row;
+        for (const auto& r : RunBackends(profile, s, backend, sharing, rhoT, progress, false))
+        {
+            std::string name = r.backend + ":" + r.variant;
+            if (std::find(columns.begin(), columns.end(), name) == columns.end())
+            {
+                columns.push_back(name);
+            }
+            row[name] = r.throughput;
+        }
+        rows.push_back(row);
+    }
+    std::ofstream out(csv);
+    out << "workers";
+    for (const auto& c : columns)
+    {
+        out << "," << c;
+    }
+    out << "\n";
+    std::printf("%-8s", "workers");
+    for (const auto& c : columns)
+    {
+        std::printf(" %20s", c.c_str());
+    }
+    std::printf("\n");
+    for (std::size_t i = 0; i < sweep.size(); ++i)
+    {
+        out << sweep[i];
+        std::printf("%-8u", sweep[i]);
+        for (const auto& c : columns)
+        {
+            auto it = rows[i].find(c);
+            if (it != rows[i].end())
+            {
+                out << "," << it->second;
+                std::printf(" %20.2f", it->second);
+            }
+            else
+            {
+                out << ",";
+                std::printf(" %20s", "-");
+            }
+        }
+        out << "\n";
+        std::printf("\n");
+    }
+    if (!out)
+    {
+        throw TrainingInputError("--csv: cannot write '" + csv + "'");
+    }
+    std::string png = csv.substr(0, csv.rfind('.')) + ".png";
+    std::ofstream gp(csv + ".gp");
+    gp << "# gnuplot " << csv << ".gp  (Debian: apt-get install gnuplot-nox)\n"
+       << "set datafile separator ','\nset terminal pngcairo size 1000,650\n"
+       << "set output '" << png << "'\nset key outside right\nset grid\n"
+       << "set xlabel 'workers K'\nset ylabel 'throughput (samples/s)'\n"
+       << "set title '" << profile.GetModel() << ", " << s.GetArchitectureName() << " "
+       << s.GetModeName() << "'\n"
+       << "plot for [i=2:" << columns.size() + 1 << "] '" << csv
+       << "' using 1:i with linespoints title columnhead(i)\n";
+    std::printf("wrote %s and %s.gp (gnuplot %s.gp draws %s)\n",
+                csv.c_str(),
+                csv.c_str(),
+                csv.c_str(),
+                png.c_str());
+    return 0;
 }
 
 /// Print one line per result.
@@ -169,6 +359,8 @@ main(int argc, char* argv[])
     std::string sampleSteps = "true";
     std::string backend = "packet";
     std::string sharing = "ps";
+    std::string rhoT;
+    std::string csv;
     std::string output;
     bool records = true;
     bool progress = true;
@@ -179,7 +371,7 @@ main(int argc, char* argv[])
     cmd.AddValue("profile", "Training profile JSON (traces/README.md)", profileFile);
     cmd.AddValue("arch", "Architecture: ps or ring", arch);
     cmd.AddValue("mode", "sync or async (ps only)", mode);
-    cmd.AddValue("workers", "Number of workers K", workers);
+    cmd.AddValue("workers", "Number of workers K, or a sweep: 1..8 or 1,2,4,8", workers);
     cmd.AddValue("servers", "Number of parameter servers P", servers);
     cmd.AddValue("nicRate", "Link rate of every NIC, e.g. 1Gbps, 10Gbps, 25Gbps", nicRate);
     cmd.AddValue("flowCap", "Per-flow rate cap (TCP pacing), 0 for none, e.g. 10Gbps", flowCap);
@@ -203,7 +395,14 @@ main(int argc, char* argv[])
     cmd.AddValue("sharing",
                  "Flow backend link sharing: fcfs, ps, capped, hybrid (ring: allreduce)",
                  sharing);
+    cmd.AddValue("rhoT",
+                 "Analytic backend: utilisation threshold rho_T of 000 Eq. (5) (default 0.6)",
+                 rhoT);
     cmd.AddValue("output", "Write the JSON result here", output);
+    cmd.AddValue("csv",
+                 "With a --workers sweep: throughput-vs-workers CSV (default sweep.csv); a "
+                 "gnuplot script CSV.gp that draws it is written next to it",
+                 csv);
     cmd.AddValue("records", "Include per-step and per-transfer records in the JSON", records);
     cmd.AddValue("progress", "Print progress of long packet-level runs to stderr", progress);
     cmd.Parse(argc, argv);
@@ -214,7 +413,6 @@ main(int argc, char* argv[])
         TrainingScenario s;
         s.SetArchitecture("--arch", arch);
         s.SetMode("--mode", mode);
-        s.workers = static_cast<uint32_t>(ParseUnsigned("--workers", workers, 1, 100000));
         s.servers = static_cast<uint32_t>(ParseUnsigned("--servers", servers, 1, 100000));
         s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
         s.flowCap
@@ -233,45 +431,17 @@ main(int argc, char* argv[])
         s.warmup = static_cast<uint32_t>(ParseUnsigned("--warmup", warmup, 0, 10000000));
         s.seed = ParseUnsigned("--seed", seed, 1, UINT32_MAX);
         s.sampleSteps = ParseBool("--sampleSteps", sampleSteps);
+
+        std::vector<uint32_t> sweep = ParseWorkers(workers);
+        s.workers = sweep.front();
+        CheckBackend(backend, sharing);
+        if (sweep.size() > 1)
+        {
+            return RunSweep(profile, s, sweep, backend, sharing, rhoT, progress, csv);
+        }
         s.Validate(profile);
-
-        if (backend != "packet" && backend != "flow" && backend != "all")
-        {
-            throw TrainingInputError("--backend: unknown value '" + backend +
-                                     "' (expected packet, flow or all)");
-        }
-        FlowBackend::ParseSharing(sharing); // reject a bad --sharing before any long run
-
-        std::vector<TrainingResult> results;
-        auto append = [&results](const std::vector<TrainingResult>& r) {
-            results.insert(results.end(), r.begin(), r.end());
-        };
-        if (backend == "packet" || backend == "all")
-        {
-            Ptr<PacketBackend> packet = CreateObject<PacketBackend>();
-            packet->SetAttribute("Progress", BooleanValue(progress));
-            append(packet->Run(profile, s));
-        }
-        if (backend == "flow" || backend == "all")
-        {
-            // --backend=all shows every sharing model next to the packet level.
-            std::vector<std::string> models = {sharing};
-            if (backend == "all")
-            {
-                models = s.architecture == TrainingScenario::RING_ALLREDUCE
-                             ? std::vector<std::string>{"allreduce"}
-                             : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid"};
-            }
-            for (const auto& m : models)
-            {
-                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-                flow->SetAttribute("Sharing", StringValue(m));
-                flow->SetAttribute("RecordTransfers", BooleanValue(records));
-                flow->SetAttribute("HybridParts", BooleanValue(backend != "all"));
-                append(flow->Run(profile, s));
-            }
-        }
-
+        std::vector<TrainingResult> results
+            = RunBackends(profile, s, backend, sharing, rhoT, progress, records);
         PrintSummary(profile, s, results);
         if (!output.empty())
         {

@@ -52,8 +52,12 @@ RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
     for (uint32_t w = 0; w < s.workers; ++w)
     {
         Ptr<Node> worker = cluster->GetWorkers().Get(w);
-        Ipv4Address workerAddress =
-            cluster->GetLinkDevices(w).Get(0)->GetNode()->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+        Ipv4Address workerAddress = cluster->GetLinkDevices(w)
+                                        .Get(0)
+                                        ->GetNode()
+                                        ->GetObject<Ipv4>()
+                                        ->GetAddress(1, 0)
+                                        .GetLocal();
         PacketSinkHelper downSink("ns3::TcpSocketFactory",
                                   InetSocketAddress(Ipv4Address::GetAny(), downPort));
         downSink.Install(worker);
@@ -78,7 +82,8 @@ RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile
+        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
     uint32_t workers = 2;
     uint32_t steps = 6;
     uint32_t mtu = 1500;

@@ -102,8 +102,7 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
         throw TrainingInputError("--nicRate: zero goodput (expected a positive NIC rate and, "
                                  "if set, a positive per-flow cap)");
     }
-    d.linkRate = d.flowRate * static_cast<double>(scenario.nicRate.GetBitRate())
-                 / scenario.GetFlowRateBps();
+    d.linkRate = scenario.GetLinkGoodputBytesPerSecond();
     d.maxScale = 0;
     d.meanScale = 0;
     for (uint32_t w = 0; w < d.workers; ++w)

@@ -1299,9 +1299,8 @@ FlowLevelSimulator::GetLinkCapacity() const
     {
         return raw;
     }
-    // The scenario's goodput rule (payload / wire bytes of a full segment), applied to the NIC.
-    double efficiency = m_scenario.GetGoodputBytesPerSecond() / (m_scenario.GetFlowRateBps() / 8.0);
-    return raw * efficiency;
+    // The scenario's goodput rule (payload / wire bytes of a full segment).
+    return m_scenario.GetLinkGoodputBytesPerSecond();
 }
 
 double

@@ -213,11 +213,24 @@ TrainingScenario::GetFlowRateBps() const
 }
 
 double
-TrainingScenario::GetGoodputBytesPerSecond() const
+TrainingScenario::GetLinkGoodputBytesPerSecond() const
 {
     // A point-to-point frame is the IP packet plus a 2-byte PPP header.
     double efficiency = static_cast<double>(GetSegmentSize()) / (mtu + 2);
-    return GetFlowRateBps() / 8.0 * efficiency;
+    return nicRate.GetBitRate() / 8.0 * efficiency;
+}
+
+double
+TrainingScenario::GetGoodputBytesPerSecond() const
+{
+    double goodput = GetLinkGoodputBytesPerSecond();
+    if (flowCap.GetBitRate() > 0)
+    {
+        // ns-3.37 paces the segment payload (TcpSocketBase::SendDataPacket times the pacing
+        // interval with the payload size), so the cap bounds goodput, not wire bytes.
+        goodput = std::min(goodput, flowCap.GetBitRate() / 8.0);
+    }
+    return goodput;
 }
 
 std::vector<uint32_t>

@@ -124,8 +124,17 @@ class TrainingScenario
     double GetFlowRateBps() const;
 
     /**
-     * \brief Application goodput of one saturated TCP flow on a point-to-point link:
-     * the flow rate times payload/wire bytes (segment / (MTU + 2 bytes of PPP header)).
+     * \brief Payload bytes per second a link carries when saturated by full segments: the NIC
+     * rate times segment / (MTU + 2 bytes of PPP header), 1448/1502 at MTU 1500.
+     * \return bytes per second
+     */
+    double GetLinkGoodputBytesPerSecond() const;
+
+    /**
+     * \brief Application goodput of one saturated TCP flow on a point-to-point link: the NIC
+     * rate times payload/wire bytes (segment / (MTU + 2 bytes of PPP header)), at most the
+     * per-flow cap (ns-3.37's pacing limits payload bytes, so a 10 Gb/s cap gives 10 Gb/s of
+     * goodput, about 10.4 Gb/s on the wire).
      * \return bytes per second
      */
     double GetGoodputBytesPerSecond() const;

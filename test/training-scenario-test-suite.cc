@@ -100,6 +100,15 @@ class GoodputTestCase : public TestCase
         s.nicRate = DataRate("25Gbps");
         s.flowCap = DataRate("10Gbps");
         NS_TEST_EXPECT_MSG_EQ_TOL(s.GetFlowRateBps(), 10e9, 1e-3, "cap below NIC rate");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s.GetGoodputBytesPerSecond(),
+                                  10e9 / 8,
+                                  1e-3,
+                                  "ns-3.37 paces payload: a 10 G cap is 10 G of goodput");
+        s.flowCap = DataRate("24.5Gbps");
+        NS_TEST_EXPECT_MSG_EQ_TOL(s.GetGoodputBytesPerSecond(),
+                                  25e9 / 8 * 1448 / 1502,
+                                  1e-3,
+                                  "a cap above the NIC's goodput does not bind");
     }
 };
 

@@ -706,7 +706,8 @@ PsEngine::UplinkDone(uint32_t w)
     const auto& upd = *ws.upd;
     // Updates of one worker at one server run one after another, in arrival order; different
     // workers (and different servers) in parallel. Overlap on: each as soon as its gradient is
-    // in; overlap off: after all of the worker's gradients of the step are in, at every server.
+    // in; overlap off: once all of the worker's gradients for *that server* are in (a server
+    // cannot see the others; the packet-level ParameterServerApplication does the same).
     double allIn = ws.stepStart;
     for (uint32_t l = 0; l < m_l; ++l)
     {
@@ -716,7 +717,14 @@ PsEngine::UplinkDone(uint32_t w)
     for (uint32_t p = 0; p < m_p; ++p)
     {
         const Connection& c = m_conns[ConnIndex(w, p, UP)];
-        double t = m_scenario.overlap ? ws.stepStart : allIn;
+        double t = ws.stepStart;
+        if (!m_scenario.overlap)
+        {
+            for (const auto& s : c.segs)
+            {
+                t = std::max(t, ws.upEnd[s.layer]);
+            }
+        }
         for (const auto& s : c.segs)
         {
             if (m_scenario.overlap)

@@ -48,6 +48,7 @@ def build(bld):
         'test/analytic-backend-test-suite.cc',
         'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
+        'test/cross-backend-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/packet-level-test-suite.cc',
         'test/sharing-model-test-suite.cc',

@@ -29,6 +29,15 @@
 namespace ns3
 {
 
+namespace
+{
+/// Largest window TCP can advertise: 16-bit field, window scale at most 14 (RFC 7323).
+constexpr uint32_t MAX_ADVERTISED_WINDOW = 65535u << 14;
+/// Receive buffer minus send buffer: more than the rounding of the largest window scale
+/// (2^14 - 1 bytes), see ConfigureTcp().
+constexpr uint32_t RCV_BUF_MARGIN = 64 * 1024;
+} // namespace
+
 NS_LOG_COMPONENT_DEFINE("TrainingClusterHelper");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingClusterHelper);
@@ -117,6 +126,7 @@ TrainingClusterHelper::TrainingClusterHelper()
       m_mtu(1500),
       m_minRto(MilliSeconds(200)),
       m_delAckCount(1),
+      m_sendBuffer(0),
       m_port(5000)
 {
     NS_LOG_FUNCTION(this);
@@ -156,15 +166,24 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
 uint32_t
 TrainingClusterHelper::GetSocketBufferBytes() const
 {
-    const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
-    const double rtt = 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
-    QueueSize q = TrainingScenario::ParseQueueSize("QueueSize", m_queueSize);
-    double queueBytes = q.GetUnit() == QueueSizeUnit::PACKETS
-                            ? static_cast<double>(q.GetValue()) * (m_mtu + 2)
-                            : static_cast<double>(q.GetValue());
-    double drain = queueBytes / rate;
-    double bytes = std::max(256.0 * 1024, 2 * rate * (rtt + drain));
-    return static_cast<uint32_t>(std::min(bytes, 1024.0 * 1024 * 1024));
+    double bytes = m_sendBuffer;
+    if (bytes == 0)
+    {
+        // Automatic: twice the bandwidth-delay product of the empty path, at least 256 KiB.
+        // Larger windows let every flow of an incast overrun the switch port (each flow alone
+        // already fills the link at 2 x BDP).
+        const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
+        const double rtt = 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
+        bytes = std::max(256.0 * 1024, 2 * rate * rtt);
+    }
+    // Leave room for the receive-buffer margin below the largest window TCP can advertise.
+    return static_cast<uint32_t>(std::min(bytes, double(MAX_ADVERTISED_WINDOW - RCV_BUF_MARGIN)));
+}
+
+uint32_t
+TrainingClusterHelper::GetReceiveBufferBytes() const
+{
+    return GetSocketBufferBytes() + RCV_BUF_MARGIN;
 }
 
 void
@@ -190,9 +209,22 @@ TrainingClusterHelper::ConfigureTcp() const
     }
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mtu - 52));
-    uint32_t buffer = GetSocketBufferBytes();
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buffer));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(buffer));
+    // RcvBufSize > SndBufSize works around an ns-3.37 crash (segfault in TcpRateLinux::SkbSent).
+    // TcpTxBuffer::NextSeg rule (2) accepts m_sentSize <= rWnd and returns a segment of
+    // min(SMSS, rWnd - m_sentSize) bytes (tcp-tx-buffer.cc:1023-1027): 0 bytes when the sent
+    // data fills the peer's window exactly while unsent data waits. CopyFromSequence(0, ...)
+    // then returns nullptr (tcp-tx-buffer.cc:237), which SendDataPacket dereferences
+    // (tcp-socket-base.cc:3124-3126). SendPendingData gets there in loss recovery or after an
+    // RTO (SACKed or lost bytes make cwnd - pipe > 0 with a full window) whenever the send
+    // buffer holds more than the advertised window, and window scaling rounds that window down
+    // to a multiple of 2^wscale (up to 16383 bytes below RcvBufSize). With the receive buffer
+    // larger than the send buffer by more than that rounding, and receivers that drain their
+    // socket on every receive callback (TensorConnection::HandleRead), rWnd >= SndBufSize >=
+    // bytes buffered by the sender, so a full window never has unsent data behind it. As in
+    // Linux (tcp_rmem above tcp_wmem) the send buffer, not the receive window, then limits a
+    // flow, as before. ns-3 later fixed NextSeg (m_sentSize < rWnd).
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(GetSocketBufferBytes()));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(GetReceiveBufferBytes()));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(m_delAckCount));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_minRto));

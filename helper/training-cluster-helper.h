@@ -32,8 +32,13 @@ namespace ns3
  * Mtu, ...); Configure() sets them all from a TrainingScenario. TCP defaults that matter at 10-25
  * Gbps are applied by ConfigureTcp() through Config::SetDefault before any socket exists:
  *  - SegmentSize = MTU - 52 (20 IP + 20 TCP + 12 timestamp option bytes);
- *  - SndBufSize = RcvBufSize = max(256 KiB, 2 x rate x (RTT + time to drain a full device
- *    queue)): ns-3's 128 KiB default caps one flow at about 16.6 Gb/s on a 25 G, 40 us RTT path;
+ *  - SndBufSize = max(256 KiB, 2 x BDP of the empty path) unless the SendBuffer attribute says
+ *    otherwise: enough for one flow to fill the link (ns-3's 128 KiB default caps one flow at
+ *    about 16.6 Gb/s on a 25 G, 40 us RTT path), small enough that a few flows converging on
+ *    one switch port do not overrun its queue at once;
+ *  - RcvBufSize = SndBufSize + 64 KiB, so the advertised window (rounded down by window
+ *    scaling) always covers the peer's whole send buffer: with equal buffers ns-3.37 crashes
+ *    in loss recovery (TcpTxBuffer::NextSeg hands out a 0-byte segment, see ConfigureTcp());
  *  - DelAckCount = 1: with the default 2, a flow that hit an RTO was measured crawling one
  *    segment per RTO for tens of simulated seconds;
  *  - MinRto = 200 ms (Linux); SACK on; InitialCwnd 10 (ns-3 3.37 default, as Linux);
@@ -108,8 +113,12 @@ class TrainingClusterHelper : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-    /** \return the socket buffer size ConfigureTcp() uses, in bytes */
+    /** \return the socket send buffer size ConfigureTcp() uses, in bytes */
     uint32_t GetSocketBufferBytes() const;
+
+    /** \return the socket receive buffer size ConfigureTcp() uses, in bytes (larger than the
+     * send buffer, see ConfigureTcp()) */
+    uint32_t GetReceiveBufferBytes() const;
 
   protected:
     void DoDispose() override;
@@ -126,6 +135,7 @@ class TrainingClusterHelper : public Object
     uint32_t m_mtu;           //!< MTU
     Time m_minRto;            //!< TCP minimum RTO
     uint32_t m_delAckCount;   //!< TCP delayed-ACK count
+    uint32_t m_sendBuffer;    //!< TCP send buffer (0: automatic)
     uint16_t m_port;          //!< servers' port
 
     NodeContainer m_workerNodes;                  //!< workers

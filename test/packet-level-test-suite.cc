@@ -534,6 +534,8 @@ class DeterminismTestCase : public TestCase
         s.seed = 7;
         TrainingResult a = RunPacket(p, s);
         TrainingResult b = RunPacket(p, s);
+        NS_TEST_ASSERT_MSG_EQ(a.steps.size(), 8, "every step of both workers completed");
+        NS_TEST_ASSERT_MSG_EQ(a.transfers.size(), 2 * 4 * 2 * 2, "every transfer recorded");
         a.wallSeconds = b.wallSeconds = 0;
         NS_TEST_EXPECT_MSG_EQ(TrainingResult::MakeDocument(p, s, {a}),
                               TrainingResult::MakeDocument(p, s, {b}),

@@ -1,0 +1,138 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Cross-backend agreement: the flow-level simulator (and where it applies the analytical model)
+ * against the packet level, on small profiles, both run inside the test. Where the backends agree
+ * by construction (one worker, no contention) the bound is tight; where they differ by design
+ * (TCP is neither exactly PS nor FCFS), the measured figures are printed in the test message.
+ */
+
+#include "ns3/distributed-training-module.h"
+#include "ns3/string.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A profile of a few large layers (transfers of several BDPs, as in real models).
+TrainingProfile
+LargeLayers()
+{
+    TrainingProfile p;
+    p.SetModel("large-layers");
+    p.SetBatchSize(32);
+    p.SetProvenance(R"({"device":"none","framework":"none","method":"test","derived":true})");
+    const uint64_t sizes[] = {4000000, 1500000, 6000000, 2500000};
+    for (int i = 0; i < 4; ++i)
+    {
+        p.AddLayer({"l" + std::to_string(i), "", sizes[i], 2500, 5000, 300});
+    }
+    return p;
+}
+
+TrainingResult
+Flow(const TrainingProfile& p, const TrainingScenario& s, const std::string& sharing)
+{
+    Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+    flow->SetAttribute("Sharing", StringValue(sharing));
+    return flow->Run(p, s).at(0);
+}
+
+} // namespace
+
+/**
+ * \ingroup distributed-training
+ * One worker, no contention: flow and packet agree within 3 %.
+ */
+class OneWorkerFlowMatchesPacketTestCase : public TestCase
+{
+  public:
+    OneWorkerFlowMatchesPacketTestCase()
+        : TestCase("cross-backend: one worker, flow and packet step times agree within 3%")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = LargeLayers();
+        for (bool overlap : {false, true})
+        {
+            TrainingScenario s;
+            s.workers = 1;
+            s.steps = 4;
+            s.warmup = 1;
+            s.overlap = overlap;
+            TrainingResult packet = CreateObject<PacketBackend>()->Run(p, s).at(0);
+            TrainingResult flow = Flow(p, s, "ps");
+            NS_TEST_EXPECT_MSG_EQ_TOL(flow.stepTimeMean,
+                                      packet.stepTimeMean,
+                                      0.03 * packet.stepTimeMean,
+                                      "overlap " << overlap << ": flow " << flow.stepTimeMean * 1e3
+                                                 << " ms, packet " << packet.stepTimeMean * 1e3
+                                                 << " ms");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Sync PS with 4 workers on one 10 G server link: flow/ps within 10 % of packet throughput; the
+ * packet level lies between the FCFS and PS predictions.
+ */
+class SyncFourWorkersTestCase : public TestCase
+{
+  public:
+    SyncFourWorkersTestCase()
+        : TestCase("cross-backend: sync PS, 4 workers, flow ps within 10% of packet throughput")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = LargeLayers();
+        TrainingScenario s;
+        s.workers = 4;
+        s.steps = 5;
+        s.warmup = 1;
+        TrainingResult packet = CreateObject<PacketBackend>()->Run(p, s).at(0);
+        TrainingResult ps = Flow(p, s, "ps");
+        TrainingResult fcfs = Flow(p, s, "fcfs");
+        std::ostringstream figures;
+        figures << "packet " << packet.throughput << ", flow ps " << ps.throughput << ", flow fcfs "
+                << fcfs.throughput << " samples/s (ps error "
+                << 100 * (ps.throughput - packet.throughput) / packet.throughput << " %)";
+        NS_TEST_EXPECT_MSG_EQ_TOL(ps.throughput,
+                                  packet.throughput,
+                                  0.10 * packet.throughput,
+                                  figures.str());
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(fcfs.throughput * 1.02,
+                                    packet.throughput,
+                                    "packet above FCFS: " << figures.str());
+        std::cout << "  sync PS K=4 10G: " << figures.str() << std::endl;
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Cross-backend tests.
+ */
+class CrossBackendTestSuite : public TestSuite
+{
+  public:
+    CrossBackendTestSuite()
+        : TestSuite("distributed-training-cross-backend", UNIT)
+    {
+        AddTestCase(new OneWorkerFlowMatchesPacketTestCase, TestCase::QUICK);
+        AddTestCase(new SyncFourWorkersTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance: registers the suite.
+static CrossBackendTestSuite g_crossBackendTestSuite;

@@ -51,8 +51,11 @@ echo "== building with $JOBS jobs"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 
 if [ "$mode" = run ]; then
-  echo "== running the main scenario"
-  exec "$BUILD_DIR/bin/profile-summary" --profile=traces/resnet50-cpu-b8.json
+  echo "== running the main scenario: GoogLeNet, sync parameter server, 4 workers, 10 Gb/s,"
+  echo "   every backend side by side (about a minute); result in result.json"
+  exec "$BUILD_DIR/bin/distributed-training-sim" --profile=traces/googlenet-titanx-pascal-b16.json \
+    --arch=ps --mode=sync --workers=4 --nicRate=10Gbps --steps=10 --warmup=2 --backend=all \
+    --output=result.json
 else
   echo "== running every test suite"
   cd "$BUILD_DIR"

@@ -5,7 +5,10 @@
  * line, runs the chosen backend(s), prints a short summary and writes the common JSON result.
  *
  *   ./build/bin/distributed-training-sim --profile=traces/resnet50-p100-b64.json \
- *       --arch=ps --mode=sync --workers=4 --nicRate=10Gbps --steps=20 --output=result.json
+ *       --arch=ps --mode=sync --workers=4 --nicRate=10Gbps --steps=10 --output=result.json
+ *
+ * With no option it runs the main scenario: GoogLeNet (TITAN X-class profile), sync parameter
+ * server, 4 workers, 10 Gb/s, 10 steps of which 2 are warm-up, packet backend.
  *
  * Run with --help for every option. Invalid options or impossible scenarios end with a message
  * naming the option and exit status 1.
@@ -336,7 +339,7 @@ PrintSummary(const TrainingProfile& profile,
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-p100-b64.json";
+    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
     std::string arch = "ps";
     std::string mode = "sync";
     std::string workers = "4";
@@ -353,7 +356,7 @@ main(int argc, char* argv[])
     std::string window = "0";
     std::string partition = "greedy";
     std::string computeScale = "1";
-    std::string steps = "20";
+    std::string steps = "10";
     std::string warmup = "2";
     std::string seed = "1";
     std::string sampleSteps = "true";

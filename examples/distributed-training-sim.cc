@@ -186,7 +186,15 @@ RunBackends(const TrainingProfile& profile,
         Ptr<AnalyticBackend> analytic = CreateObject<AnalyticBackend>();
         if (!rhoT.empty())
         {
-            analytic->SetAttributeChecked("RhoThreshold", rhoT);
+            try
+            {
+                analytic->SetAttributeChecked("RhoThreshold", rhoT);
+            }
+            catch (const TrainingInputError&)
+            {
+                throw TrainingInputError("--rhoT: '" + rhoT +
+                                         "' rejected (expected a utilisation from 0 to 1)");
+            }
         }
         append(analytic->Run(profile, s));
     }

@@ -228,12 +228,7 @@ TrainingClusterHelper::ConfigureTcp() const
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(m_delAckCount));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_minRto));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(getenv("DBG_NOSACK") == nullptr));
-    if (getenv("DBG_BUF"))
-    {
-        Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(atoi(getenv("DBG_BUF"))));
-        Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(atoi(getenv("DBG_BUF"))));
-    }
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     // DCTCP needs ECN; Config defaults outlive a run, so reset it for the other variants.
     bool dctcp = tid == TypeId::LookupByName("ns3::TcpDctcp");
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp ? "On" : "Off"));

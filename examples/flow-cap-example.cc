@@ -15,44 +15,8 @@
 
 #include <cstdio>
 #include <iostream>
-#include <map>
 
 using namespace ns3;
-
-namespace
-{
-
-/// Mean over steps after warm-up of (last parameter byte - step start).
-double
-DownlinkPhase(const TrainingResult& r, uint32_t warmup)
-{
-    std::map<uint32_t, double> start;
-    std::map<uint32_t, double> end;
-    for (const auto& s : r.steps)
-    {
-        start[s.step] = start.count(s.step) ? std::min(start[s.step], s.start) : s.start;
-    }
-    for (const auto& t : r.transfers)
-    {
-        if (t.direction == "down")
-        {
-            end[t.step] = std::max(end[t.step], t.end);
-        }
-    }
-    double sum = 0;
-    int n = 0;
-    for (const auto& [step, e] : end)
-    {
-        if (step >= warmup && start.count(step))
-        {
-            sum += e - start[step];
-            ++n;
-        }
-    }
-    return n ? sum / n : 0;
-}
-
-} // namespace
 
 int
 main(int argc, char* argv[])
@@ -95,9 +59,9 @@ main(int argc, char* argv[])
             TrainingResult flowPs = ps->Run(profile, uncapped).at(0);
             std::printf("%3u %12.3f %14.3f %16.3f\n",
                         k,
-                        DownlinkPhase(packet, 1) * 1e3,
-                        DownlinkPhase(flow, 1) * 1e3,
-                        DownlinkPhase(flowPs, 1) * 1e3);
+                        packet.GetMeanDownlinkTime(1) * 1e3,
+                        flow.GetMeanDownlinkTime(1) * 1e3,
+                        flowPs.GetMeanDownlinkTime(1) * 1e3);
         }
     }
     catch (const TrainingInputError& e)

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 
 namespace ns3
@@ -118,6 +119,37 @@ TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
     }
     throughput = static_cast<double>(batchSize) * inWindow / (windowEnd - windowStart);
     stepTimeMean = measured ? sum / measured : 0;
+}
+
+double
+TrainingResult::GetMeanDownlinkTime(uint32_t warmup) const
+{
+    std::map<uint32_t, double> start;
+    std::map<uint32_t, double> end;
+    for (const auto& s : steps)
+    {
+        auto it = start.find(s.step);
+        start[s.step] = it == start.end() ? s.start : std::min(it->second, s.start);
+    }
+    for (const auto& t : transfers)
+    {
+        if (t.direction == "down")
+        {
+            end[t.step] = std::max(end[t.step], t.end);
+        }
+    }
+    double sum = 0;
+    uint32_t n = 0;
+    for (const auto& [step, last] : end)
+    {
+        auto it = start.find(step);
+        if (step >= warmup && it != start.end())
+        {
+            sum += last - it->second;
+            ++n;
+        }
+    }
+    return n ? sum / n : 0;
 }
 
 std::string

@@ -84,6 +84,14 @@ class TrainingResult
     void Finalize(const TrainingScenario& scenario, uint32_t batchSize);
 
     /**
+     * \brief The downlink phase of 000 Fig. 23: per step, from the earliest step start to the
+     * last parameter byte received by any worker, averaged over the steps after warm-up.
+     * \param warmup steps to skip
+     * \return seconds (0 without records)
+     */
+    double GetMeanDownlinkTime(uint32_t warmup) const;
+
+    /**
      * \param includeRecords write the step and transfer records too
      * \return this result as a JSON object (text)
      */

@@ -434,35 +434,6 @@ class FlowCapTestCase : public TestCase
     }
 
   private:
-    /// Mean over steps after warm-up of the downlink phase (latest last byte - step start).
-    static double DownlinkTime(const TrainingResult& r, uint32_t warmup)
-    {
-        std::map<uint32_t, double> start;
-        std::map<uint32_t, double> end;
-        for (const auto& s : r.steps)
-        {
-            start[s.step] = start.count(s.step) ? std::min(start[s.step], s.start) : s.start;
-        }
-        for (const auto& t : r.transfers)
-        {
-            if (t.direction == "down")
-            {
-                end[t.step] = std::max(end[t.step], t.end);
-            }
-        }
-        double sum = 0;
-        int n = 0;
-        for (const auto& [step, e] : end)
-        {
-            if (step >= warmup)
-            {
-                sum += e - start[step];
-                ++n;
-            }
-        }
-        return n ? sum / n : 0;
-    }
-
     void DoRun() override
     {
         TrainingProfile p = MakeProfile({6000000, 6000000}, 1000, 1000, 100);
@@ -476,7 +447,7 @@ class FlowCapTestCase : public TestCase
         {
             s.workers = k;
             TrainingResult r = RunPacket(p, s);
-            downlink.push_back(DownlinkTime(r, s.warmup));
+            downlink.push_back(r.GetMeanDownlinkTime(s.warmup));
             if (k == 1)
             {
                 // Rate of the single flow over its tensors: bytes / (last byte - first byte).

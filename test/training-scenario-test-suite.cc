@@ -257,7 +257,7 @@ class ThroughputDefinitionTestCase : public TestCase
 {
   public:
     ThroughputDefinitionTestCase()
-        : TestCase("result: sync and async throughput on hand-made step records")
+        : TestCase("result: sync and async throughput and the downlink phase on hand-made records")
     {
     }
 
@@ -292,6 +292,17 @@ class ThroughputDefinitionTestCase : public TestCase
         // Window (1.5, 3]: steps ending at 2, 3 (worker 0) and 3 (worker 1).
         NS_TEST_EXPECT_MSG_EQ_TOL(async.throughput, 8 * 3 / 1.5, 1e-12, "async throughput");
         NS_TEST_EXPECT_MSG_EQ_TOL(async.stepTimeMean, 1.25, 1e-12, "async step time");
+
+        // Downlink phase (000 Fig. 23): per step, earliest start to the last parameter byte.
+        TrainingResult d;
+        d.steps = {{0, 0, 0.0, 1}, {1, 0, 0.1, 1}, {0, 1, 1.0, 2}, {1, 1, 1.0, 2}};
+        d.transfers = {{0, 0, 0, 0, "down", 10, 0.0, 0.3},
+                       {1, 0, 0, 0, "down", 10, 0.1, 0.5},
+                       {0, 0, 1, 0, "down", 10, 1.0, 1.2},
+                       {1, 0, 1, 0, "down", 10, 1.0, 1.4},
+                       {1, 0, 1, 0, "up", 10, 1.5, 1.9}};
+        NS_TEST_EXPECT_MSG_EQ_TOL(d.GetMeanDownlinkTime(0), (0.5 + 0.4) / 2, 1e-12, "all steps");
+        NS_TEST_EXPECT_MSG_EQ_TOL(d.GetMeanDownlinkTime(1), 0.4, 1e-12, "after warm-up");
     }
 };
 

@@ -192,8 +192,8 @@ RunBackends(const TrainingProfile& profile,
             }
             catch (const TrainingInputError&)
             {
-                throw TrainingInputError("--rhoT: '" + rhoT +
-                                         "' rejected (expected a utilisation from 0 to 1)");
+                throw TrainingInputError("--rhoT: '" + rhoT
+                                         + "' rejected (expected a utilisation from 0 to 1)");
             }
         }
         append(analytic->Run(profile, s));
@@ -347,7 +347,8 @@ PrintSummary(const TrainingProfile& profile,
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile
+        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
     std::string arch = "ps";
     std::string mode = "sync";
     std::string workers = "4";

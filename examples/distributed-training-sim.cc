@@ -61,6 +61,11 @@ ParseBytes(const std::string& option, const std::string& text)
     {
         return TrainingScenario::UNLIMITED_BUCKET;
     }
+    if (text.find('-') != std::string::npos)
+    {
+        throw TrainingInputError(option + ": negative size '" + text
+                                 + "' (expected bytes >= 0, e.g. 0, 1048576, 25MB, 64MiB or inf)");
+    }
     static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+)\s*(B|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$)");
     std::smatch m;
     if (!std::regex_match(text, m, re))
@@ -192,8 +197,8 @@ RunBackends(const TrainingProfile& profile,
             }
             catch (const TrainingInputError&)
             {
-                throw TrainingInputError("--rhoT: '" + rhoT +
-                                         "' rejected (expected a utilisation from 0 to 1)");
+                throw TrainingInputError("--rhoT: '" + rhoT
+                                         + "' rejected (expected a utilisation from 0 to 1)");
             }
         }
         append(analytic->Run(profile, s));
@@ -347,7 +352,8 @@ PrintSummary(const TrainingProfile& profile,
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile
+        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
     std::string arch = "ps";
     std::string mode = "sync";
     std::string workers = "4";
@@ -368,6 +374,14 @@ main(int argc, char* argv[])
     std::string warmup = "2";
     std::string seed = "1";
     std::string sampleSteps = "true";
+    std::string preset;
+    std::string bucket;
+    std::string firstBucket;
+    std::string fusionTimeout;
+    std::string reductionRate = "0";
+    std::string gpusPerNode = "1";
+    std::string intraBw = "300Gbps";
+    std::string intraLatency = "5us";
     std::string backend = "packet";
     std::string sharing = "ps";
     std::string rhoT;
@@ -402,6 +416,27 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "Warm-up steps excluded from throughput", warmup);
     cmd.AddValue("seed", "Run number of the random streams (step sampling, random order)", seed);
     cmd.AddValue("sampleSteps", "Draw each step from the profile's recorded steps", sampleSteps);
+    cmd.AddValue("preset",
+                 "Ring tensor-fusion defaults: ddp (25 MiB buckets, first 1 MiB), horovod "
+                 "(<= 0.20: 64 MiB, 5 ms cycle) or horovod-0.21 (128 MiB, 1 ms); --bucket, "
+                 "--firstBucket and --fusionTimeout override it",
+                 preset);
+    cmd.AddValue("bucket",
+                 "Ring fusion threshold Q: bytes (0 = one AllReduce per layer, 25MB, 25MiB) or "
+                 "inf (one bucket after backward); default 0",
+                 bucket);
+    cmd.AddValue("firstBucket", "Size of the first ring bucket (0 = Q), e.g. 1MiB", firstBucket);
+    cmd.AddValue("fusionTimeout",
+                 "Ring bucket also closes this long after its first gradient (0 = never), e.g. 5ms",
+                 fusionTimeout);
+    cmd.AddValue("reductionRate",
+                 "Ring: bytes/s of reducing a received chunk (0 = free), e.g. 5e9",
+                 reductionRate);
+    cmd.AddValue("gpusPerNode",
+                 "GPUs per node G (ring: intra-node reduce and broadcast)",
+                 gpusPerNode);
+    cmd.AddValue("intraBw", "Intra-node interconnect rate, e.g. 300Gbps (NVLink), 96Gbps", intraBw);
+    cmd.AddValue("intraLatency", "Intra-node per-operation latency, e.g. 5us", intraLatency);
     cmd.AddValue("backend", "packet, flow, or all (every backend side by side)", backend);
     cmd.AddValue("sharing",
                  "Flow backend link sharing: fcfs, ps, capped, hybrid (ring: allreduce)",
@@ -442,6 +477,43 @@ main(int argc, char* argv[])
         s.warmup = static_cast<uint32_t>(ParseUnsigned("--warmup", warmup, 0, 10000000));
         s.seed = ParseUnsigned("--seed", seed, 1, UINT32_MAX);
         s.sampleSteps = ParseBool("--sampleSteps", sampleSteps);
+        if (!preset.empty())
+        {
+            s.ApplyPreset("--preset", preset);
+        }
+        if (!bucket.empty())
+        {
+            s.bucketBytes = ParseBytes("--bucket", bucket);
+        }
+        if (!firstBucket.empty())
+        {
+            s.firstBucketBytes = ParseBytes("--firstBucket", firstBucket);
+            if (s.firstBucketBytes == TrainingScenario::UNLIMITED_BUCKET)
+            {
+                throw TrainingInputError("--firstBucket: 'inf' (expected a size in bytes, or 0 "
+                                         "for the same size as --bucket)");
+            }
+        }
+        if (!fusionTimeout.empty())
+        {
+            s.fusionTimeout = fusionTimeout == "0"
+                                  ? Seconds(0)
+                                  : TrainingScenario::ParseTime("--fusionTimeout", fusionTimeout);
+        }
+        {
+            std::istringstream in(reductionRate);
+            double v = 0;
+            std::string rest;
+            if (!(in >> v) || (in >> rest))
+            {
+                throw TrainingInputError("--reductionRate: cannot parse '" + reductionRate
+                                         + "' (expected bytes/s >= 0, e.g. 0 or 5e9)");
+            }
+            s.reductionRate = v;
+        }
+        s.gpusPerNode = static_cast<uint32_t>(ParseUnsigned("--gpusPerNode", gpusPerNode, 1, 1024));
+        s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
+        s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
 
         std::vector<uint32_t> sweep = ParseWorkers(workers);
         s.workers = sweep.front();

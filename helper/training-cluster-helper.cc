@@ -17,6 +17,7 @@
 #include "ns3/parameter-server-application.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/queue-size.h"
+#include "ns3/ring-allreduce-application.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
@@ -356,6 +357,43 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
     return apps;
 }
 
+ApplicationContainer
+TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> profile,
+                                      const TrainingScenario& scenario)
+{
+    NS_LOG_FUNCTION(this);
+    ApplicationContainer apps;
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
+        app->SetAttribute("WorkerIndex", UintegerValue(w));
+        app->SetAttribute("Workers", UintegerValue(m_workers));
+        app->SetAttribute("Port", UintegerValue(m_port));
+        app->SetAttribute("Steps", UintegerValue(scenario.steps));
+        app->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        app->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
+        app->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+        app->SetAttribute("BucketBytes", UintegerValue(scenario.bucketBytes));
+        app->SetAttribute("FirstBucketBytes", UintegerValue(scenario.firstBucketBytes));
+        app->SetAttribute("FusionTimeout", TimeValue(scenario.fusionTimeout));
+        app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
+        app->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
+        app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
+        app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+        app->SetModel(profile, GetWorkerAddress((w + 1) % m_workers));
+        m_workerNodes.Get(w)->AddApplication(app);
+        apps.Add(app);
+    }
+    m_apps.Add(apps);
+    return apps;
+}
+
+Ipv4Address
+TrainingClusterHelper::GetWorkerAddress(uint32_t w) const
+{
+    return m_ifaces.at(w).GetAddress(0);
+}
+
 int64_t
 TrainingClusterHelper::AssignStreams(int64_t stream)
 {
@@ -369,6 +407,10 @@ TrainingClusterHelper::AssignStreams(int64_t stream)
         else if (auto w = DynamicCast<TrainingWorkerApplication>(*it))
         {
             current += w->AssignStreams(current);
+        }
+        else if (auto r = DynamicCast<RingAllReduceApplication>(*it))
+        {
+            current += r->AssignStreams(current);
         }
     }
     return current - stream;

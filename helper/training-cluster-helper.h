@@ -85,6 +85,19 @@ class TrainingClusterHelper : public Object
     ApplicationContainer InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
                                                    const TrainingScenario& scenario);
 
+    /**
+     * \brief Install a RingAllReduceApplication on every worker node (there are no server
+     * nodes with --arch=ring): worker w connects to worker (w + 1) mod K on Port.
+     * \param profile the DNN
+     * \param scenario overlap, compute scale, steps, sampling, tensor fusion, GPUs per node
+     * \return the applications, worker 0 first
+     */
+    ApplicationContainer InstallRingJob(std::shared_ptr<const TrainingProfile> profile,
+                                        const TrainingScenario& scenario);
+
+    /** \return address of worker w */
+    Ipv4Address GetWorkerAddress(uint32_t w) const;
+
     /** \return the worker nodes */
     NodeContainer GetWorkers() const;
     /** \return the server nodes */

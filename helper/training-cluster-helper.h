@@ -35,7 +35,8 @@ namespace ns3
  *  - SndBufSize = max(256 KiB, 2 x BDP of the empty path) unless the SendBuffer attribute says
  *    otherwise: enough for one flow to fill the link (ns-3's 128 KiB default caps one flow at
  *    about 16.6 Gb/s on a 25 G, 40 us RTT path), small enough that a few flows converging on
- *    one switch port do not overrun its queue at once;
+ *    one switch port do not overrun its queue at once; at least 1 MiB for a ring cluster (no
+ *    servers), whose ACKs queue behind the reverse data flow in every NIC queue;
  *  - RcvBufSize = SndBufSize + 64 KiB, so the advertised window (rounded down by window
  *    scaling) always covers the peer's whole send buffer: with equal buffers ns-3.37 crashes
  *    in loss recovery (TcpTxBuffer::NextSeg hands out a 0-byte segment, see ConfigureTcp());

@@ -7,9 +7,13 @@
  */
 
 #include "ns3/distributed-training-module.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <tuple>
 
@@ -48,6 +52,99 @@ Describe(const std::vector<RingAllReduceApplication::Bucket>& buckets)
         os << "]";
     }
     return os.str();
+}
+
+/// Everything one packet-level ring run reports.
+struct RingRun
+{
+    std::vector<TrainingResult::StepRecord> steps;         //!< step records
+    std::vector<TrainingResult::TransferRecord> transfers; //!< one per chunk
+    /// (worker, step, bucket) -> (ring start, ring end, chunks, bytes received), and how often.
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>,
+             std::tuple<double, double, uint32_t, uint64_t>>
+        buckets;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> bucketReports; //!< count
+    std::vector<uint64_t> sent;       //!< per worker: payload handed to TCP
+    std::vector<uint64_t> received;   //!< per worker: payload received
+    uint64_t duplicates{0};           //!< chunks received twice, all workers
+    std::vector<uint64_t> bucketSize; //!< M of each bucket
+    double goodput{0};                //!< bytes/s of one saturated flow
+
+    /** \param r record */
+    void OnStep(const TrainingResult::StepRecord& r)
+    {
+        steps.push_back(r);
+    }
+
+    /** \param r record */
+    void OnTransfer(const TrainingResult::TransferRecord& r)
+    {
+        transfers.push_back(r);
+    }
+
+    /// BucketReduced trace sink.
+    void OnBucket(uint32_t w,
+                  uint32_t step,
+                  uint32_t b,
+                  Time ringStart,
+                  Time ringEnd,
+                  uint32_t chunks,
+                  uint64_t bytes)
+    {
+        auto key = std::make_tuple(w, step, b);
+        buckets[key] = std::make_tuple(ringStart.GetSeconds(), ringEnd.GetSeconds(), chunks, bytes);
+        ++bucketReports[key];
+    }
+};
+
+/// Run a ring scenario on the packet level with the cluster helper, keeping the applications.
+RingRun
+RunRing(const TrainingProfile& profile, const TrainingScenario& s)
+{
+    s.Validate(profile);
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(s.seed);
+    RingRun run;
+    run.goodput = s.GetGoodputBytesPerSecond();
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->Configure(s);
+    cluster->ConfigureTcp();
+    cluster->Build();
+    ApplicationContainer apps
+        = cluster->InstallRingJob(std::make_shared<const TrainingProfile>(profile), s);
+    cluster->AssignStreams(0);
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        (*it)->TraceConnectWithoutContext("StepCompleted", MakeCallback(&RingRun::OnStep, &run));
+        (*it)->TraceConnectWithoutContext("TransferCompleted",
+                                          MakeCallback(&RingRun::OnTransfer, &run));
+        (*it)->TraceConnectWithoutContext("BucketReduced", MakeCallback(&RingRun::OnBucket, &run));
+    }
+    Simulator::Stop(Seconds(100));
+    Simulator::Run();
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        Ptr<RingAllReduceApplication> app = DynamicCast<RingAllReduceApplication>(*it);
+        run.sent.push_back(app->GetPayloadBytesSent());
+        run.received.push_back(app->GetPayloadBytesReceived());
+        run.duplicates += app->GetDuplicateChunks();
+        if (run.bucketSize.empty())
+        {
+            for (const auto& b : app->GetBuckets())
+            {
+                run.bucketSize.push_back(b.bytes);
+            }
+        }
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+/// Payload bytes of chunk c of an M-byte bucket over K workers (the last takes the remainder).
+uint64_t
+ChunkSize(uint64_t m, uint32_t k, uint32_t c)
+{
+    return c + 1 < k ? m / k : m - (m / k) * (k - 1);
 }
 
 } // namespace
@@ -211,6 +308,262 @@ class RingPresetsAndBadInputTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * One bucket, overlap off: the AllReduce takes 2(K-1)/K M / goodput + 2(K-1) per-round latencies.
+ */
+class RingAllReduceTimeTestCase : public TestCase
+{
+  public:
+    RingAllReduceTimeTestCase()
+        : TestCase(
+            "ring AllReduce of one M-byte bucket, overlap off, once TCP is warm (step 5), "
+            "within 5% of "
+            "2(K-1) over K x M over goodput + 2(K-1) x (2 link delays + 1 frame) for K = 2, 4, 8")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // M = 2.4 MB: chunks of 1.2 MB (K = 2) down to 300 kB (K = 8), 6 or more BDPs of the
+        // 10 Gb/s, 40 us path.
+        const uint64_t m = 2400000;
+        TrainingProfile p = MakeProfile({m / 2, m / 4, m / 4}, 300, 600);
+        for (uint32_t k : {2u, 4u, 8u})
+        {
+            TrainingScenario s;
+            s.architecture = TrainingScenario::RING_ALLREDUCE;
+            s.workers = k;
+            s.steps = 6;
+            s.warmup = 1;
+            s.overlap = false;
+            s.bucketBytes = TrainingScenario::UNLIMITED_BUCKET;
+            RingRun run = RunRing(p, s);
+            NS_TEST_ASSERT_MSG_EQ(run.bucketSize.size(), 1, "one bucket");
+            NS_TEST_ASSERT_MSG_EQ(run.steps.size(), k * s.steps, "every step completed");
+            const double kk = k;
+            const double frame = (s.mtu + 2) * 8.0 / s.nicRate.GetBitRate();
+            const double round = 2 * s.linkDelay.GetSeconds() + frame;
+            const double expected = 2 * (kk - 1) / kk * m / run.goodput + 2 * (kk - 1) * round;
+            for (uint32_t step = 1; step < s.steps; ++step)
+            {
+                // Bucket start: the earliest worker's ring start; end: the last chunk's arrival.
+                double start = 1e9;
+                double end = 0;
+                for (const auto& [key, value] : run.buckets)
+                {
+                    if (std::get<1>(key) == step)
+                    {
+                        start = std::min(start, std::get<0>(value));
+                    }
+                }
+                for (const auto& t : run.transfers)
+                {
+                    if (t.step == step)
+                    {
+                        end = std::max(end, t.end);
+                    }
+                }
+                const double measured = end - start;
+                std::cout << "  K = " << k << " step " << step << ": AllReduce " << measured * 1e3
+                          << " ms, model " << expected * 1e3 << " ms ("
+                          << 100 * (measured - expected) / expected << " %)" << std::endl;
+                if (step + 1 < s.steps)
+                {
+                    // Cubic is still opening its window towards the 1 MiB send buffer (K = 2:
+                    // about 12, 7, 4, 4 % above the model in steps 1-4): printed, not checked.
+                    continue;
+                }
+                NS_TEST_EXPECT_MSG_EQ_TOL(measured,
+                                          expected,
+                                          0.05 * expected,
+                                          "K = " << k << ", step " << step << ": measured "
+                                                 << measured * 1e3 << " ms, expected "
+                                                 << expected * 1e3 << " ms");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Bytes and chunks conserved, with several buckets, overlap on and sampled steps.
+ */
+class RingConservationTestCase : public TestCase
+{
+  public:
+    RingConservationTestCase()
+        : TestCase("ring: each worker sends exactly 2(K-1) over K x M per bucket (records and TCP "
+                   "payload counters) and ends every step with every bucket's 2(K-1) chunks, "
+                   "each exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t k : {3u, 4u})
+        {
+            // Sizes divisible by 12, plus one that is not (chunk remainder).
+            std::vector<uint64_t> sizes = {1200000, 360000, 2400000, 600000, 1000001};
+            TrainingProfile p = MakeProfile(sizes, 400, 800);
+            for (double f : {0.5, 1.0, 1.7})
+            {
+                std::size_t n = sizes.size();
+                p.AddSample({std::vector<double>(n, 400 * f),
+                             std::vector<double>(n, 800 * f),
+                             std::vector<double>(n, 0)});
+            }
+            TrainingScenario s;
+            s.architecture = TrainingScenario::RING_ALLREDUCE;
+            s.workers = k;
+            s.steps = 4;
+            s.warmup = 1;
+            s.overlap = true;
+            s.bucketBytes = 1000000; // [4][3 2][1 0]
+            s.computeScale = {1.0};
+            RingRun run = RunRing(p, s);
+            NS_TEST_ASSERT_MSG_EQ(run.bucketSize.size(), 3, "K = " << k << ": three buckets");
+            NS_TEST_EXPECT_MSG_EQ(run.duplicates, 0, "K = " << k << ": no chunk twice");
+            NS_TEST_EXPECT_MSG_EQ(run.steps.size(), k * s.steps, "K = " << k << ": all steps");
+            // Sent by worker w per bucket: all chunks but (w+1) in reduce-scatter and all but
+            // (w+2) in all-gather = 2M - c(w+1) - c(w+2) = 2(K-1)/K M when K divides M.
+            std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint64_t> sentBytes;
+            std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> sentChunks;
+            for (const auto& t : run.transfers)
+            {
+                NS_TEST_EXPECT_MSG_EQ(t.peer, (t.worker + 1) % k, "peer is the successor");
+                NS_TEST_EXPECT_MSG_EQ(t.direction, std::string("ring"), "direction");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(t.start, t.end, "first byte before last byte");
+                auto key = std::make_tuple(t.worker, t.step, static_cast<uint32_t>(t.tensor));
+                sentBytes[key] += t.bytes;
+                ++sentChunks[key];
+            }
+            std::vector<uint64_t> perWorker(k, 0);
+            for (uint32_t w = 0; w < k; ++w)
+            {
+                for (uint32_t step = 0; step < s.steps; ++step)
+                {
+                    for (uint32_t b = 0; b < run.bucketSize.size(); ++b)
+                    {
+                        const uint64_t m = run.bucketSize[b];
+                        const uint64_t expected
+                            = 2 * m - ChunkSize(m, k, (w + 1) % k) - ChunkSize(m, k, (w + 2) % k);
+                        auto key = std::make_tuple(w, step, b);
+                        NS_TEST_EXPECT_MSG_EQ(sentBytes[key],
+                                              expected,
+                                              "K " << k << " worker " << w << " step " << step
+                                                   << " bucket " << b);
+                        if (m % k == 0)
+                        {
+                            NS_TEST_EXPECT_MSG_EQ(sentBytes[key] * k,
+                                                  2 * (k - 1) * m,
+                                                  "2(K-1)/K M exactly, bucket " << b);
+                        }
+                        NS_TEST_EXPECT_MSG_EQ(sentChunks[key], 2 * (k - 1), "chunks sent");
+                        perWorker[w] += expected;
+                        // The receiver (w's successor) reduced the bucket once, with every
+                        // chunk once: 2(K-1) distinct chunks, the bytes w sent.
+                        auto rkey = std::make_tuple((w + 1) % k, step, b);
+                        NS_TEST_EXPECT_MSG_EQ(run.bucketReports[rkey], 1, "bucket reduced once");
+                        NS_TEST_EXPECT_MSG_EQ(std::get<2>(run.buckets[rkey]),
+                                              2 * (k - 1),
+                                              "distinct chunks received");
+                        NS_TEST_EXPECT_MSG_EQ(std::get<3>(run.buckets[rkey]),
+                                              expected,
+                                              "bytes received for the bucket");
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ(run.sent[w], perWorker[w], "TCP payload sent, worker " << w);
+                NS_TEST_EXPECT_MSG_EQ(run.received[(w + 1) % k],
+                                      perWorker[w],
+                                      "TCP payload received by the successor of " << w);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Multi-GPU nodes: G = 1 is the flat ring; G > 1 adds the modelled intra-node delays; a faster
+ * intra-node interconnect never slows a step.
+ */
+class RingMultiGpuTestCase : public TestCase
+{
+  public:
+    RingMultiGpuTestCase()
+        : TestCase("ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; "
+                   "G = 2 adds 2 (M over B_intra + latency) per bucket; larger intra-node "
+                   "bandwidth never slows a step")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({600000, 400000, 1000000, 200000}, 500, 1000);
+        TrainingScenario base;
+        base.architecture = TrainingScenario::RING_ALLREDUCE;
+        base.workers = 4;
+        base.steps = 3;
+        base.warmup = 1;
+        base.bucketBytes = TrainingScenario::UNLIMITED_BUCKET;
+
+        Ptr<PacketBackend> backend = CreateObject<PacketBackend>();
+        TrainingResult flat = backend->Run(p, base).at(0);
+        TrainingScenario g1 = base;
+        g1.gpusPerNode = 1;
+        g1.intraBandwidth = DataRate("1Mbps");
+        g1.intraLatency = Seconds(1);
+        TrainingResult one = backend->Run(p, g1).at(0);
+        NS_TEST_EXPECT_MSG_EQ(one.steps.size(), flat.steps.size(), "same steps");
+        for (std::size_t i = 0; i < flat.steps.size() && i < one.steps.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(one.steps[i].end, flat.steps[i].end, "G = 1 step " << i);
+        }
+        NS_TEST_EXPECT_MSG_EQ(one.throughput, flat.throughput, "G = 1 throughput");
+
+        // G = 2, one bucket, overlap off: step = flat + 2 (M / B_intra + latency); throughput
+        // counts G batches per node.
+        TrainingScenario g2 = base;
+        g2.gpusPerNode = 2;
+        g2.intraBandwidth = DataRate("100Gbps");
+        g2.intraLatency = MicroSeconds(20);
+        TrainingResult two = backend->Run(p, g2).at(0);
+        const double intra = 2200000 * 8 / 100e9 + 20e-6;
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.stepTimeMean,
+                                  flat.stepTimeMean + 2 * intra,
+                                  0.01 * flat.stepTimeMean,
+                                  "G = 2: flat " << flat.stepTimeMean * 1e3 << " ms + 2 x "
+                                                 << intra * 1e3 << " ms");
+        std::cout << "  flat " << flat.stepTimeMean * 1e3 << " ms, G = 2 " << two.stepTimeMean * 1e3
+                  << " ms, flat + 2 x intra " << (flat.stepTimeMean + 2 * intra) * 1e3 << " ms"
+                  << std::endl;
+        NS_TEST_EXPECT_MSG_EQ_TOL(two.throughput,
+                                  4 * 2 * 32 / two.stepTimeMean,
+                                  1e-6 * two.throughput,
+                                  "G = 2 throughput counts 2 batches per node");
+
+        // Several buckets with overlap: step time does not grow with the intra-node rate.
+        TrainingScenario multi = base;
+        multi.gpusPerNode = 4;
+        multi.overlap = true;
+        multi.bucketBytes = 0;
+        double previous = 1e9;
+        std::ostringstream figures;
+        for (std::string rate : {"10Gbps", "40Gbps", "100Gbps", "300Gbps", "1200Gbps"})
+        {
+            multi.intraBandwidth = DataRate(rate);
+            TrainingResult r = backend->Run(p, multi).at(0);
+            figures << rate << " " << r.stepTimeMean * 1e3 << " ms; ";
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(r.stepTimeMean, previous * (1 + 1e-9), figures.str());
+            previous = r.stepTimeMean;
+        }
+        std::cout << "  G = 4 step times by intra-node rate: " << figures.str() << std::endl;
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Ring AllReduce test suite.
  */
 class RingAllReduceTestSuite : public TestSuite
@@ -221,6 +574,9 @@ class RingAllReduceTestSuite : public TestSuite
     {
         AddTestCase(new RingBucketFormationTestCase, TestCase::QUICK);
         AddTestCase(new RingPresetsAndBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new RingAllReduceTimeTestCase, TestCase::QUICK);
+        AddTestCase(new RingConservationTestCase, TestCase::QUICK);
+        AddTestCase(new RingMultiGpuTestCase, TestCase::QUICK);
     }
 };
 

@@ -302,7 +302,7 @@ PrintSummary(const TrainingProfile& profile,
              const std::vector<TrainingResult>& results)
 {
     std::printf(
-        "%s, batch %u, %zu layers, %.1f MB | %s %s, K=%u, P=%u, %s NIC%s, overlap %s\n",
+        "%s, batch %u, %zu layers, %.1f MB | %s %s, K=%u, %s, %s NIC%s, overlap %s\n",
         profile.GetModel().c_str(),
         profile.GetBatchSize(),
         profile.GetNLayers(),
@@ -310,7 +310,14 @@ PrintSummary(const TrainingProfile& profile,
         scenario.GetArchitectureName().c_str(),
         scenario.GetModeName().c_str(),
         scenario.workers,
-        scenario.servers,
+        scenario.architecture == TrainingScenario::PARAMETER_SERVER
+            ? ("P=" + std::to_string(scenario.servers)).c_str()
+            : ("Q="
+               + (scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
+                      ? std::string("inf")
+                      : std::to_string(scenario.bucketBytes))
+               + (scenario.gpusPerNode > 1 ? ", G=" + std::to_string(scenario.gpusPerNode) : ""))
+                  .c_str(),
         (std::to_string(scenario.nicRate.GetBitRate() / 1000000000.0).substr(0, 5) + "G").c_str(),
         scenario.flowCap.GetBitRate() > 0
             ? (", cap " + std::to_string(scenario.flowCap.GetBitRate() / 1000000000.0).substr(0, 5)

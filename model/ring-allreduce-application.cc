@@ -494,6 +494,7 @@ RingAllReduceApplication::BackwardDone()
         Simulator::Schedule(close - Simulator::Now(),
                             &RingAllReduceApplication::BucketClosed,
                             this,
+                            m_step,
                             b);
     }
     if (layer == 0)
@@ -509,8 +510,12 @@ RingAllReduceApplication::BackwardDone()
 }
 
 void
-RingAllReduceApplication::BucketClosed(uint32_t bucket)
+RingAllReduceApplication::BucketClosed(uint32_t step, uint32_t bucket)
 {
+    if (step != m_step)
+    {
+        return; // overlap off: the step ended before this bucket's fusion cycle fired
+    }
     m_closed[bucket] = true;
     TryStartBucket();
 }

@@ -184,8 +184,12 @@ class RingAllReduceApplication : public Application
     void ForwardDone();
     /// A backward finished.
     void BackwardDone();
-    /** \param bucket a bucket became ready for its AllReduce (overlap on) */
-    void BucketClosed(uint32_t bucket);
+    /**
+     * \brief A bucket became ready for its AllReduce (used with overlap on).
+     * \param step the step it belongs to (stale closes of an ended step are ignored)
+     * \param bucket the bucket
+     */
+    void BucketClosed(uint32_t step, uint32_t bucket);
     /// Start the next bucket's AllReduce if it may start.
     void TryStartBucket();
     /// The intra-node reduce of the current bucket is done: start the inter-node ring.

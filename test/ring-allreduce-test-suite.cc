@@ -564,6 +564,63 @@ class RingMultiGpuTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Fusion timeout and overlap on the packet level: when each bucket's AllReduce starts.
+ */
+class RingBucketStartTestCase : public TestCase
+{
+  public:
+    RingBucketStartTestCase()
+        : TestCase("ring bucket start: overlap on, a timeout-closed bucket starts at its first "
+                   "gradient + timeout and the last at layer 0; overlap off, all after backward")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Forward 4 x 1 ms; gradients ready at 5 (l3), 6 (l2), 7 (l1), 8 (l0) ms after the step
+        // start. Timeout 1.5 ms: [3 2] closes at 5 + 1.5 = 6.5 ms (l1 at 7 ms is too late);
+        // [1 0] closes at layer 0, 8 ms, or when [3 2] is done if later.
+        TrainingProfile p = MakeProfile({200000, 200000, 200000, 200000}, 1000, 1000);
+        for (bool overlap : {true, false})
+        {
+            TrainingScenario s;
+            s.architecture = TrainingScenario::RING_ALLREDUCE;
+            s.workers = 3;
+            s.steps = 3;
+            s.warmup = 1;
+            s.overlap = overlap;
+            s.bucketBytes = TrainingScenario::UNLIMITED_BUCKET;
+            s.fusionTimeout = MicroSeconds(1500);
+            RingRun run = RunRing(p, s);
+            NS_TEST_ASSERT_MSG_EQ(run.bucketSize.size(), 2, "two buckets");
+            for (const auto& r : run.steps)
+            {
+                auto b0 = run.buckets[std::make_tuple(r.worker, r.step, 0u)];
+                auto b1 = run.buckets[std::make_tuple(r.worker, r.step, 1u)];
+                const double first = std::get<0>(b0) - r.start;
+                const double second = std::get<0>(b1) - r.start;
+                const double firstDone = std::get<1>(b0) - r.start;
+                if (overlap)
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(first, 6.5e-3, 1e-9, "worker " << r.worker);
+                    NS_TEST_EXPECT_MSG_EQ_TOL(second,
+                                              std::max(8e-3, firstDone),
+                                              1e-9,
+                                              "worker " << r.worker);
+                }
+                else
+                {
+                    NS_TEST_EXPECT_MSG_EQ_TOL(first, 8e-3, 1e-9, "worker " << r.worker);
+                    NS_TEST_EXPECT_MSG_EQ_TOL(second, firstDone, 1e-9, "worker " << r.worker);
+                }
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Ring AllReduce test suite.
  */
 class RingAllReduceTestSuite : public TestSuite
@@ -574,6 +631,7 @@ class RingAllReduceTestSuite : public TestSuite
     {
         AddTestCase(new RingBucketFormationTestCase, TestCase::QUICK);
         AddTestCase(new RingPresetsAndBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new RingBucketStartTestCase, TestCase::QUICK);
         AddTestCase(new RingAllReduceTimeTestCase, TestCase::QUICK);
         AddTestCase(new RingConservationTestCase, TestCase::QUICK);
         AddTestCase(new RingMultiGpuTestCase, TestCase::QUICK);

@@ -621,6 +621,55 @@ class RingBucketStartTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Reduction cost (second term of 004 Eq. (7)): each of the K-1 reduce-scatter chunks costs
+ * chunk / ReductionRate on the critical path.
+ */
+class RingReductionRateTestCase : public TestCase
+{
+  public:
+    RingReductionRateTestCase()
+        : TestCase("ring reduction rate adds (K-1) over K x M over the rate to the AllReduce "
+                   "(K = 4, within 2%)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t m = 2400000;
+        TrainingProfile p = MakeProfile({m / 2, m / 2}, 300, 600);
+        const double rate = 2e9; // bytes/s
+        double ends[2] = {0, 0};
+        for (int withReduction = 0; withReduction < 2; ++withReduction)
+        {
+            TrainingScenario s;
+            s.architecture = TrainingScenario::RING_ALLREDUCE;
+            s.workers = 4;
+            s.steps = 2;
+            s.warmup = 1;
+            s.bucketBytes = TrainingScenario::UNLIMITED_BUCKET;
+            s.sampleSteps = false;
+            s.reductionRate = withReduction ? rate : 0;
+            RingRun run = RunRing(p, s);
+            for (const auto& r : run.steps)
+            {
+                ends[withReduction] = std::max(ends[withReduction], r.end);
+            }
+        }
+        const double added = ends[1] - ends[0];
+        const double expected = 2 * (3.0 / 4 * m / rate); // two steps
+        NS_TEST_EXPECT_MSG_EQ_TOL(added,
+                                  expected,
+                                  0.02 * expected,
+                                  "2 steps took " << added * 1e3 << " ms longer, expected 2 x "
+                                                  << expected * 1e3 / 2 << " ms");
+        std::cout << "  reduction at 2 GB/s: +" << added * 1e3 << " ms over 2 steps, model +"
+                  << expected * 1e3 << " ms" << std::endl;
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Ring AllReduce test suite.
  */
 class RingAllReduceTestSuite : public TestSuite
@@ -633,6 +682,7 @@ class RingAllReduceTestSuite : public TestSuite
         AddTestCase(new RingPresetsAndBadInputTestCase, TestCase::QUICK);
         AddTestCase(new RingBucketStartTestCase, TestCase::QUICK);
         AddTestCase(new RingAllReduceTimeTestCase, TestCase::QUICK);
+        AddTestCase(new RingReductionRateTestCase, TestCase::QUICK);
         AddTestCase(new RingConservationTestCase, TestCase::QUICK);
         AddTestCase(new RingMultiGpuTestCase, TestCase::QUICK);
     }

@@ -10,11 +10,11 @@
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>

@@ -61,6 +61,11 @@ ParseBytes(const std::string& option, const std::string& text)
     {
         return TrainingScenario::UNLIMITED_BUCKET;
     }
+    if (text.find('-') != std::string::npos)
+    {
+        throw TrainingInputError(option + ": negative size '" + text
+                                 + "' (expected bytes >= 0, e.g. 0, 1048576, 25MB, 64MiB or inf)");
+    }
     static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+)\s*(B|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$)");
     std::smatch m;
     if (!std::regex_match(text, m, re))
@@ -297,7 +302,7 @@ PrintSummary(const TrainingProfile& profile,
              const std::vector<TrainingResult>& results)
 {
     std::printf(
-        "%s, batch %u, %zu layers, %.1f MB | %s %s, K=%u, P=%u, %s NIC%s, overlap %s\n",
+        "%s, batch %u, %zu layers, %.1f MB | %s %s, K=%u, %s, %s NIC%s, overlap %s\n",
         profile.GetModel().c_str(),
         profile.GetBatchSize(),
         profile.GetNLayers(),
@@ -305,7 +310,14 @@ PrintSummary(const TrainingProfile& profile,
         scenario.GetArchitectureName().c_str(),
         scenario.GetModeName().c_str(),
         scenario.workers,
-        scenario.servers,
+        scenario.architecture == TrainingScenario::PARAMETER_SERVER
+            ? ("P=" + std::to_string(scenario.servers)).c_str()
+            : ("Q="
+               + (scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
+                      ? std::string("inf")
+                      : std::to_string(scenario.bucketBytes))
+               + (scenario.gpusPerNode > 1 ? ", G=" + std::to_string(scenario.gpusPerNode) : ""))
+                  .c_str(),
         (std::to_string(scenario.nicRate.GetBitRate() / 1000000000.0).substr(0, 5) + "G").c_str(),
         scenario.flowCap.GetBitRate() > 0
             ? (", cap " + std::to_string(scenario.flowCap.GetBitRate() / 1000000000.0).substr(0, 5)
@@ -369,6 +381,14 @@ main(int argc, char* argv[])
     std::string warmup = "2";
     std::string seed = "1";
     std::string sampleSteps = "true";
+    std::string preset;
+    std::string bucket;
+    std::string firstBucket;
+    std::string fusionTimeout;
+    std::string reductionRate = "0";
+    std::string gpusPerNode = "1";
+    std::string intraBw = "300Gbps";
+    std::string intraLatency = "5us";
     std::string backend = "packet";
     std::string sharing = "ps";
     std::string rhoT;
@@ -403,6 +423,27 @@ main(int argc, char* argv[])
     cmd.AddValue("warmup", "Warm-up steps excluded from throughput", warmup);
     cmd.AddValue("seed", "Run number of the random streams (step sampling, random order)", seed);
     cmd.AddValue("sampleSteps", "Draw each step from the profile's recorded steps", sampleSteps);
+    cmd.AddValue("preset",
+                 "Ring tensor-fusion defaults: ddp (25 MiB buckets, first 1 MiB), horovod "
+                 "(<= 0.20: 64 MiB, 5 ms cycle) or horovod-0.21 (128 MiB, 1 ms); --bucket, "
+                 "--firstBucket and --fusionTimeout override it",
+                 preset);
+    cmd.AddValue("bucket",
+                 "Ring fusion threshold Q: bytes (0 = one AllReduce per layer, 25MB, 25MiB) or "
+                 "inf (one bucket after backward); default 0",
+                 bucket);
+    cmd.AddValue("firstBucket", "Size of the first ring bucket (0 = Q), e.g. 1MiB", firstBucket);
+    cmd.AddValue("fusionTimeout",
+                 "Ring bucket also closes this long after its first gradient (0 = never), e.g. 5ms",
+                 fusionTimeout);
+    cmd.AddValue("reductionRate",
+                 "Ring: bytes/s of reducing a received chunk (0 = free), e.g. 5e9",
+                 reductionRate);
+    cmd.AddValue("gpusPerNode",
+                 "GPUs per node G (ring: intra-node reduce and broadcast)",
+                 gpusPerNode);
+    cmd.AddValue("intraBw", "Intra-node interconnect rate, e.g. 300Gbps (NVLink), 96Gbps", intraBw);
+    cmd.AddValue("intraLatency", "Intra-node per-operation latency, e.g. 5us", intraLatency);
     cmd.AddValue("backend", "packet, flow, or all (every backend side by side)", backend);
     cmd.AddValue("sharing",
                  "Flow backend link sharing: fcfs, ps, capped, hybrid (ring: allreduce)",
@@ -443,6 +484,43 @@ main(int argc, char* argv[])
         s.warmup = static_cast<uint32_t>(ParseUnsigned("--warmup", warmup, 0, 10000000));
         s.seed = ParseUnsigned("--seed", seed, 1, UINT32_MAX);
         s.sampleSteps = ParseBool("--sampleSteps", sampleSteps);
+        if (!preset.empty())
+        {
+            s.ApplyPreset("--preset", preset);
+        }
+        if (!bucket.empty())
+        {
+            s.bucketBytes = ParseBytes("--bucket", bucket);
+        }
+        if (!firstBucket.empty())
+        {
+            s.firstBucketBytes = ParseBytes("--firstBucket", firstBucket);
+            if (s.firstBucketBytes == TrainingScenario::UNLIMITED_BUCKET)
+            {
+                throw TrainingInputError("--firstBucket: 'inf' (expected a size in bytes, or 0 "
+                                         "for the same size as --bucket)");
+            }
+        }
+        if (!fusionTimeout.empty())
+        {
+            s.fusionTimeout = fusionTimeout == "0"
+                                  ? Seconds(0)
+                                  : TrainingScenario::ParseTime("--fusionTimeout", fusionTimeout);
+        }
+        {
+            std::istringstream in(reductionRate);
+            double v = 0;
+            std::string rest;
+            if (!(in >> v) || (in >> rest))
+            {
+                throw TrainingInputError("--reductionRate: cannot parse '" + reductionRate
+                                         + "' (expected bytes/s >= 0, e.g. 0 or 5e9)");
+            }
+            s.reductionRate = v;
+        }
+        s.gpusPerNode = static_cast<uint32_t>(ParseUnsigned("--gpusPerNode", gpusPerNode, 1, 1024));
+        s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
+        s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
 
         std::vector<uint32_t> sweep = ParseWorkers(workers);
         s.workers = sweep.front();

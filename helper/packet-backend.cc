@@ -61,6 +61,17 @@ struct Collector
         }
     }
 
+    void OnRingStep(const TrainingResult::StepRecord& r)
+    {
+        // Window bounds are the latest end of step warmup-1 and steps-1 over the workers: every
+        // worker's end of those steps is a candidate (before OnStep may stop the simulation).
+        if (r.step + 1 == warmup || r.step + 1 == steps)
+        {
+            snapshots[r.end] = txBytes;
+        }
+        OnStep(r);
+    }
+
     void OnTransfer(const TrainingResult::TransferRecord& r)
     {
         result->transfers.push_back(r);
@@ -137,16 +148,6 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
 {
     NS_LOG_FUNCTION(this);
     scenario.Validate(profile);
-    if (scenario.architecture != TrainingScenario::PARAMETER_SERVER)
-    {
-        throw TrainingInputError("--arch=ring: the packet backend does not implement ring "
-                                 "AllReduce yet (expected --arch=ps, or --backend=flow|analytic)");
-    }
-    if (scenario.gpusPerNode > 1)
-    {
-        throw TrainingInputError("--gpusPerNode: multi-GPU nodes are not implemented in the "
-                                 "packet backend yet (expected 1)");
-    }
     auto wallStart = std::chrono::steady_clock::now();
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(scenario.seed);
@@ -162,7 +163,9 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     {
         cluster->ConfigureTcp();
         cluster->Build();
-        ApplicationContainer apps = cluster->InstallParameterServerJob(shared, scenario);
+        const bool ring = scenario.architecture == TrainingScenario::RING_ALLREDUCE;
+        ApplicationContainer apps = ring ? cluster->InstallRingJob(shared, scenario)
+                                         : cluster->InstallParameterServerJob(shared, scenario);
         cluster->AssignStreams(m_streamBase);
 
         Collector collector;
@@ -173,7 +176,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         collector.steps = scenario.steps;
         collector.wallStart = wallStart;
 
-        const uint32_t hosts = scenario.workers + scenario.servers;
+        const uint32_t hosts = scenario.workers + (ring ? 0 : scenario.servers);
         collector.txBytes.assign(2 * hosts, 0);
         std::vector<std::string> linkNames;
         for (uint32_t h = 0; h < hosts; ++h)
@@ -193,7 +196,13 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             (*it)->TraceConnectWithoutContext("TransferCompleted",
                                               MakeCallback(&Collector::OnTransfer, &collector));
-            if ((*it)->GetInstanceTypeId().GetName() == "ns3::TrainingWorkerApplication")
+            if (ring)
+            {
+                // No servers: the link snapshots are taken at the workers' step ends.
+                (*it)->TraceConnectWithoutContext("StepCompleted",
+                                                  MakeCallback(&Collector::OnRingStep, &collector));
+            }
+            else if ((*it)->GetInstanceTypeId().GetName() == "ns3::TrainingWorkerApplication")
             {
                 (*it)->TraceConnectWithoutContext("StepCompleted",
                                                   MakeCallback(&Collector::OnStep, &collector));
@@ -217,7 +226,12 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
                                    + " of " + std::to_string(collector.expected)
                                    + " worker steps done");
         }
-        result.Finalize(scenario, profile.GetBatchSize());
+        // A ring node of G GPUs processes G batches per step (as the analytic backend counts).
+        result.Finalize(scenario, profile.GetBatchSize() * (ring ? scenario.gpusPerNode : 1));
+        if (ring)
+        {
+            result.inputs["gpus_per_node"] = scenario.gpusPerNode;
+        }
 
         double window = result.windowEnd - result.windowStart;
         if (window > 0)
@@ -235,6 +249,11 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
                     result.bottleneck = linkNames[i];
                 }
             }
+        }
+        if (!ring && scenario.gpusPerNode > 1)
+        {
+            result.notes.push_back("gpusPerNode > 1 is modelled for --arch=ring only; the PS "
+                                   "packet level treats each node as one worker");
         }
         result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
         result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();

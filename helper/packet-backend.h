@@ -19,7 +19,8 @@ namespace ns3
 /**
  * \ingroup distributed-training
  * \brief The packet-level backend: runs a scenario as an ns-3 simulation (TrainingClusterHelper,
- * ParameterServerApplication, TrainingWorkerApplication over real TCP) and returns its result.
+ * ParameterServerApplication and TrainingWorkerApplication, or RingAllReduceApplication with
+ * --arch=ring, over real TCP) and returns its result.
  *
  * Each call builds a fresh simulation, runs it until every worker has finished its steps, fills a
  * TrainingResult (per-step and per-transfer records from the applications' trace sources, link

@@ -35,7 +35,8 @@ namespace ns3
  *  - SndBufSize = max(256 KiB, 2 x BDP of the empty path) unless the SendBuffer attribute says
  *    otherwise: enough for one flow to fill the link (ns-3's 128 KiB default caps one flow at
  *    about 16.6 Gb/s on a 25 G, 40 us RTT path), small enough that a few flows converging on
- *    one switch port do not overrun its queue at once;
+ *    one switch port do not overrun its queue at once; at least 1 MiB for a ring cluster (no
+ *    servers), whose ACKs queue behind the reverse data flow in every NIC queue;
  *  - RcvBufSize = SndBufSize + 64 KiB, so the advertised window (rounded down by window
  *    scaling) always covers the peer's whole send buffer: with equal buffers ns-3.37 crashes
  *    in loss recovery (TcpTxBuffer::NextSeg hands out a 0-byte segment, see ConfigureTcp());
@@ -84,6 +85,19 @@ class TrainingClusterHelper : public Object
      */
     ApplicationContainer InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
                                                    const TrainingScenario& scenario);
+
+    /**
+     * \brief Install a RingAllReduceApplication on every worker node (there are no server
+     * nodes with --arch=ring): worker w connects to worker (w + 1) mod K on Port.
+     * \param profile the DNN
+     * \param scenario overlap, compute scale, steps, sampling, tensor fusion, GPUs per node
+     * \return the applications, worker 0 first
+     */
+    ApplicationContainer InstallRingJob(std::shared_ptr<const TrainingProfile> profile,
+                                        const TrainingScenario& scenario);
+
+    /** \return address of worker w */
+    Ipv4Address GetWorkerAddress(uint32_t w) const;
 
     /** \return the worker nodes */
     NodeContainer GetWorkers() const;

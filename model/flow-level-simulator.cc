@@ -1392,7 +1392,10 @@ FlowLevelSimulator::Run()
         result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;
     }
 
-    result.Finalize(m_scenario, m_profile.GetBatchSize());
+    // A ring node of G GPUs processes G batches per step (as the analytic and packet backends).
+    const uint32_t gpus
+        = m_scenario.architecture == TrainingScenario::RING_ALLREDUCE ? m_scenario.gpusPerNode : 1;
+    result.Finalize(m_scenario, m_profile.GetBatchSize() * gpus);
 
     const double window = result.windowEnd - result.windowStart;
     double busiest = -1;

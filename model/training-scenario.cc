@@ -184,6 +184,35 @@ TrainingScenario::ToJson() const
     return j.dump();
 }
 
+void
+TrainingScenario::ApplyPreset(const std::string& option, const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    constexpr uint64_t MIB = 1024 * 1024;
+    if (name == "ddp")
+    {
+        bucketBytes = 25 * MIB;
+        firstBucketBytes = 1 * MIB;
+        fusionTimeout = Seconds(0);
+    }
+    else if (name == "horovod")
+    {
+        bucketBytes = 64 * MIB;
+        firstBucketBytes = 0;
+        fusionTimeout = MilliSeconds(5);
+    }
+    else if (name == "horovod-0.21")
+    {
+        bucketBytes = 128 * MIB;
+        firstBucketBytes = 0;
+        fusionTimeout = MilliSeconds(1);
+    }
+    else
+    {
+        Fail(option, "unknown preset '" + name + "'", "ddp, horovod or horovod-0.21");
+    }
+}
+
 double
 TrainingScenario::GetComputeScale(uint32_t worker) const
 {

@@ -170,6 +170,22 @@ class TrainingScenario
     /** \copydoc SetArchitecture */
     void SetPartition(const std::string& option, const std::string& value);
     /**
+     * \brief Set the tensor-fusion parameters (bucketBytes, firstBucketBytes, fusionTimeout) to
+     * a framework's defaults. Nothing else changes (overlap stays as set).
+     *  - "ddp": PyTorch DistributedDataParallel, bucket_cap_mb=25 (bucket_bytes_cap =
+     *    25 * 1024 * 1024) and the first bucket dist._DEFAULT_FIRST_BUCKET_BYTES = 1 MiB; no
+     *    timeout (DDP launches a bucket when all its gradients are ready).
+     *  - "horovod": Horovod up to 0.20, the version 004_87a6f364a233f56c.txt measured:
+     *    HOROVOD_FUSION_THRESHOLD = 64 MiB (67108864, docs/tensor-fusion.md) and
+     *    HOROVOD_CYCLE_TIME = 5 ms.
+     *  - "horovod-0.21": Horovod 0.21.0 and later, 128 MiB and 1 ms (CHANGELOG v0.21.0: "Changed
+     *    default cycle time from 5ms to 1ms and fusion threshold from 64MB to 128MB", #2468).
+     * \param option option name for the message, e.g. "--preset"
+     * \param name ddp, horovod or horovod-0.21
+     * \throws TrainingInputError naming the option and the accepted values
+     */
+    void ApplyPreset(const std::string& option, const std::string& name);
+    /**
      * \brief Parse a data rate without aborting on bad input (unlike DataRate(std::string)).
      * \param option option name for the message
      * \param text e.g. "10Gbps"

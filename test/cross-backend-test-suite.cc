@@ -121,6 +121,49 @@ class SyncFourWorkersTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Ring AllReduce with 4 workers: flow (allreduce sharing) within 10 % of packet throughput.
+ */
+class RingFourWorkersTestCase : public TestCase
+{
+  public:
+    RingFourWorkersTestCase()
+        : TestCase("cross-backend: ring AllReduce, 4 workers, flow allreduce within 10% of packet "
+                   "throughput (per-layer buckets, overlap on)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = LargeLayers();
+        // Per-layer buckets (Q = 0); a one-bucket run (Q = inf) measured 2659.9 packet vs 2692.1
+        // flow samples/s (+1.2 %), left out to keep the suite short.
+        for (uint64_t q : {uint64_t(0)})
+        {
+            TrainingScenario s;
+            s.architecture = TrainingScenario::RING_ALLREDUCE;
+            s.workers = 4;
+            s.steps = 4;
+            s.warmup = 1;
+            s.overlap = true;
+            s.bucketBytes = q;
+            TrainingResult packet = CreateObject<PacketBackend>()->Run(p, s).at(0);
+            TrainingResult flow = Flow(p, s, "allreduce");
+            std::ostringstream figures;
+            figures << (q == 0 ? "Q = 0" : "Q = inf") << ": packet " << packet.throughput
+                    << ", flow allreduce " << flow.throughput << " samples/s (flow error "
+                    << 100 * (flow.throughput - packet.throughput) / packet.throughput << " %)";
+            NS_TEST_EXPECT_MSG_EQ_TOL(flow.throughput,
+                                      packet.throughput,
+                                      0.10 * packet.throughput,
+                                      figures.str());
+            std::cout << "  ring K=4 10G " << figures.str() << std::endl;
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Cross-backend tests.
  */
 class CrossBackendTestSuite : public TestSuite
@@ -131,6 +174,7 @@ class CrossBackendTestSuite : public TestSuite
     {
         AddTestCase(new OneWorkerFlowMatchesPacketTestCase, TestCase::QUICK);
         AddTestCase(new SyncFourWorkersTestCase, TestCase::QUICK);
+        AddTestCase(new RingFourWorkersTestCase, TestCase::QUICK);
     }
 };
 

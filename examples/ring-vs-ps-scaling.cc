@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The shape of 000_466ded720105ddf3.txt Fig. 3: with one profile, the throughput of ring
+ * AllReduce grows almost linearly with the number of workers K, while a sync parameter server
+ * with one server saturates on the server's link. Packet level (real ns-3 TCP) for small K, the
+ * flow-level simulator for every K (allreduce sharing for the ring, PS sharing for the server).
+ *
+ *   ./build/bin/ring-vs-ps-scaling [--profile=traces/googlenet-titanx-pascal-b16.json]
+ *       [--packetWorkers=4] [--maxWorkers=16] [--steps=4] [--overlap=true]
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/distributed-training-module.h"
+
+#include <cstdio>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Throughput of one backend run (samples/s).
+double
+Throughput(const std::vector<TrainingResult>& results)
+{
+    return results.empty() ? 0 : results.front().throughput;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string profileFile
+        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    uint32_t packetWorkers = 4;
+    uint32_t maxWorkers = 16;
+    uint32_t steps = 4;
+    bool overlap = true;
+    std::string nicRate = "10Gbps";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("profile", "Training profile JSON", profileFile);
+    cmd.AddValue("packetWorkers", "Run the packet level for K = 1 .. this", packetWorkers);
+    cmd.AddValue("maxWorkers",
+                 "Run the flow level for K = 1 .. this (powers of two above 4)",
+                 maxWorkers);
+    cmd.AddValue("steps", "Steps per run (the first is warm-up)", steps);
+    cmd.AddValue("overlap", "Overlap communication and computation", overlap);
+    cmd.AddValue("nicRate", "NIC rate", nicRate);
+    cmd.Parse(argc, argv);
+
+    try
+    {
+        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+        std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
+                    "(1 warm-up)\n",
+                    profile.GetModel().c_str(),
+                    profile.GetBatchSize(),
+                    profile.GetTotalParamBytes() / 1e6,
+                    nicRate.c_str(),
+                    overlap ? "on" : "off",
+                    steps);
+        std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",
+                    "K",
+                    "ring packet",
+                    "ring flow",
+                    "ps packet",
+                    "ps flow");
+        std::vector<uint32_t> ks;
+        for (uint32_t k = 1; k <= maxWorkers; k = k < 4 ? k + 1 : 2 * k)
+        {
+            ks.push_back(k);
+        }
+        for (uint32_t k : ks)
+        {
+            double row[4] = {-1, -1, -1, -1};
+            for (int arch = 0; arch < 2; ++arch)
+            {
+                TrainingScenario s;
+                s.architecture = arch == 0 ? TrainingScenario::RING_ALLREDUCE
+                                           : TrainingScenario::PARAMETER_SERVER;
+                s.workers = k;
+                s.steps = steps;
+                s.warmup = 1;
+                s.overlap = overlap;
+                s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
+                s.bucketBytes = 25 * 1024 * 1024;
+                s.Validate(profile);
+                if (k <= packetWorkers)
+                {
+                    row[2 * arch] = Throughput(CreateObject<PacketBackend>()->Run(profile, s));
+                }
+                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+                flow->SetAttribute("Sharing", StringValue(arch == 0 ? "allreduce" : "ps"));
+                flow->SetAttribute("RecordTransfers", BooleanValue(false));
+                row[2 * arch + 1] = Throughput(flow->Run(profile, s));
+            }
+            std::printf("%3u", k);
+            for (double v : row)
+            {
+                if (v < 0)
+                {
+                    std::printf(" %14s", "-");
+                }
+                else
+                {
+                    std::printf(" %14.1f", v);
+                }
+            }
+            std::printf("\n");
+            std::fflush(stdout);
+        }
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}

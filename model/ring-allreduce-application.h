@@ -1,0 +1,277 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RING_ALLREDUCE_APPLICATION_H
+#define RING_ALLREDUCE_APPLICATION_H
+
+#include "tensor-connection.h"
+#include "training-profile.h"
+#include "training-result.h"
+
+#include "ns3/application.h"
+#include "ns3/data-rate.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief One worker (node) of a ring AllReduce job (000_466ded720105ddf3.txt Sec. 3.1.2, 3.2.2;
+ * tensor fusion of 004_87a6f364a233f56c.txt Sec. 2.2): replays forward and backward from a
+ * profile while real TCP carries every chunk of the collective.
+ *
+ * K workers form a logical ring; worker w listens for its predecessor w-1 and holds one
+ * persistent TCP connection to its successor w+1. Gradients become ready in reverse layer order
+ * during backward and are fused into buckets (FormBuckets()). The AllReduce of an M-byte bucket is
+ * a reduce-scatter followed by an all-gather, each K-1 rounds; chunk c is M/K bytes (the last
+ * chunk takes the remainder). In global round g = 0 .. 2K-3 worker w sends chunk (w - g) mod K to
+ * w+1; round g >= 1 may go as soon as round g-1's chunk from w-1 has arrived (after a reduction
+ * delay of chunkBytes / ReductionRate if that chunk was a reduce-scatter chunk and
+ * ReductionRate > 0). There is no global barrier: chunks that arrive early (later rounds, buckets
+ * or steps) are buffered by (step, bucket, round). Buckets are reduced one after another. With
+ * Overlap a bucket's AllReduce starts when it is closed, while backward continues; without, after
+ * the whole backward. The step ends when the last bucket is reduced, and the next forward starts
+ * then.
+ *
+ * With GpusPerNode G > 1 each bucket is first reduced inside the node and afterwards broadcast
+ * inside it; both are modelled as a delay of M / IntraBandwidth + IntraLatency each (not
+ * simulated); the inter-node ring is real TCP.
+ */
+class RingAllReduceApplication : public Application
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RingAllReduceApplication();
+    ~RingAllReduceApplication() override;
+
+    /// One fused gradient bucket.
+    struct Bucket
+    {
+        std::vector<uint32_t> layers; //!< member layers in backward order (first ready first)
+        uint64_t bytes;               //!< sum of the members' parameter bytes
+        bool byTimeout;               //!< closed because the fusion timeout expired
+    };
+
+    /**
+     * \brief Tensor fusion (004 Sec. 2.2), as the flow backend's RingEngine: walking the layers
+     * from L-1 down to 0, a bucket closes when it holds >= Q bytes (the first bucket:
+     * firstBucketBytes if > 0), when the fusion timeout (if > 0) has expired after its first
+     * gradient was ready before the next gradient is ready, or at layer 0. Q = 0: one bucket per
+     * layer; Q = TrainingScenario::UNLIMITED_BUCKET: one bucket (unless the timeout splits it).
+     * \param layerBytes parameter bytes of each layer, forward order
+     * \param readySeconds when each layer's gradient is ready (non-increasing in the layer index)
+     * \param bucketBytes Q
+     * \param firstBucketBytes size of the first bucket (0: Q)
+     * \param timeoutSeconds fusion timeout (0: none)
+     * \return the buckets in the order they are reduced
+     */
+    static std::vector<Bucket> FormBuckets(const std::vector<uint64_t>& layerBytes,
+                                           const std::vector<double>& readySeconds,
+                                           uint64_t bucketBytes,
+                                           uint64_t firstBucketBytes,
+                                           double timeoutSeconds);
+
+    /**
+     * \brief Bucket membership every worker uses: FormBuckets() on the profile's mean step
+     * timeline (forward then backward of the per-layer mean times, unscaled), so that all
+     * workers agree without a coordinator.
+     * \param profile the DNN
+     * \param bucketBytes Q
+     * \param firstBucketBytes size of the first bucket (0: Q)
+     * \param timeout fusion timeout (0: none)
+     * \return the buckets
+     */
+    static std::vector<Bucket> FormBuckets(const TrainingProfile& profile,
+                                           uint64_t bucketBytes,
+                                           uint64_t firstBucketBytes,
+                                           Time timeout);
+
+    /**
+     * \param profile the DNN
+     * \param successor address of worker (WorkerIndex + 1) mod Workers (ignored when Workers = 1)
+     */
+    void SetModel(std::shared_ptr<const TrainingProfile> profile, Ipv4Address successor);
+
+    /**
+     * \brief Assign a fixed random variable stream number to the random variables used here.
+     * \param stream first stream index to use
+     * \return the number of stream indices assigned
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /** \return steps completed */
+    uint32_t GetStepsCompleted() const;
+    /** \return the bucket membership in use (valid after the application started) */
+    const std::vector<Bucket>& GetBuckets() const;
+    /** \return payload bytes handed to TCP towards the successor */
+    uint64_t GetPayloadBytesSent() const;
+    /** \return payload bytes received from the predecessor */
+    uint64_t GetPayloadBytesReceived() const;
+    /** \return chunks received for a (step, bucket, round) that had already arrived */
+    uint64_t GetDuplicateChunks() const;
+
+    /// TracedCallback signature for step records.
+    typedef void (*StepTracedCallback)(const TrainingResult::StepRecord& record);
+    /// TracedCallback signature for transfer records.
+    typedef void (*TransferTracedCallback)(const TrainingResult::TransferRecord& record);
+    /**
+     * TracedCallback signature for a bucket reduced at this worker.
+     * \param worker this worker
+     * \param step step index
+     * \param bucket bucket index
+     * \param ringStart when the inter-node ring of the bucket began here
+     * \param ringEnd when the last chunk of the bucket arrived here
+     * \param chunks distinct chunks received for the bucket
+     * \param bytes payload bytes received for the bucket
+     */
+    typedef void (*BucketTracedCallback)(uint32_t worker,
+                                         uint32_t step,
+                                         uint32_t bucket,
+                                         Time ringStart,
+                                         Time ringEnd,
+                                         uint32_t chunks,
+                                         uint64_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// (step, bucket, round) of a chunk.
+    typedef std::tuple<uint32_t, uint32_t, uint32_t> ChunkKey;
+
+    /**
+     * \param socket the listening socket
+     * \param from the peer
+     * \return true (accept the predecessor)
+     */
+    bool HandleConnectionRequest(Ptr<Socket> socket, const Address& from);
+    /**
+     * \param socket the accepted socket
+     * \param from the peer
+     */
+    void HandleAccept(Ptr<Socket> socket, const Address& from);
+    /** \param socket connected socket */
+    void HandleConnected(Ptr<Socket> socket);
+    /** \param socket socket whose connection failed */
+    void HandleConnectionFailed(Ptr<Socket> socket);
+    /// Start step 0 once both ring connections are up.
+    void MaybeStart();
+    /**
+     * \param connection where it came from
+     * \param header the chunk
+     */
+    void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
+    /// Begin step m_step: draw its times and run forward.
+    void StartStep();
+    /// Forward done: begin backward.
+    void ForwardDone();
+    /// A backward finished.
+    void BackwardDone();
+    /**
+     * \brief A bucket became ready for its AllReduce (used with overlap on).
+     * \param step the step it belongs to (stale closes of an ended step are ignored)
+     * \param bucket the bucket
+     */
+    void BucketClosed(uint32_t step, uint32_t bucket);
+    /// Start the next bucket's AllReduce if it may start.
+    void TryStartBucket();
+    /// The intra-node reduce of the current bucket is done: start the inter-node ring.
+    void StartRing();
+    /// Send every round that may go; finish the ring when the last chunk is in.
+    void Advance();
+    /// The reduction of the chunk the next send depends on is done.
+    void ReductionDone();
+    /** \param round send this round's chunk of the current bucket to the successor */
+    void SendRound(uint32_t round);
+    /// The inter-node ring of the current bucket is done here.
+    void RingDone();
+    /// The current bucket is reduced (and broadcast inside the node).
+    void BucketDone();
+    /**
+     * \param bucket bucket index
+     * \param chunk chunk index
+     * \return payload bytes of that chunk
+     */
+    uint64_t ChunkBytes(uint32_t bucket, uint32_t chunk) const;
+    /** \param bytes bucket size \return intra-node reduce (or broadcast) time */
+    Time IntraDelay(uint64_t bytes) const;
+    /** \return the scaled compute time of a forward or backward time in microseconds */
+    Time Compute(double us) const;
+
+    uint32_t m_index;          //!< worker index w
+    uint32_t m_workers;        //!< K
+    uint16_t m_port;           //!< ring port (every worker listens on it)
+    uint32_t m_steps;          //!< steps to run
+    bool m_overlap;            //!< start buckets during backward
+    double m_scale;            //!< compute time multiplier
+    bool m_sampleSteps;        //!< draw each step from the profile's samples
+    uint64_t m_bucketBytes;    //!< Q
+    uint64_t m_firstBucket;    //!< first bucket size (0: Q)
+    Time m_fusionTimeout;      //!< fusion timeout (0: none)
+    double m_reductionRate;    //!< bytes/s of reducing a received chunk (0: free)
+    uint32_t m_gpusPerNode;    //!< G
+    DataRate m_intraBandwidth; //!< intra-node interconnect
+    Time m_intraLatency;       //!< intra-node per-operation latency
+
+    Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
+    std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
+    Ipv4Address m_successor;                          //!< address of w+1
+    std::vector<Bucket> m_buckets;                    //!< bucket membership
+    std::vector<uint32_t> m_bucketOfLayer;            //!< bucket index of each layer
+    Ptr<Socket> m_listener;                           //!< listening socket
+    Ptr<TensorConnection> m_next;                     //!< to the successor
+    Ptr<TensorConnection> m_prev;                     //!< from the predecessor
+    bool m_nextUp;                                    //!< connection to the successor is up
+    bool m_started;                                   //!< step 0 began
+
+    uint32_t m_step;                        //!< current step
+    const std::vector<double>* m_fwd;       //!< forward times of the step (us)
+    const std::vector<double>* m_bwd;       //!< backward times of the step (us)
+    TrainingProfile::StepTimes m_mean;      //!< mean step, when not sampling
+    Time m_stepStart;                       //!< when the step began
+    int64_t m_nextBackward;                 //!< next layer to run backward
+    bool m_backwardDone;                    //!< the whole backward of the step is done
+    std::vector<Time> m_firstReady;         //!< per bucket: when its first gradient was ready
+    std::vector<bool> m_closed;             //!< per bucket: closed in this step
+    uint32_t m_nextBucket;                  //!< next bucket to reduce
+    bool m_bucketBusy;                      //!< a bucket is being reduced
+    bool m_ringActive;                      //!< the inter-node ring of the bucket is running
+    bool m_reducing;                        //!< waiting for a reduction delay
+    uint32_t m_nextRound;                   //!< next round to send
+    Time m_ringStart;                       //!< when the current bucket's ring began
+    Time m_ringEnd;                         //!< when the current bucket's last chunk arrived
+    std::map<ChunkKey, uint64_t> m_partial; //!< payload received of incomplete chunks
+    /// Complete chunks received: how many times, and payload bytes of the chunk.
+    std::map<ChunkKey, std::pair<uint32_t, uint64_t>> m_arrived;
+    uint64_t m_duplicates;  //!< chunks received twice
+    uint32_t m_completed;   //!< steps completed
+    bool m_running;         //!< between Start and Stop
+    EventId m_computeEvent; //!< pending forward/backward end
+    EventId m_delayEvent;   //!< pending intra-node or reduction delay
+
+    TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
+    TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< chunk arrived
+    TracedCallback<uint32_t, uint32_t, uint32_t, Time, Time, uint32_t, uint64_t>
+        m_bucketTrace; //!< bucket reduced
+};
+
+} // namespace ns3
+
+#endif /* RING_ALLREDUCE_APPLICATION_H */

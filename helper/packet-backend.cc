@@ -226,12 +226,9 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
                                    + " of " + std::to_string(collector.expected)
                                    + " worker steps done");
         }
-        // A ring node of G GPUs processes G batches per step (as the analytic backend counts).
-        result.Finalize(scenario, profile.GetBatchSize() * (ring ? scenario.gpusPerNode : 1));
-        if (ring)
-        {
-            result.inputs["gpus_per_node"] = scenario.gpusPerNode;
-        }
+        // A node of G GPUs processes G batches per step (as the flow and analytic backends).
+        result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
+        result.inputs["gpus_per_node"] = scenario.gpusPerNode;
 
         double window = result.windowEnd - result.windowStart;
         if (window > 0)
@@ -249,11 +246,6 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
                     result.bottleneck = linkNames[i];
                 }
             }
-        }
-        if (!ring && scenario.gpusPerNode > 1)
-        {
-            result.notes.push_back("gpusPerNode > 1 is modelled for --arch=ring only; the PS "
-                                   "packet level treats each node as one worker");
         }
         result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
         result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();

@@ -363,6 +363,9 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
         worker->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
         worker->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
         worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        worker->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
+        worker->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
+        worker->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
         worker->SetModel(profile, owners, addresses);
         m_workerNodes.Get(w)->AddApplication(worker);
         apps.Add(worker);

@@ -635,6 +635,37 @@ PsEngine::DownlinkDone(uint32_t w)
     const double scale = m_scenario.GetComputeScale(w);
     const auto& fwd = *ws.fwd;
     const auto& bwd = *ws.bwd;
+    // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
+    // reduced inside it, one tensor after another over the intra-node interconnect, each taking
+    // bytes / intraBandwidth + intraLatency (the packet level does the same).
+    const bool multiGpu = m_scenario.gpusPerNode > 1;
+    const double intraRate = m_scenario.intraBandwidth.GetBitRate() / 8.0;
+    const double intraLatency = m_scenario.intraLatency.GetSeconds();
+    auto intra = [&](uint32_t l)
+    {
+        return m_bytes[l] / intraRate + intraLatency;
+    };
+    std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
+    if (multiGpu)
+    {
+        std::vector<uint32_t> byArrival(m_l);
+        for (uint32_t l = 0; l < m_l; ++l)
+        {
+            byArrival[l] = l;
+        }
+        std::stable_sort(byArrival.begin(),
+                         byArrival.end(),
+                         [&ws](uint32_t a, uint32_t b)
+                         {
+                             return ws.downEnd[a] < ws.downEnd[b];
+                         });
+        double free = ws.stepStart;
+        for (uint32_t l : byArrival)
+        {
+            free = std::max(free, ws.downEnd[l]) + intra(l);
+            usable[l] = free;
+        }
+    }
     // Forward: overlap on, layer l starts when its parameters are in and layer l-1 is done;
     // overlap off, all of it after the last parameter of the step arrived.
     double t = ws.stepStart;
@@ -642,14 +673,14 @@ PsEngine::DownlinkDone(uint32_t w)
     {
         for (uint32_t l = 0; l < m_l; ++l)
         {
-            t = std::max(t, ws.downEnd[l]) + fwd[l] * US * scale + Overhead(l);
+            t = std::max(t, usable[l]) + fwd[l] * US * scale + Overhead(l);
         }
     }
     else
     {
         for (uint32_t l = 0; l < m_l; ++l)
         {
-            t = std::max(t, ws.downEnd[l]);
+            t = std::max(t, usable[l]);
         }
         for (uint32_t l = 0; l < m_l; ++l)
         {
@@ -668,10 +699,26 @@ PsEngine::DownlinkDone(uint32_t w)
         c.queued = 0;
         c.step = ws.step;
     }
+    double reduceFree = 0;
     for (uint32_t i = m_l; i-- > 0;)
     {
         t += bwd[i] * US * scale;
-        m_conns[ConnIndex(w, m_owner[i], UP)].segs.push_back(Segment{t, m_bytes[i], i, true, true});
+        double ready = t;
+        if (multiGpu && m_scenario.overlap)
+        {
+            reduceFree = std::max(reduceFree, t) + intra(i);
+            ready = reduceFree;
+        }
+        m_conns[ConnIndex(w, m_owner[i], UP)].segs.push_back(
+            Segment{ready, m_bytes[i], i, true, true});
+    }
+    if (multiGpu && !m_scenario.overlap)
+    {
+        // Strict phases: all reductions after the whole backward, then all uplinks.
+        for (uint32_t i = m_l; i-- > 0;)
+        {
+            t += intra(i);
+        }
     }
     // Activation events are scheduled in backward order of the connections' first gradients, so
     // that simultaneous activations (overlap off) keep that order (FCFS priority).
@@ -1371,11 +1418,6 @@ FlowLevelSimulator::Run()
                 bytes.push_back(b[i]);
             }
         }
-        if (m_scenario.gpusPerNode > 1)
-        {
-            result.notes.push_back("gpusPerNode > 1 is modelled for --arch=ring only; the PS flow "
-                                   "model treats each node as one worker");
-        }
     }
     else
     {
@@ -1392,10 +1434,8 @@ FlowLevelSimulator::Run()
         result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;
     }
 
-    // A ring node of G GPUs processes G batches per step (as the analytic and packet backends).
-    const uint32_t gpus
-        = m_scenario.architecture == TrainingScenario::RING_ALLREDUCE ? m_scenario.gpusPerNode : 1;
-    result.Finalize(m_scenario, m_profile.GetBatchSize() * gpus);
+    // A node of G GPUs processes G batches per step (as the analytic and packet backends).
+    result.Finalize(m_scenario, m_profile.GetBatchSize() * m_scenario.gpusPerNode);
 
     const double window = result.windowEnd - result.windowStart;
     double busiest = -1;

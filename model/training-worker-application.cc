@@ -66,6 +66,23 @@ TrainingWorkerApplication::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&TrainingWorkerApplication::m_window),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute(
+                  "GpusPerNode",
+                  "GPUs per node G: parameters are broadcast and gradients reduced inside "
+                  "the node (modelled delays) around the TCP transfers",
+                  UintegerValue(1),
+                  MakeUintegerAccessor(&TrainingWorkerApplication::m_gpus),
+                  MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("IntraBandwidth",
+                            "Intra-node interconnect bandwidth (GpusPerNode > 1)",
+                            DataRateValue(DataRate("300Gbps")),
+                            MakeDataRateAccessor(&TrainingWorkerApplication::m_intraRate),
+                            MakeDataRateChecker())
+              .AddAttribute("IntraLatency",
+                            "Intra-node latency per tensor (GpusPerNode > 1)",
+                            TimeValue(MicroSeconds(5)),
+                            MakeTimeAccessor(&TrainingWorkerApplication::m_intraLatency),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
                               "A step ended (all its gradients applied at every server)",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_stepTrace),
@@ -85,6 +102,10 @@ TrainingWorkerApplication::TrainingWorkerApplication()
       m_scale(1.0),
       m_sampleSteps(true),
       m_window(0),
+      m_gpus(1),
+      m_intraRate("300Gbps"),
+      m_intraLatency(MicroSeconds(5)),
+      m_reduced(0),
       m_connected(0),
       m_step(0),
       m_sample(0),
@@ -250,6 +271,9 @@ TrainingWorkerApplication::StartStep()
     m_arrived.assign(n, false);
     m_received.assign(n, 0);
     m_arrivedCount = 0;
+    m_broadcastFree = m_stepStart;
+    m_reduceFree = m_stepStart;
+    m_reduced = 0;
     m_nextForward = 0;
     m_nextBackward = -1;
     m_notices = 0;
@@ -280,8 +304,6 @@ TrainingWorkerApplication::HandleChunk(Ptr<TensorConnection> /* connection */,
         {
             return;
         }
-        m_arrived[l] = true;
-        ++m_arrivedCount;
         m_transferTrace({m_index,
                          m_owners[l],
                          header.GetStep(),
@@ -290,7 +312,7 @@ TrainingWorkerApplication::HandleChunk(Ptr<TensorConnection> /* connection */,
                          header.GetTensorBytes(),
                          header.GetTimestamp().GetSeconds(),
                          Simulator::Now().GetSeconds()});
-        TryForward();
+        Broadcast(l);
     }
     else if (header.GetType() == TensorChunkHeader::NOTICE)
     {
@@ -312,6 +334,68 @@ Time
 TrainingWorkerApplication::Compute(double us) const
 {
     return TrainingProfile::FromMicroseconds(us * m_scale);
+}
+
+Time
+TrainingWorkerApplication::IntraNode(uint32_t layer) const
+{
+    return m_intraRate.CalculateBytesTxTime(m_profile->GetLayer(layer).paramBytes) + m_intraLatency;
+}
+
+void
+TrainingWorkerApplication::Broadcast(uint32_t layer)
+{
+    if (m_gpus <= 1)
+    {
+        BroadcastDone(layer);
+        return;
+    }
+    m_broadcastFree = std::max(m_broadcastFree, Simulator::Now()) + IntraNode(layer);
+    Simulator::Schedule(m_broadcastFree - Simulator::Now(),
+                        &TrainingWorkerApplication::BroadcastDone,
+                        this,
+                        layer);
+}
+
+void
+TrainingWorkerApplication::BroadcastDone(uint32_t layer)
+{
+    m_arrived[layer] = true;
+    ++m_arrivedCount;
+    TryForward();
+}
+
+void
+TrainingWorkerApplication::Reduce(uint32_t layer)
+{
+    if (m_gpus <= 1)
+    {
+        ReduceDone(layer);
+        return;
+    }
+    m_reduceFree = std::max(m_reduceFree, Simulator::Now()) + IntraNode(layer);
+    Simulator::Schedule(m_reduceFree - Simulator::Now(),
+                        &TrainingWorkerApplication::ReduceDone,
+                        this,
+                        layer);
+}
+
+void
+TrainingWorkerApplication::ReduceDone(uint32_t layer)
+{
+    if (m_overlap)
+    {
+        SendGradient(layer);
+        return;
+    }
+    // Overlap off: every gradient goes up after all are reduced, last layer first.
+    if (++m_reduced == m_profile->GetNLayers())
+    {
+        for (int64_t l = static_cast<int64_t>(m_profile->GetNLayers()) - 1; l >= 0; --l)
+        {
+            SendGradient(static_cast<uint32_t>(l));
+        }
+    }
 }
 
 void
@@ -357,7 +441,7 @@ TrainingWorkerApplication::BackwardDone()
     const uint32_t layer = static_cast<uint32_t>(m_nextBackward);
     if (m_overlap)
     {
-        SendGradient(layer);
+        Reduce(layer);
     }
     if (layer == 0)
     {
@@ -365,7 +449,7 @@ TrainingWorkerApplication::BackwardDone()
         {
             for (int64_t l = static_cast<int64_t>(m_profile->GetNLayers()) - 1; l >= 0; --l)
             {
-                SendGradient(static_cast<uint32_t>(l));
+                Reduce(static_cast<uint32_t>(l));
             }
         }
         return;

@@ -10,6 +10,7 @@
 #include "training-result.h"
 
 #include "ns3/application.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
@@ -33,6 +34,12 @@ namespace ns3
  * worker's gradients; the next step starts when every server has sent its NOTICE (in sync mode
  * the servers send it only after the barrier). Compute times come from one recorded step of the
  * profile drawn with replacement (seeded), or from the per-layer means, times ComputeScale.
+ *
+ * A multi-GPU node (GpusPerNode G > 1, 000 Sec. 4.4) runs G replicas in parallel: each arriving
+ * parameter tensor is first broadcast inside the node, each gradient reduced inside the node
+ * before one GPU pushes it to its server. Both are modelled delays of bytes / IntraBandwidth +
+ * IntraLatency per tensor, one tensor at a time in each direction (the inter-node traffic is real
+ * TCP); with overlap off all reductions follow the whole backward pass.
  */
 class TrainingWorkerApplication : public Application
 {
@@ -102,15 +109,34 @@ class TrainingWorkerApplication : public Application
     void SendGradient(uint32_t layer);
     /** \return the scaled compute time of a forward or backward time in microseconds */
     Time Compute(double us) const;
+    /**
+     * \param layer layer index
+     * \return the intra-node broadcast or reduction time of its tensor
+     */
+    Time IntraNode(uint32_t layer) const;
+    /** \param layer its parameters arrived: broadcast them inside the node (G > 1) */
+    void Broadcast(uint32_t layer);
+    /** \param layer its broadcast inside the node is done */
+    void BroadcastDone(uint32_t layer);
+    /** \param layer reduce its gradient inside the node, then send it (G > 1) */
+    void Reduce(uint32_t layer);
+    /** \param layer its reduction is done */
+    void ReduceDone(uint32_t layer);
 
-    uint32_t m_index;                                 //!< worker index
-    uint16_t m_port;                                  //!< servers' port
-    uint32_t m_steps;                                 //!< steps to run
-    bool m_overlap;                                   //!< overlap communication and computation
-    double m_scale;                                   //!< compute time multiplier
-    bool m_sampleSteps;                               //!< draw each step from the profile's samples
-    uint64_t m_window;                                //!< multiplexing window of the uplinks
-    Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
+    uint32_t m_index;                 //!< worker index
+    uint16_t m_port;                  //!< servers' port
+    uint32_t m_steps;                 //!< steps to run
+    bool m_overlap;                   //!< overlap communication and computation
+    double m_scale;                   //!< compute time multiplier
+    bool m_sampleSteps;               //!< draw each step from the profile's samples
+    uint64_t m_window;                //!< multiplexing window of the uplinks
+    uint32_t m_gpus;                  //!< GPUs per node
+    DataRate m_intraRate;             //!< intra-node interconnect bandwidth
+    Time m_intraLatency;              //!< intra-node per-tensor latency
+    Time m_broadcastFree;             //!< when the intra-node broadcast path is free
+    Time m_reduceFree;                //!< when the intra-node reduction path is free
+    uint32_t m_reduced;               //!< gradients reduced inside the node this step
+    Ptr<UniformRandomVariable> m_rng; //!< step sampling
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
     std::vector<uint32_t> m_owners;                   //!< server of each layer
     std::vector<Ipv4Address> m_servers;               //!< server addresses

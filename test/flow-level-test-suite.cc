@@ -1146,6 +1146,56 @@ class TwoServersTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Parameter server with G GPUs per node: the intra-node broadcast and reduction, one tensor at a
+ * time, around the transfers; a node trains G batches per step.
+ */
+class MultiGpuParameterServerFlowTestCase : public TestCase
+{
+  public:
+    MultiGpuParameterServerFlowTestCase()
+        : TestCase("PS with G GPUs per node: step adds the last broadcast and every reduction, "
+                   "throughput counts G batches")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 3, 1 and 4 MB at B = 1.25 GB/s arrive at 2.4, 3.2 and 6.4 ms; broadcasts at 2.5 GB/s
+        // plus 50 us take 1.25, 0.45 and 1.65 ms: the first two end (3.65, 4.1 ms) before the
+        // last tensor arrives, so only the last adds to the downlink.
+        TrainingProfile p = MakeProfile({3000000, 1000000, 4000000},
+                                        {4000, 4000, 4000},
+                                        {8000, 8000, 8000},
+                                        {500, 500, 500});
+        TrainingScenario s = BaseScenario(1);
+        s.gpusPerNode = 2;
+        s.intraBandwidth = DataRate("20Gbps");
+        s.intraLatency = MicroSeconds(50);
+        TrainingResult r = RunFlow(p, s, "ps")[0];
+        auto intra = [](double bytes)
+        {
+            return bytes / 2.5e9 + 50e-6;
+        };
+        const double m = 8e6;
+        const double expected = m / B10 + intra(4e6) + 0.012 + 0.024 + intra(4e6) + intra(1e6)
+                                + intra(3e6) + m / B10 + 0.0015;
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean, expected, 1e-9 * expected, "overlap off, G = 2");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput,
+                                  2 * 16 / expected,
+                                  1e-9 * r.throughput,
+                                  "G batches");
+        s.gpusPerNode = 1;
+        TrainingResult one = RunFlow(p, s, "ps")[0];
+        NS_TEST_EXPECT_MSG_EQ_TOL(one.stepTimeMean,
+                                  2 * m / B10 + 0.0375,
+                                  1e-9,
+                                  "G = 1: no intra-node work");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Heterogeneous workers.
  */
 class ComputeScaleTestCase : public TestCase
@@ -1666,6 +1716,7 @@ class FlowLevelTestSuite : public TestSuite
         AddTestCase(new PsOverlapTestCase, TestCase::QUICK);
         AddTestCase(new TwoServersTestCase, TestCase::QUICK);
         AddTestCase(new ComputeScaleTestCase, TestCase::QUICK);
+        AddTestCase(new MultiGpuParameterServerFlowTestCase, TestCase::QUICK);
         AddTestCase(new StepSamplingTestCase, TestCase::QUICK);
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
         AddTestCase(new AsyncDriftTestCase, TestCase::QUICK);

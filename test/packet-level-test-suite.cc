@@ -484,6 +484,64 @@ class FlowCapTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Multi-GPU nodes with a parameter server (000 Sec. 4.4): parameters are broadcast and gradients
+ * reduced inside the node around the TCP transfers; a node trains G batches per step.
+ */
+class MultiGpuParameterServerTestCase : public TestCase
+{
+  public:
+    MultiGpuParameterServerTestCase()
+        : TestCase("packet: PS with G GPUs per node adds the intra-node broadcast and reduction "
+                   "and counts G batches")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = MakeProfile({3000000, 1000000, 4000000}, 4000, 8000, 500);
+        TrainingScenario s;
+        s.workers = 1;
+        s.nicRate = DataRate("10Gbps");
+        s.steps = 4;
+        s.warmup = 1;
+        s.gpusPerNode = 2;
+        s.intraBandwidth = DataRate("20Gbps");
+        s.intraLatency = MicroSeconds(50);
+        TrainingResult r = RunPacket(p, s);
+        // Overlap off: the last parameter tensor's broadcast follows its arrival (the others end
+        // before the next arrives: the interconnect is faster than the NIC), then compute, then
+        // every gradient's reduction one after another, then the uplink.
+        auto intra = [&s](double bytes)
+        {
+            return bytes * 8 / 20e9 + s.intraLatency.GetSeconds();
+        };
+        double m = p.GetTotalParamBytes();
+        double expected = 2 * m / s.GetGoodputBytesPerSecond() + p.GetForwardTime().GetSeconds()
+                          + p.GetBackwardTime().GetSeconds() + p.GetUpdateTime().GetSeconds()
+                          + intra(4000000) + intra(3000000) + intra(1000000) + intra(4000000);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean,
+                                  expected,
+                                  0.03 * expected,
+                                  "G = 2: measured " << r.stepTimeMean * 1e3 << " ms, expected "
+                                                     << expected * 1e3 << " ms");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput,
+                                  2 * 32 / r.stepTimeMean,
+                                  1e-6 * r.throughput,
+                                  "a node of 2 GPUs trains 2 batches per step");
+        s.intraBandwidth = DataRate("200Gbps");
+        TrainingResult fast = RunPacket(p, s);
+        NS_TEST_EXPECT_MSG_LT(fast.stepTimeMean,
+                              r.stepTimeMean,
+                              "a faster interconnect must not slow a step");
+        s.gpusPerNode = 1;
+        TrainingResult one = RunPacket(p, s);
+        NS_TEST_EXPECT_MSG_LT(one.stepTimeMean, fast.stepTimeMean, "G = 1 has no intra-node work");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Same seed, same JSON; another seed draws other steps.
  */
 class DeterminismTestCase : public TestCase
@@ -537,6 +595,7 @@ class PacketLevelTestSuite : public TestSuite
         AddTestCase(new MultiplexingOrderTestCase, TestCase::QUICK);
         AddTestCase(new MultiServerPartitionTestCase, TestCase::QUICK);
         AddTestCase(new FlowCapTestCase, TestCase::QUICK);
+        AddTestCase(new MultiGpuParameterServerTestCase, TestCase::QUICK);
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
     }
 };

@@ -9,7 +9,9 @@
  *
  *   ./build/bin/tcp-sharing-study --flows=4 --sizeBdp=10 --rate=10Gbps --tcp=TcpCubic
  *
- * The network is TrainingClusterHelper's star (N workers, one server) with its TCP settings
+ * C is the bottleneck's goodput (rate x 1448/1502 at MTU 1500); with --cap the models cap every
+ * flow (SharingIndex's flowCap) and the BDP is the capped flow's. The network is
+ * TrainingClusterHelper's star (N workers, one server) with its TCP settings
  * (ConfigureTcp: segment MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send
  * buffer + 64 KiB, DelAckCount 1, SACK, MinRto 200 ms). TcpDctcp runs over a RED queue disc
  * with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example,
@@ -236,9 +238,12 @@ main(int argc, char* argv[])
         s.nicRate = o.rate;
         s.flowCap = o.cap;
         s.mtu = mtu;
-        const double c = s.GetGoodputBytesPerSecond();
+        // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
+        const double c = s.GetLinkGoodputBytesPerSecond();
+        const double one = s.GetGoodputBytesPerSecond();
+        const double capBytes = o.cap.GetBitRate() / 8.0;
         const double rtt = 4 * o.delay.GetSeconds();
-        const double bdp = c * rtt;
+        const double bdp = one * rtt;
         if (size != "0")
         {
             char* end = nullptr;
@@ -285,7 +290,7 @@ main(int argc, char* argv[])
                 throw TrainingInputError("--baseline: a lone flow did not complete within "
                                          "--maxSimTime");
             }
-            overhead = std::max(0.0, lone.completion[0] - o.size / c);
+            overhead = std::max(0.0, lone.completion[0] - o.size / one);
         }
         Measurement m = Simulate(o, !timeseries.empty());
         double wall
@@ -303,7 +308,7 @@ main(int argc, char* argv[])
         {
             transfers.push_back({o.arrivals[i], static_cast<double>(o.size)});
         }
-        SharingIndex index(transfers, c, overhead);
+        SharingIndex index(transfers, c, overhead, capBytes);
         std::vector<double> f = index.GetFcfsCompletionTimes();
         std::vector<double> p = index.GetPsCompletionTimes();
         SharingIndex::Result r = SharingIndex::Compute(fct, f, p);

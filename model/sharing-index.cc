@@ -18,12 +18,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("SharingIndex");
 
-SharingIndex::SharingIndex(std::vector<Transfer> transfers, double capacity, double overhead)
+SharingIndex::SharingIndex(std::vector<Transfer> transfers,
+                           double capacity,
+                           double overhead,
+                           double flowCap)
     : m_transfers(std::move(transfers)),
       m_capacity(capacity),
-      m_overhead(overhead)
+      m_overhead(overhead),
+      m_flowCap(flowCap)
 {
-    NS_LOG_FUNCTION(this << capacity << overhead);
+    NS_LOG_FUNCTION(this << capacity << overhead << flowCap);
+    if (!(flowCap >= 0) || !std::isfinite(flowCap))
+    {
+        throw TrainingInputError("SharingIndex: flow cap must be >= 0 bytes/s (0: none)");
+    }
     if (!(capacity > 0) || !std::isfinite(capacity))
     {
         throw TrainingInputError("SharingIndex: capacity must be a positive number of bytes/s");
@@ -62,25 +70,25 @@ ArrivalOrder(const std::vector<SharingIndex::Transfer>& transfers)
 std::vector<double>
 SharingIndex::GetFcfsCompletionTimes() const
 {
-    std::vector<double> fct(m_transfers.size());
-    double free = -std::numeric_limits<double>::infinity();
-    for (std::size_t i : ArrivalOrder(m_transfers))
-    {
-        double start = std::max(free, m_transfers[i].arrival);
-        free = start + m_transfers[i].bytes / m_capacity;
-        fct[i] = free - m_transfers[i].arrival + m_overhead;
-    }
-    return fct;
+    return Serve(true);
 }
 
 std::vector<double>
 SharingIndex::GetPsCompletionTimes() const
 {
+    return Serve(false);
+}
+
+std::vector<double>
+SharingIndex::Serve(bool fcfs) const
+{
     const std::size_t n = m_transfers.size();
+    const double cap = m_flowCap > 0 ? m_flowCap : std::numeric_limits<double>::infinity();
     std::vector<double> fct(n);
     std::vector<std::size_t> order = ArrivalOrder(m_transfers);
     std::vector<double> remaining(n);
-    std::vector<std::size_t> active;
+    std::vector<std::size_t> active; // in arrival order
+    std::vector<double> rate;
     std::size_t next = 0; // next arrival in `order`
     double t = n > 0 ? m_transfers[order[0]].arrival : 0;
     while (next < n || !active.empty())
@@ -113,22 +121,37 @@ SharingIndex::GetPsCompletionTimes() const
             }
             continue;
         }
-        const double share = m_capacity / active.size();
-        double least = std::numeric_limits<double>::infinity();
-        for (std::size_t i : active)
+        // Rates: FCFS gives the capacity to the earliest arrivals first (each at most the cap:
+        // without a cap, the head alone); PS splits it equally (at most the cap each).
+        rate.assign(active.size(), 0);
+        double left = m_capacity;
+        for (std::size_t k = 0; k < active.size(); ++k)
         {
-            least = std::min(least, remaining[i]);
+            rate[k] = fcfs ? std::min(cap, left) : std::min(cap, m_capacity / active.size());
+            left -= rate[k];
         }
-        double dt = least / share;
+        double dt = std::numeric_limits<double>::infinity();
+        for (std::size_t k = 0; k < active.size(); ++k)
+        {
+            if (rate[k] > 0)
+            {
+                dt = std::min(dt, remaining[active[k]] / rate[k]);
+            }
+        }
         bool arrivalFirst = next < n && m_transfers[order[next]].arrival < t + dt;
         if (arrivalFirst)
         {
             dt = m_transfers[order[next]].arrival - t;
         }
-        for (std::size_t i : active)
+        for (std::size_t k = 0; k < active.size(); ++k)
         {
-            // The transfer(s) with the least remaining end exactly at t + dt.
-            remaining[i] = (!arrivalFirst && remaining[i] == least) ? 0 : remaining[i] - share * dt;
+            if (rate[k] <= 0)
+            {
+                continue;
+            }
+            double& rem = remaining[active[k]];
+            // The transfer(s) with the least time left end exactly at t + dt.
+            rem = (!arrivalFirst && rem / rate[k] <= dt) ? 0 : rem - rate[k] * dt;
         }
         t = arrivalFirst ? m_transfers[order[next]].arrival : t + dt;
     }

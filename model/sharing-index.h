@@ -23,6 +23,10 @@ namespace ns3
  *    f_i = end_i - a_i;
  *  - PS: every active transfer gets C / n(t), n(t) the number of active transfers;
  *    p_i = end_i - a_i.
+ * With a per-flow cap c (000 Sec. 4.4) no transfer exceeds c: FCFS gives the capacity to the
+ * earliest arrivals first, min(c, what is left) each (strict priority by arrival; the head
+ * alone without a cap), PS gives each min(c, C / n(t)). Without a cap these are the two
+ * definitions above.
  * Both may add a fixed per-transfer overhead d (e.g. handshake, propagation and slow start of a
  * lone flow, measured) to every FCT: it does not depend on the sharing discipline.
  *
@@ -65,8 +69,13 @@ class SharingIndex
      * \param transfers arrival times and sizes (any order; results follow this order)
      * \param capacity bottleneck capacity in bytes/s (> 0)
      * \param overhead fixed seconds added to every model FCT (>= 0)
+     * \param flowCap per-flow cap in bytes/s (0: none)
+     * \throws TrainingInputError for a capacity <= 0, a negative overhead, cap or size
      */
-    SharingIndex(std::vector<Transfer> transfers, double capacity, double overhead = 0);
+    SharingIndex(std::vector<Transfer> transfers,
+                 double capacity,
+                 double overhead = 0,
+                 double flowCap = 0);
 
     /** \return FCFS flow completion times f_i (from each arrival), seconds */
     std::vector<double> GetFcfsCompletionTimes() const;
@@ -105,9 +114,17 @@ class SharingIndex
                           const std::vector<double>& ps);
 
   private:
+    /**
+     * \brief Serve the transfers on the bottleneck (event by event: arrivals and ends).
+     * \param fcfs true: FCFS (priority by arrival), false: PS (equal shares)
+     * \return flow completion times plus the overhead, in the transfers' order
+     */
+    std::vector<double> Serve(bool fcfs) const;
+
     std::vector<Transfer> m_transfers; //!< the transfers
     double m_capacity;                 //!< bytes/s
     double m_overhead;                 //!< seconds added to every model FCT
+    double m_flowCap;                  //!< per-flow cap in bytes/s (0: none)
 };
 
 } // namespace ns3

@@ -116,6 +116,21 @@ class SharingIndexModelTimesTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(equal.GetFcfsCompletionTimes().back(), 4.0, 1e-12, "FCFS last");
         NS_TEST_EXPECT_MSG_EQ_TOL(equal.GetFcfsCompletionTimes().front(), 0.5, 1e-12, "FCFS 1st");
 
+        // Per-flow cap 600 B/s, two 1000-byte flows together, C = 1000 B/s. PS: 500 each, both
+        // end at 2. FCFS: the first gets 600, the second the other 400; the first ends at 5/3,
+        // when the second has 1000 - 400 x 5/3 = 1000/3 left, at 600: + 5/9, ends at 20/9.
+        SharingIndex capped({{0, 1000}, {0, 1000}}, 1000, 0, 600);
+        NS_TEST_EXPECT_MSG_EQ(Near(capped.GetPsCompletionTimes(), {2, 2}),
+                              true,
+                              "PS capped " << Show(capped.GetPsCompletionTimes()));
+        NS_TEST_EXPECT_MSG_EQ(Near(capped.GetFcfsCompletionTimes(), {5.0 / 3, 20.0 / 9}),
+                              true,
+                              "FCFS capped " << Show(capped.GetFcfsCompletionTimes()));
+        // A cap at or below C / N: both disciplines give every flow the cap (index undefined).
+        SharingIndex low({{0, 1000}, {0, 1000}}, 1000, 0, 400);
+        NS_TEST_EXPECT_MSG_EQ(Near(low.GetFcfsCompletionTimes(), {2.5, 2.5}), true, "FCFS low cap");
+        NS_TEST_EXPECT_MSG_EQ(low.Compute({2.5, 2.5}).defined, false, "low cap: undefined");
+
         bool threw = false;
         try
         {

@@ -47,19 +47,19 @@ struct Measurement
 /// Options of one run.
 struct Options
 {
-    uint32_t flows{2};
-    uint64_t size{0};
-    std::vector<double> arrivals;
-    DataRate rate{"10Gbps"};
-    DataRate cap{0};
-    Time delay{MicroSeconds(10)};
-    std::string tcp{"TcpCubic"};
-    std::string queue{"1000p"};
-    uint32_t mtu{1500};
-    Time sample{MicroSeconds(10)};
-    Time maxSimTime{Seconds(0)};
+    uint64_t size{0};              //!< bytes per flow
+    std::vector<double> arrivals;  //!< start time of each flow, seconds
+    DataRate rate{"10Gbps"};       //!< every link's rate
+    DataRate cap{0};               //!< per-flow pacing cap (0: none)
+    Time delay{MicroSeconds(10)};  //!< one-way delay per link
+    std::string tcp{"TcpCubic"};   //!< congestion control
+    std::string queue{"1000p"};    //!< bottleneck queue size
+    uint32_t mtu{1500};            //!< MTU
+    Time sample{MicroSeconds(10)}; //!< sampling interval of received bytes
+    Time maxSimTime{Seconds(0)};   //!< simulated time limit
 };
 
+/// PacketSink Rx: count the flow's bytes, note its completion, stop when all are complete.
 void
 OnRx(Measurement* m, uint64_t size, uint32_t flow, Ptr<const Packet> p, const Address&)
 {
@@ -74,6 +74,7 @@ OnRx(Measurement* m, uint64_t size, uint32_t flow, Ptr<const Packet> p, const Ad
     }
 }
 
+/// Record every flow's cumulative bytes and reschedule until all flows are complete.
 void
 Sample(Measurement* m, Time interval)
 {
@@ -151,6 +152,7 @@ Simulate(const Options& o, bool sample)
     return m;
 }
 
+/// Arithmetic mean (0 for an empty vector).
 double
 Mean(const std::vector<double>& v)
 {

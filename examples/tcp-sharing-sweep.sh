@@ -5,7 +5,7 @@
 #
 #   bash examples/tcp-sharing-sweep.sh quick [OUT_DIR]   # default grid, ~2-4 min on 2 cores
 #   bash examples/tcp-sharing-sweep.sh stagger [OUT_DIR] # staggered starts, ~1 min on 2 cores
-#   bash examples/tcp-sharing-sweep.sh full  [OUT_DIR]   # full grid (hours on 2 cores)
+#   bash examples/tcp-sharing-sweep.sh full  [OUT_DIR]   # ~70 GB payload, est. 20-40 min
 #
 # Grids (flows start together, 10 us links: RTT 40 us, 1000-packet queues, MTU 1500):
 #   quick: S/BDP 0.1 1 10 100 1000; N 2 4 8 16; NewReno Cubic DCTCP BBR; 1, 10, 25 Gb/s;

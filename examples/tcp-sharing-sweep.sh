@@ -47,10 +47,10 @@ for rate in $rates; do
     for flows in $counts; do
       for s in $sizes; do
         for st in $staggers; do
-          bytes=$(awk -v r=$rate -v s=$s 'BEGIN { printf "%.0f", s * r * 1e9 / 8 * 1448 / 1502 * 40e-6 }')
+          bytes=$(awk -v r="$rate" -v s="$s" 'BEGIN { printf "%.0f", s * r * 1e9 / 8 * 1448 / 1502 * 40e-6 }')
           total=$(( (flows + 1) * bytes ))
           if [ "$limit" -gt 0 ] && [ "$total" -gt "$limit" ]; then continue; fi
-          stagger=$(awk -v b=$bytes -v r=$rate -v f=$st 'BEGIN { printf "%.9fs", f * b / (r * 1e9 / 8 * 1448 / 1502) }')
+          stagger=$(awk -v b="$bytes" -v r="$rate" -v f="$st" 'BEGIN { printf "%.9fs", f * b / (r * 1e9 / 8 * 1448 / 1502) }')
           n=$((n + 1))
           echo "--rate=${rate}Gbps --tcp=$tcp --flows=$flows --sizeBdp=$s --stagger=$stagger --csv=$tmp/run$n.csv"
         done
@@ -60,7 +60,6 @@ for rate in $rates; do
 done > "$tmp/args"
 echo "$(wc -l < "$tmp/args") runs on $jobs processes -> $csv"
 start=$(date +%s)
-# shellcheck disable=SC2086
 xargs -P "$jobs" -L 1 "$bin" < "$tmp/args" > "$tmp/log"
 echo "done in $(( $(date +%s) - start )) s"
 first=1

@@ -90,7 +90,6 @@ Measurement
 Simulate(const Options& o, bool sample)
 {
     const uint32_t n = o.arrivals.size();
-    const bool dctcp = o.tcp == "TcpDctcp" || o.tcp == "ns3::TcpDctcp";
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
     cluster->SetAttribute("Workers", UintegerValue(n));
     cluster->SetAttribute("Servers", UintegerValue(1));
@@ -99,27 +98,16 @@ Simulate(const Options& o, bool sample)
     cluster->SetAttribute("LinkDelay", TimeValue(o.delay));
     cluster->SetAttribute("Mtu", UintegerValue(o.mtu));
     cluster->SetAttribute("TcpVariant", StringValue(o.tcp));
-    cluster->SetAttribute("QueueSize", StringValue(dctcp ? "2p" : o.queue));
-    cluster->SetAttribute("QueueDisc", StringValue(dctcp ? "RedQueueDisc" : "none"));
+    // With TcpDctcp the helper installs RED with DCTCP's ECN step marking (and a 2-packet device
+    // queue so that the backlog builds in RED); the other variants get DropTail device queues.
+    cluster->SetAttribute("QueueSize", StringValue(o.queue));
+    cluster->SetAttribute("QueueDisc", StringValue("none"));
     cluster->ConfigureTcp();
     if (o.tcp == "TcpBbr" || o.tcp == "ns3::TcpBbr")
     {
         Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
         Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
                            DataRateValue(o.cap.GetBitRate() > 0 ? o.cap : DataRate("1000Gbps")));
-    }
-    if (dctcp)
-    {
-        Config::SetDefault("ns3::RedQueueDisc::UseEcn", BooleanValue(true));
-        Config::SetDefault("ns3::RedQueueDisc::UseHardDrop", BooleanValue(false));
-        Config::SetDefault("ns3::RedQueueDisc::MeanPktSize", UintegerValue(o.mtu));
-        Config::SetDefault("ns3::RedQueueDisc::QW", DoubleValue(1.0));
-        Config::SetDefault("ns3::RedQueueDisc::MinTh", DoubleValue(20));
-        Config::SetDefault("ns3::RedQueueDisc::MaxTh", DoubleValue(60));
-        Config::SetDefault("ns3::RedQueueDisc::LinkBandwidth", DataRateValue(o.rate));
-        Config::SetDefault("ns3::RedQueueDisc::LinkDelay", TimeValue(o.delay));
-        Config::SetDefault("ns3::RedQueueDisc::MaxSize",
-                           QueueSizeValue(TrainingScenario::ParseQueueSize("--queue", o.queue)));
     }
     cluster->Build();
 

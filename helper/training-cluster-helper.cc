@@ -16,6 +16,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/parameter-server-application.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/ring-allreduce-application.h"
 #include "ns3/string.h"
@@ -267,9 +268,21 @@ TrainingClusterHelper::Build()
     p2p.SetDeviceAttribute("DataRate", DataRateValue(m_nicRate));
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
+    const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_queueSize);
+    std::string disc = m_queueDisc.empty() ? "none" : m_queueDisc;
+    const bool dctcp = m_tcpVariant == "TcpDctcp" || m_tcpVariant == "ns3::TcpDctcp";
+    if (dctcp && disc == "none")
+    {
+        // DCTCP needs ECN marking, which a DropTail device queue cannot do.
+        disc = "RedQueueDisc";
+    }
+    const bool haveDisc = disc != "none";
+    // With a queue disc the backlog must build up in it, not in the device: ns-3's flow control
+    // stops the disc only when the device queue is full, so the device queue is kept tiny and the
+    // disc gets the QueueSize (as ns-3's traffic-control examples and BQL do).
     p2p.SetQueue("ns3::DropTailQueue<Packet>",
                  "MaxSize",
-                 QueueSizeValue(TrainingScenario::ParseQueueSize("--queue", m_queueSize)));
+                 QueueSizeValue(haveDisc ? QueueSize("2p") : queue));
 
     InternetStackHelper stack;
     stack.Install(m_workerNodes);
@@ -277,12 +290,11 @@ TrainingClusterHelper::Build()
     stack.Install(m_switch);
 
     TrafficControlHelper tch;
-    bool haveDisc = m_queueDisc != "none" && !m_queueDisc.empty();
     if (haveDisc)
     {
-        std::string name = m_queueDisc.rfind("ns3::", 0) == 0 ? m_queueDisc : "ns3::" + m_queueDisc;
+        std::string name = disc.rfind("ns3::", 0) == 0 ? disc : "ns3::" + disc;
         TypeId tid;
-        if (!TypeId::LookupByNameFailSafe(name, &tid))
+        if (!TypeId::LookupByNameFailSafe(name, &tid) || !tid.IsChildOf(QueueDisc::GetTypeId()))
         {
             throw TrainingInputError(
                 "--queueDisc: unknown queue disc '" + m_queueDisc
@@ -291,6 +303,28 @@ TrainingClusterHelper::Build()
         }
         tch.SetRootQueueDisc(name);
     }
+    // Attributes of one installed queue disc, set before the simulation initialises it.
+    auto configure = [this, &queue, dctcp](Ptr<QueueDisc> qd)
+    {
+        TypeId::AttributeInformation info;
+        if (qd->GetInstanceTypeId().LookupAttributeByName("MaxSize", &info))
+        {
+            qd->SetAttribute("MaxSize", QueueSizeValue(queue));
+        }
+        if (dctcp && qd->GetInstanceTypeId() == TypeId::LookupByName("ns3::RedQueueDisc"))
+        {
+            // DCTCP's step marking, as ns-3's tcp-dctcp example: mark above 20 packets (the
+            // instantaneous queue, QW = 1), no early drops.
+            qd->SetAttribute("UseEcn", BooleanValue(true));
+            qd->SetAttribute("UseHardDrop", BooleanValue(false));
+            qd->SetAttribute("QW", DoubleValue(1.0));
+            qd->SetAttribute("MinTh", DoubleValue(20));
+            qd->SetAttribute("MaxTh", DoubleValue(60));
+            qd->SetAttribute("MeanPktSize", UintegerValue(m_mtu));
+            qd->SetAttribute("LinkBandwidth", DataRateValue(m_nicRate));
+            qd->SetAttribute("LinkDelay", TimeValue(m_linkDelay));
+        }
+    };
 
     Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
     const uint32_t hosts = m_workers + m_servers;
@@ -300,7 +334,11 @@ TrainingClusterHelper::Build()
         NetDeviceContainer link = p2p.Install(host, m_switch);
         if (haveDisc)
         {
-            tch.Install(link);
+            QueueDiscContainer discs = tch.Install(link);
+            for (auto it = discs.Begin(); it != discs.End(); ++it)
+            {
+                configure(*it);
+            }
         }
         m_links.push_back(link);
         m_ifaces.push_back(address.Assign(link));

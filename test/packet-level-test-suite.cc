@@ -14,8 +14,11 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-disc.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
+#include "ns3/traffic-control-layer.h"
 
 #include <algorithm>
 #include <map>
@@ -542,6 +545,77 @@ class MultiGpuParameterServerTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * A queue disc holds the backlog: it gets QueueSize and the device queue only 2 packets (ns-3's
+ * flow control stops the disc only when the device queue is full); DCTCP gets RED with ECN.
+ */
+class QueueDiscWiringTestCase : public TestCase
+{
+  public:
+    QueueDiscWiringTestCase()
+        : TestCase("packet: a queue disc gets the queue size and a 2-packet device queue; DCTCP "
+                   "gets RED with ECN marking")
+    {
+    }
+
+  private:
+    /// What is installed on the switch's port towards server 0.
+    struct Port
+    {
+        std::string disc;  //!< root queue disc TypeId name ("" if none)
+        QueueSize discMax; //!< its MaxSize
+        bool ecn;          //!< RED's UseEcn
+        QueueSize device;  //!< device queue MaxSize
+    };
+
+    static Port SwitchPort(const std::string& disc, const std::string& tcp)
+    {
+        Ptr<TrainingClusterHelper> c = CreateObject<TrainingClusterHelper>();
+        c->SetAttribute("Workers", UintegerValue(2));
+        c->SetAttribute("QueueSize", StringValue("300p"));
+        c->SetAttribute("QueueDisc", StringValue(disc));
+        c->SetAttribute("TcpVariant", StringValue(tcp));
+        c->ConfigureTcp();
+        c->Build();
+        Ptr<NetDevice> dev = c->GetLinkDevices(2).Get(1);
+        Ptr<QueueDisc> root
+            = dev->GetNode()->GetObject<TrafficControlLayer>()->GetRootQueueDiscOnDevice(dev);
+        Port port{"",
+                  QueueSize(),
+                  false,
+                  DynamicCast<PointToPointNetDevice>(dev)->GetQueue()->GetMaxSize()};
+        if (root)
+        {
+            port.disc = root->GetInstanceTypeId().GetName();
+            port.discMax = root->GetMaxSize();
+            BooleanValue ecn;
+            if (port.disc == "ns3::RedQueueDisc")
+            {
+                root->GetAttribute("UseEcn", ecn);
+                port.ecn = ecn.Get();
+            }
+        }
+        Simulator::Destroy(); // also resets ns-3's global address allocator for the next build
+        return port;
+    }
+
+    void DoRun() override
+    {
+        Port none = SwitchPort("none", "TcpCubic");
+        NS_TEST_EXPECT_MSG_EQ(none.disc, "", "none: no queue disc");
+        NS_TEST_EXPECT_MSG_EQ(none.device, QueueSize("300p"), "none: the device queue holds it");
+        Port fifo = SwitchPort("FifoQueueDisc", "TcpCubic");
+        NS_TEST_EXPECT_MSG_EQ(fifo.disc, "ns3::FifoQueueDisc", "FifoQueueDisc installed");
+        NS_TEST_EXPECT_MSG_EQ(fifo.discMax, QueueSize("300p"), "the disc holds QueueSize");
+        NS_TEST_EXPECT_MSG_EQ(fifo.device, QueueSize("2p"), "device queue of 2 packets");
+        Port red = SwitchPort("none", "TcpDctcp");
+        NS_TEST_EXPECT_MSG_EQ(red.disc, "ns3::RedQueueDisc", "DCTCP: RED");
+        NS_TEST_EXPECT_MSG_EQ(red.ecn, true, "ECN marking on");
+        NS_TEST_EXPECT_MSG_EQ(red.discMax, QueueSize("300p"), "RED holds QueueSize");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Same seed, same JSON; another seed draws other steps.
  */
 class DeterminismTestCase : public TestCase
@@ -596,6 +670,7 @@ class PacketLevelTestSuite : public TestSuite
         AddTestCase(new MultiServerPartitionTestCase, TestCase::QUICK);
         AddTestCase(new FlowCapTestCase, TestCase::QUICK);
         AddTestCase(new MultiGpuParameterServerTestCase, TestCase::QUICK);
+        AddTestCase(new QueueDiscWiringTestCase, TestCase::QUICK);
         AddTestCase(new DeterminismTestCase, TestCase::QUICK);
     }
 };

@@ -6,6 +6,8 @@
  * here; heterogeneous workers, per-flow caps, multi-GPU nodes; attributes and bad input.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/analytic-backend.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -26,6 +28,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::tests::ThrowsInputError;
 
 namespace
 {
@@ -90,27 +93,6 @@ void
 CountResult(uint32_t* count, const TrainingResult& /* result */)
 {
     ++*count;
-}
-
-/// true if the call throws TrainingInputError whose message contains every given word.
-bool
-ThrowsInputError(const std::function<void()>& f, const std::vector<std::string>& words)
-{
-    try
-    {
-        f();
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::string m = e.what();
-        return std::all_of(words.begin(),
-                           words.end(),
-                           [&m](const std::string& w)
-                           {
-                               return m.find(w) != std::string::npos;
-                           });
-    }
-    return false;
 }
 
 } // namespace

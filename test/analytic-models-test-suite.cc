@@ -7,6 +7,8 @@
  * MVA, Eq. (6) never lowering a prediction, OSF reducing to CSF and to no fusion.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/async-ps-model.h"
 #include "ns3/cynthia-model.h"
 #include "ns3/mva-solver.h"
@@ -25,6 +27,7 @@
 #include <vector>
 
 using namespace ns3;
+using ns3::tests::ThrowsInputError;
 
 namespace
 {
@@ -38,27 +41,6 @@ const double REL = 1e-9;
 const double APPROX_ERROR_PS = 0.035;
 /// The same with FCFS links, 000 Eq. (2) (measured 6.75 %).
 const double APPROX_ERROR_FCFS = 0.07;
-
-/// true if the call throws TrainingInputError whose message contains every given word.
-bool
-ThrowsInputError(const std::function<void()>& f, const std::vector<std::string>& words = {})
-{
-    try
-    {
-        f();
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::string m = e.what();
-        return std::all_of(words.begin(),
-                           words.end(),
-                           [&m](const std::string& w)
-                           {
-                               return m.find(w) != std::string::npos;
-                           });
-    }
-    return false;
-}
 
 /// The seed's network (Fig. 5): worker delay, uplink, server PS, downlink.
 MvaSolver

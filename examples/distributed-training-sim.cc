@@ -18,6 +18,8 @@
 #include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/double.h"
+#include "ns3/nstime.h"
 #include "ns3/string.h"
 
 #include <algorithm>
@@ -175,7 +177,7 @@ RunBackends(const TrainingProfile& profile,
         {
             models = s.architecture == TrainingScenario::RING_ALLREDUCE
                          ? std::vector<std::string>{"allreduce"}
-                         : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid"};
+                         : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid", "calibrated"};
         }
         for (const auto& m : models)
         {
@@ -392,6 +394,8 @@ main(int argc, char* argv[])
     std::string backend = "packet";
     std::string sharing = "ps";
     std::string rhoT;
+    std::string incumbentWeight;
+    std::string cohortWindow;
     std::string csv;
     std::string output;
     bool records = true;
@@ -446,8 +450,17 @@ main(int argc, char* argv[])
     cmd.AddValue("intraLatency", "Intra-node per-operation latency, e.g. 5us", intraLatency);
     cmd.AddValue("backend", "packet, flow, or all (every backend side by side)", backend);
     cmd.AddValue("sharing",
-                 "Flow backend link sharing: fcfs, ps, capped, hybrid (ring: allreduce)",
+                 "Flow backend link sharing: fcfs, ps, capped, hybrid, calibrated (ring: "
+                 "allreduce)",
                  sharing);
+    cmd.AddValue("incumbentWeight",
+                 "--sharing=calibrated: weight of a younger cohort of flows relative to the one "
+                 "before it on a link, 0..1 (1 = ps; default: the calibrated value)",
+                 incumbentWeight);
+    cmd.AddValue("cohortWindow",
+                 "--sharing=calibrated: flows starting within this time of a cohort's first "
+                 "join it, e.g. 200us",
+                 cohortWindow);
     cmd.AddValue("rhoT",
                  "Analytic backend: utilisation threshold rho_T of 000 Eq. (5) (default 0.6)",
                  rhoT);
@@ -521,6 +534,27 @@ main(int argc, char* argv[])
         s.gpusPerNode = static_cast<uint32_t>(ParseUnsigned("--gpusPerNode", gpusPerNode, 1, 1024));
         s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
         s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
+
+        if (!incumbentWeight.empty())
+        {
+            std::istringstream in(incumbentWeight);
+            double v = -1;
+            std::string rest;
+            if (!(in >> v) || (in >> rest) || !(v >= 0 && v <= 1))
+            {
+                throw TrainingInputError("--incumbentWeight: '" + incumbentWeight
+                                         + "' (expected a weight from 0 to 1)");
+            }
+            Config::SetDefault("ns3::CalibratedSharing::IncumbentWeight", DoubleValue(v));
+        }
+        if (!cohortWindow.empty())
+        {
+            Config::SetDefault(
+                "ns3::CalibratedSharing::CohortWindow",
+                TimeValue(cohortWindow == "0"
+                              ? Seconds(0)
+                              : TrainingScenario::ParseTime("--cohortWindow", cohortWindow)));
+        }
 
         std::vector<uint32_t> sweep = ParseWorkers(workers);
         s.workers = sweep.front();

@@ -6,6 +6,7 @@
 
 #include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
+#include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -37,8 +38,9 @@ FlowBackend::GetTypeId()
               .AddAttribute("Sharing",
                             "How concurrent transfers share the links: fcfs, ps, capped (max-min "
                             "with the scenario's per-flow cap), hybrid (mean of fcfs and ps, 000 "
-                            "Sec. 3.2.1) or allreduce (full bandwidth). Ring scenarios always use "
-                            "allreduce.",
+                            "Sec. 3.2.1), calibrated (age-weighted, CalibratedSharing; its "
+                            "attributes set its parameters) or allreduce (full bandwidth). Ring "
+                            "scenarios always use allreduce.",
                             EnumValue(PS),
                             MakeEnumAccessor(&FlowBackend::m_sharing),
                             MakeEnumChecker(FCFS,
@@ -49,6 +51,8 @@ FlowBackend::GetTypeId()
                                             "capped",
                                             HYBRID,
                                             "hybrid",
+                                            CALIBRATED,
+                                            "calibrated",
                                             ALLREDUCE,
                                             "allreduce"))
               .AddAttribute("UseGoodput",
@@ -118,7 +122,7 @@ FlowBackend::DoDispose()
 FlowBackend::Sharing
 FlowBackend::ParseSharing(const std::string& value)
 {
-    for (Sharing s : {FCFS, PS, CAPPED, HYBRID, ALLREDUCE})
+    for (Sharing s : {FCFS, PS, CAPPED, HYBRID, CALIBRATED, ALLREDUCE})
     {
         if (value == GetSharingName(s))
         {
@@ -126,7 +130,7 @@ FlowBackend::ParseSharing(const std::string& value)
         }
     }
     throw TrainingInputError("--sharing: unknown value '" + value
-                             + "' (expected fcfs, ps, capped, hybrid)");
+                             + "' (expected fcfs, ps, capped, hybrid, calibrated)");
 }
 
 std::string
@@ -142,6 +146,8 @@ FlowBackend::GetSharingName(Sharing sharing)
             return "capped";
         case HYBRID:
             return "hybrid";
+        case CALIBRATED:
+            return "calibrated";
         case ALLREDUCE:
             return "allreduce";
     }
@@ -161,11 +167,28 @@ FlowBackend::CreateSharing(Sharing sharing)
             return CreateObject<CappedSharing>();
         case ALLREDUCE:
             return CreateObject<AllReduceSharing>();
+        case CALIBRATED:
+            return CreateObject<CalibratedSharing>();
         case HYBRID:
             break;
     }
     NS_FATAL_ERROR("no single sharing model for " << GetSharingName(sharing));
     return nullptr;
+}
+
+void
+FlowBackend::RecordModelParameters(Ptr<const SharingModel> model, TrainingResult& result)
+{
+    Ptr<const CalibratedSharing> calibrated = DynamicCast<const CalibratedSharing>(model);
+    if (calibrated)
+    {
+        DoubleValue weight;
+        TimeValue window;
+        calibrated->GetAttribute("IncumbentWeight", weight);
+        calibrated->GetAttribute("CohortWindow", window);
+        result.inputs["incumbent_weight"] = weight.Get();
+        result.inputs["cohort_window_s"] = window.Get().GetSeconds();
+    }
 }
 
 FlowLevelSimulator::Options
@@ -185,8 +208,10 @@ FlowBackend::RunOne(const TrainingProfile& profile,
                     Sharing sharing) const
 {
     NS_LOG_FUNCTION(this << GetSharingName(sharing));
-    FlowLevelSimulator simulator(profile, scenario, CreateSharing(sharing), MakeOptions());
+    Ptr<SharingModel> model = CreateSharing(sharing);
+    FlowLevelSimulator simulator(profile, scenario, model, MakeOptions());
     TrainingResult result = simulator.Run();
+    RecordModelParameters(model, result);
     if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || sharing == PS))
     {
         std::ostringstream os;
@@ -227,7 +252,9 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
     if (m_customSharing)
     {
         FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions());
-        return {simulator.Run()};
+        TrainingResult r = simulator.Run();
+        RecordModelParameters(m_customSharing, r);
+        return {r};
     }
     if (m_sharing != HYBRID)
     {

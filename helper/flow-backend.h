@@ -43,11 +43,12 @@ class FlowBackend : public Object
     /// The sharing models the backend knows.
     enum Sharing
     {
-        FCFS,      //!< FcfsSharing
-        PS,        //!< PsSharing
-        CAPPED,    //!< CappedSharing
-        HYBRID,    //!< mean of an FCFS and a PS run
-        ALLREDUCE, //!< AllReduceSharing
+        FCFS,       //!< FcfsSharing
+        PS,         //!< PsSharing
+        CAPPED,     //!< CappedSharing
+        HYBRID,     //!< mean of an FCFS and a PS run
+        ALLREDUCE,  //!< AllReduceSharing
+        CALIBRATED, //!< CalibratedSharing
     };
 
     /**
@@ -61,10 +62,10 @@ class FlowBackend : public Object
 
     /**
      * \brief Parse a --sharing value.
-     * \param value "fcfs", "ps", "capped", "hybrid" or "allreduce"
+     * \param value "fcfs", "ps", "capped", "hybrid", "calibrated" or "allreduce"
      * \return the model
      * \throws TrainingInputError "--sharing: unknown value 'x' (expected fcfs, ps, capped,
-     *         hybrid)"
+     *         hybrid, calibrated)"
      */
     static Sharing ParseSharing(const std::string& value);
 
@@ -90,6 +91,14 @@ class FlowBackend : public Object
   private:
     /** \return the simulator options given by the attributes */
     FlowLevelSimulator::Options MakeOptions() const;
+
+    /**
+     * \brief Put the parameters of a parameterised sharing model (CalibratedSharing) into the
+     * result's inputs.
+     * \param model the model that produced the result
+     * \param result the result
+     */
+    static void RecordModelParameters(Ptr<const SharingModel> model, TrainingResult& result);
 
     /**
      * \param sharing a single model (not HYBRID)

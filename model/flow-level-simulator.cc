@@ -123,6 +123,7 @@ struct Connection
     double rate{0};            //!< current rate (bytes/s)
     double nextCheck{INF};     //!< when the admitted segments will have been sent
     uint64_t priority{0};      //!< activation order (FCFS)
+    double activeSince{0};     //!< when it last became active (age-dependent sharing)
     bool active{false};        //!< in the active set of its group
     uint32_t links[2]{0, 0};   //!< link indices in its group (worker NIC, server NIC)
 };
@@ -868,6 +869,7 @@ PsEngine::Activate(uint32_t ci)
     c.lastTime = m_now;
     c.rate = 0;
     c.priority = ++m_prioritySeq;
+    c.activeSince = m_now;
     c.nextCheck = INF;
     g.active.push_back(ci);
     g.dirty = true;
@@ -1036,6 +1038,7 @@ PsEngine::Recompute(uint32_t gi)
         f.links[1] = c.links[1];
         f.nLinks = 2;
         f.priority = c.priority;
+        f.start = c.activeSince;
         f.cap = m_flowCap;
     }
     m_sharing.AssignRates(m_flows, g.capacity, m_rates);

@@ -23,7 +23,9 @@ namespace ns3
  *
  * The simulator describes each active flow by the links it crosses (in the star topology of the
  * module: the sender's NIC link and the receiver's NIC link), by its priority (the order in which
- * the connection carrying it became active, which is what FCFS needs) and by its per-flow rate cap.
+ * the connection carrying it became active, which is what FCFS needs), by the time at which that
+ * happened (what an age-dependent model such as CalibratedSharing needs) and by its per-flow rate
+ * cap.
  * The model returns a rate for every flow such that no link carries more than its capacity.
  * A model is free to ignore the cap (Algorithm 1's FCFS and PS do; CappedSharing honours it).
  *
@@ -42,7 +44,8 @@ class SharingModel : public Object
         std::array<uint32_t, MAX_LINKS> links{}; //!< indices into the capacity vector
         uint32_t nLinks{0};                      //!< how many entries of links are used
         uint64_t priority{0};                    //!< smaller = its connection became active earlier
-        double cap{0}; //!< per-flow rate cap (bytes/s); infinity when uncapped
+        double cap{0};   //!< per-flow rate cap (bytes/s); infinity when uncapped
+        double start{0}; //!< when its connection last became active (seconds)
     };
 
     /**
@@ -78,11 +81,15 @@ class SharingModel : public Object
      * \param capacity link capacities (bytes/s)
      * \param honourCaps limit every flow to its Flow::cap
      * \param rates output rates
+     * \param weights null for equal shares; else weights[i] > 0 is flow i's weight: the
+     *        progressive filling raises flow i's rate as weights[i] x level (weighted max-min, or
+     *        generalised processor sharing on a single link)
      */
     void MaxMinFair(const std::vector<Flow>& flows,
                     const std::vector<double>& capacity,
                     bool honourCaps,
-                    std::vector<double>& rates) const;
+                    std::vector<double>& rates,
+                    const std::vector<double>* weights = nullptr) const;
 
     /**
      * \brief Scratch vectors sized to the capacity vector, reused between calls so that a rate
@@ -93,6 +100,7 @@ class SharingModel : public Object
 
     mutable std::vector<double> m_remaining; //!< remaining capacity per link
     mutable std::vector<uint32_t> m_count;   //!< unfrozen flows per link
+    mutable std::vector<double> m_weight;    //!< summed weight of the unfrozen flows per link
     mutable std::vector<uint8_t> m_tight;    //!< per link: full at the current level
     mutable std::vector<uint32_t> m_touched; //!< links used by some flow
     mutable std::vector<uint8_t> m_frozen;   //!< per flow: rate fixed

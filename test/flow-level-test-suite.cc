@@ -9,6 +9,7 @@
  */
 
 #include "ns3/boolean.h"
+#include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -600,6 +601,67 @@ class TwoTransfersTestCase : public TestCase
                 NS_TEST_EXPECT_MSG_EQ_TOL(t.end, 2 * t1, 1e-12, "ps: both at 2M/B");
             }
         }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * CalibratedSharing end to end: a late uplink against an incumbent one.
+ */
+class CalibratedTransfersTestCase : public TestCase
+{
+  public:
+    CalibratedTransfersTestCase()
+        : TestCase("calibrated: downlinks starting together share equally; an uplink starting "
+                   "0.5 M over B after another gets w over (1+w) of the server link until the "
+                   "incumbent ends (w = 0.25: ends at 3.625 and 4.5 M over B); w = 1 equals ps")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // One layer of M = 1 ms at 10 Gbps; forward 0, backward 0.5 ms (worker 1: 1 ms).
+        const uint64_t m = 1250000;
+        const double t1 = m / B10;
+        TrainingProfile p = MakeProfile({m}, {0}, {500}, {0});
+        TrainingScenario s = BaseScenario(2);
+        s.steps = 1;
+        s.warmup = 0;
+        s.computeScale = {1, 2};
+        Ptr<CalibratedSharing> model = CreateObject<CalibratedSharing>();
+        model->SetAttribute("IncumbentWeight", DoubleValue(0.25));
+        Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
+        backend->SetAttribute("UseGoodput", BooleanValue(false));
+        backend->SetAttribute("SharingModel", PointerValue(model));
+        TrainingResult r = backend->Run(p, s)[0];
+        NS_TEST_EXPECT_MSG_EQ(r.variant, "calibrated", "variant");
+        for (uint32_t w = 0; w < 2; ++w)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, w, 0, 0, "down").end,
+                                      2 * t1,
+                                      1e-12,
+                                      "downlinks start together: one cohort, equal shares");
+        }
+        // Worker 0's uplink starts at 2.5 t1 alone; worker 1's at 3 t1 with M/2 of worker 0's
+        // left: 0.8 B vs 0.2 B until 3.625 t1, then worker 1 sends its last 0.875 M at B.
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 0, 0, 0, "up").start, 2.5 * t1, 1e-12, "incumbent");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 0, 0, 0, "up").end, 3.625 * t1, 1e-12, "incumbent");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 1, 0, 0, "up").start, 3 * t1, 1e-12, "newcomer");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 1, 0, 0, "up").end, 4.5 * t1, 1e-12, "newcomer");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["incumbent_weight"], 0.25, 1e-15, "recorded");
+
+        // w = 1 reproduces ps on a sampled, heterogeneous async run with two servers.
+        model->SetAttribute("IncumbentWeight", DoubleValue(1.0));
+        TrainingProfile sampled = SampledProfile();
+        TrainingScenario a = BaseScenario(4);
+        a.mode = TrainingScenario::ASYNC;
+        a.servers = 2;
+        a.steps = 12;
+        a.computeScale = {1, 1.3, 0.8, 2};
+        TrainingResult one = backend->Run(sampled, a)[0];
+        TrainingResult ps = RunFlow(sampled, a, "ps")[0];
+        NS_TEST_EXPECT_MSG_EQ_TOL(one.throughput, ps.throughput, 1e-9 * ps.throughput, "w=1: ps");
     }
 };
 
@@ -1483,9 +1545,10 @@ class FlowBackendOptionsTestCase : public TestCase
         {
             msg = e.what();
         }
-        NS_TEST_EXPECT_MSG_EQ(msg,
-                              "--sharing: unknown value 'fifo' (expected fcfs, ps, capped, hybrid)",
-                              "error message");
+        NS_TEST_EXPECT_MSG_EQ(
+            msg,
+            "--sharing: unknown value 'fifo' (expected fcfs, ps, capped, hybrid, calibrated)",
+            "error message");
 
         s = BaseScenario(0);
         msg.clear();
@@ -1705,6 +1768,7 @@ class FlowLevelTestSuite : public TestSuite
         : TestSuite("distributed-training-flow", UNIT)
     {
         AddTestCase(new TwoTransfersTestCase, TestCase::QUICK);
+        AddTestCase(new CalibratedTransfersTestCase, TestCase::QUICK);
         AddTestCase(new CappedTransfersTestCase, TestCase::QUICK);
         AddTestCase(new SyncPsClosedFormTestCase, TestCase::QUICK);
         AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);

@@ -7,8 +7,11 @@
  */
 
 #include "ns3/allreduce-sharing.h"
+#include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
+#include "ns3/double.h"
 #include "ns3/fcfs-sharing.h"
+#include "ns3/nstime.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/test.h"
 
@@ -25,7 +28,7 @@ const double INF = std::numeric_limits<double>::infinity();
 
 /// A flow crossing the given links.
 SharingModel::Flow
-MakeFlow(std::vector<uint32_t> links, uint64_t priority, double cap = INF)
+MakeFlow(std::vector<uint32_t> links, uint64_t priority, double cap = INF, double start = 0)
 {
     SharingModel::Flow f;
     for (std::size_t i = 0; i < links.size(); ++i)
@@ -35,6 +38,7 @@ MakeFlow(std::vector<uint32_t> links, uint64_t priority, double cap = INF)
     f.nLinks = static_cast<uint32_t>(links.size());
     f.priority = priority;
     f.cap = cap;
+    f.start = start;
     return f;
 }
 
@@ -331,6 +335,185 @@ class MaxMinPropertyTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * CalibratedSharing on hand-worked cases: cohorts by start time, weights w^cohort, weighted
+ * max-min with caps; its limits w = 1 (PS) and w -> 0 (FCFS between cohorts).
+ */
+class CalibratedShareTestCase : public TestCase
+{
+  public:
+    CalibratedShareTestCase()
+        : TestCase("calibrated: an incumbent keeps 1 over (1+w) of a link against a later flow, "
+                   "flows starting within the cohort window share equally, w = 1 is ps, w = 0 "
+                   "is fcfs between cohorts, caps and other links free capacity for the younger")
+    {
+    }
+
+  private:
+    /// Rates of flows on link 0 (capacity 10) from workers on links 1.. (capacity 100).
+    std::vector<double> Run(double w,
+                            const std::vector<double>& starts,
+                            const std::vector<double>& caps = {},
+                            double workerLink0 = 100)
+    {
+        Ptr<CalibratedSharing> model = CreateObject<CalibratedSharing>();
+        model->SetAttribute("IncumbentWeight", DoubleValue(w));
+        model->SetAttribute("CohortWindow", TimeValue(MicroSeconds(200)));
+        std::vector<SharingModel::Flow> flows;
+        std::vector<double> capacity(starts.size() + 1, 100.0);
+        capacity[0] = 10;
+        capacity[1] = workerLink0;
+        for (std::size_t i = 0; i < starts.size(); ++i)
+        {
+            flows.push_back(MakeFlow({static_cast<uint32_t>(1 + i), 0},
+                                     i,
+                                     i < caps.size() ? caps[i] : INF,
+                                     starts[i]));
+        }
+        return Rates(*model, flows, capacity);
+    }
+
+    void DoRun() override
+    {
+        const double tol = 1e-9;
+        NS_TEST_EXPECT_MSG_EQ(CreateObject<CalibratedSharing>()->GetName(), "calibrated", "name");
+        // Incumbent (t = 0) and a newcomer 1 ms later, w = 0.25: 10 / 1.25 = 8 and 2.
+        std::vector<double> r = Run(0.25, {0, 1e-3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 8.0, tol, "incumbent keeps 1/(1+w)");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 2.0, tol, "newcomer gets w/(1+w)");
+        // The same arrivals within the 200 us cohort window: one cohort, equal shares.
+        r = Run(0.25, {0, 150e-6});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 5.0, tol, "same cohort");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 5.0, tol, "same cohort");
+        // w = 1 is processor sharing whatever the starts.
+        r = Run(1.0, {0, 1e-3, 5e-3});
+        for (double x : r)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(x, 10.0 / 3, tol, "w = 1 is ps");
+        }
+        // Three cohorts, w = 0.5: weights 1, 0.5, 0.25 of a total of 1.75.
+        r = Run(0.5, {0, 1e-3, 2e-3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 10 / 1.75, tol, "cohort 0");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 5 / 1.75, tol, "cohort 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[2], 2.5 / 1.75, tol, "cohort 2");
+        // Cohorts are formed from the cohort's first start: 0, 150 us (joins), 300 us (new).
+        r = Run(0.5, {0, 150e-6, 300e-6});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 4.0, tol, "window counts from the cohort's first");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 4.0, tol, "window counts from the cohort's first");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[2], 2.0, tol, "window counts from the cohort's first");
+        // w = 0: the newcomer gets only what the incumbent leaves (FCFS between cohorts).
+        r = Run(0.0, {0, 1e-3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 10.0, 1e-4, "w = 0: incumbent takes the link");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 0.0, 1e-4, "w = 0: newcomer waits");
+        // ... unless the incumbent is capped or limited by its own NIC: the rest goes on.
+        r = Run(0.0, {0, 1e-3}, {3.0});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 3.0, tol, "capped incumbent");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 7.0, 1e-6, "newcomer takes the rest");
+        r = Run(0.25, {0, 1e-3}, {}, 1.0);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 1.0, tol, "incumbent limited by its NIC");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 9.0, tol, "newcomer takes the rest");
+        // The weight is the smallest over a flow's links: flow 1 is the newcomer on link 0
+        // only; the weights do not depend on the order of the flow vector.
+        Ptr<CalibratedSharing> model = CreateObject<CalibratedSharing>();
+        model->SetAttribute("IncumbentWeight", DoubleValue(0.25));
+        std::vector<SharingModel::Flow> flows
+            = {MakeFlow({2, 0}, 2, INF, 1e-3), MakeFlow({1, 0}, 1, INF, 0)};
+        std::vector<double> weights;
+        model->ComputeWeights(flows, 3, weights);
+        NS_TEST_EXPECT_MSG_EQ_TOL(weights[0], 0.25, tol, "newcomer's weight");
+        NS_TEST_EXPECT_MSG_EQ_TOL(weights[1], 1.0, tol, "incumbent's weight");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * CalibratedSharing never overfills a link and with w = 1 equals CappedSharing exactly.
+ */
+class CalibratedPropertyTestCase : public TestCase
+{
+  public:
+    CalibratedPropertyTestCase()
+        : TestCase("calibrated on 300 random flow sets: no link overfull, no flow above its cap, "
+                   "work-conserving (every flow at its cap or on a full link), w = 1 identical "
+                   "to capped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<CappedSharing> capped = CreateObject<CappedSharing>();
+        std::mt19937_64 gen(11);
+        std::uniform_real_distribution<double> unit(0.5, 2.0);
+        for (int trial = 0; trial < 300; ++trial)
+        {
+            const uint32_t links = 2 + gen() % 6;
+            std::vector<double> capacity(links);
+            for (auto& c : capacity)
+            {
+                c = unit(gen) * 10;
+            }
+            std::vector<SharingModel::Flow> flows;
+            const uint32_t n = 1 + gen() % 12;
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                uint32_t a = gen() % links;
+                uint32_t b = (a + 1 + gen() % (links - 1)) % links;
+                flows.push_back(
+                    MakeFlow({a, b}, i, gen() % 2 ? unit(gen) * 4 : INF, (gen() % 5) * 1e-3));
+            }
+            for (double w : {0.0, 0.1, 0.5, 1.0})
+            {
+                Ptr<CalibratedSharing> model = CreateObject<CalibratedSharing>();
+                model->SetAttribute("IncumbentWeight", DoubleValue(w));
+                std::vector<double> rates = Rates(*model, flows, capacity);
+                std::vector<double> load(links, 0);
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    NS_TEST_ASSERT_MSG_EQ((rates[i] <= flows[i].cap * (1 + 1e-9)),
+                                          true,
+                                          "trial " << trial << " w " << w << ": above cap");
+                    for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+                    {
+                        load[flows[i].links[k]] += rates[i];
+                    }
+                }
+                for (uint32_t l = 0; l < links; ++l)
+                {
+                    NS_TEST_ASSERT_MSG_EQ((load[l] <= capacity[l] * (1 + 1e-9)),
+                                          true,
+                                          "trial " << trial << " w " << w << ": link overfull");
+                }
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    bool busy = rates[i] >= flows[i].cap * (1 - 1e-9);
+                    for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+                    {
+                        uint32_t l = flows[i].links[k];
+                        busy = busy || load[l] >= capacity[l] * (1 - 1e-9);
+                    }
+                    NS_TEST_ASSERT_MSG_EQ(busy,
+                                          true,
+                                          "trial " << trial << " w " << w << ": flow " << i
+                                                   << " could get more (capacity left idle)");
+                }
+                if (w == 1.0)
+                {
+                    std::vector<double> reference = Rates(*capped, flows, capacity);
+                    for (uint32_t i = 0; i < n; ++i)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ_TOL(rates[i],
+                                                  reference[i],
+                                                  1e-12 * (1 + reference[i]),
+                                                  "w = 1 equals capped");
+                    }
+                }
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The sharing models of the flow-level backend.
  */
 class SharingModelTestSuite : public TestSuite
@@ -345,6 +528,8 @@ class SharingModelTestSuite : public TestSuite
         AddTestCase(new TwoServerRuleTestCase, TestCase::QUICK);
         AddTestCase(new AllReduceShareTestCase, TestCase::QUICK);
         AddTestCase(new MaxMinPropertyTestCase, TestCase::QUICK);
+        AddTestCase(new CalibratedShareTestCase, TestCase::QUICK);
+        AddTestCase(new CalibratedPropertyTestCase, TestCase::QUICK);
     }
 };
 

@@ -28,6 +28,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <numeric>
 
 using namespace ns3;
@@ -145,6 +146,71 @@ double
 Mean(const std::vector<double>& v)
 {
     return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+}
+
+/// The CalibratedSharing weight that best reproduces measured completion times.
+struct IncumbentFit
+{
+    double weight;   //!< IncumbentWeight in [0, 1] (NaN when FCFS = PS)
+    double residual; //!< ||m - c(w)|| over ||p - f|| at that weight
+};
+
+/**
+ * Fit CalibratedSharing's IncumbentWeight to measured completion times: the w on a 0.01 grid
+ * that minimises ||m - c(w)||, where c(w) are the model's completion times for the same
+ * arrivals (SharingIndex::GetCompletionTimes), with the cohort window given. NaN when FCFS = PS
+ * or when all flows fall into one cohort (then w changes nothing).
+ */
+IncumbentFit
+FitIncumbentWeight(const SharingIndex& index,
+                   const std::vector<double>& measured,
+                   const std::vector<double>& fcfs,
+                   const std::vector<double>& ps,
+                   Time window)
+{
+    double scale = 0;
+    for (std::size_t i = 0; i < fcfs.size(); ++i)
+    {
+        scale += (ps[i] - fcfs[i]) * (ps[i] - fcfs[i]);
+    }
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (!(scale > 0))
+    {
+        return {nan, nan};
+    }
+    Ptr<CalibratedSharing> model = CreateObject<CalibratedSharing>();
+    model->SetAttribute("CohortWindow", TimeValue(window));
+    IncumbentFit best{nan, std::numeric_limits<double>::infinity()};
+    std::vector<double> first;
+    bool varies = false; // all flows in one cohort: w does not matter, nothing to fit
+    for (int k = 0; k <= 100; ++k)
+    {
+        model->SetAttribute("IncumbentWeight", DoubleValue(k / 100.0));
+        std::vector<double> c = index.GetCompletionTimes(*model);
+        if (k == 0)
+        {
+            first = c;
+        }
+        for (std::size_t i = 0; i < c.size() && !varies; ++i)
+        {
+            varies = std::abs(c[i] - first[i]) > 1e-9 * (std::abs(c[i]) + std::abs(first[i]));
+        }
+        double err = 0;
+        for (std::size_t i = 0; i < c.size(); ++i)
+        {
+            err += (measured[i] - c[i]) * (measured[i] - c[i]);
+        }
+        if (err < best.residual)
+        {
+            best = {k / 100.0, err};
+        }
+    }
+    if (!varies)
+    {
+        return {nan, nan};
+    }
+    best.residual = std::sqrt(best.residual / scale);
+    return best;
 }
 
 } // namespace
@@ -302,10 +368,12 @@ main(int argc, char* argv[])
         std::vector<double> f = index.GetFcfsCompletionTimes();
         std::vector<double> p = index.GetPsCompletionTimes();
         SharingIndex::Result r = SharingIndex::Compute(fct, f, p);
+        IncumbentFit fit = FitIncumbentWeight(index, fct, f, p, 20 * o.delay);
 
         std::printf("tcp=%s rate=%s N=%u S=%llu (%.3g BDP) stagger=%s queue=%s cap=%s: "
                     "lambda=%.3f residual=%.3f%s%s mean FCT measured %.1f us, fcfs %.1f us, "
-                    "ps %.1f us (overhead %.1f us, %.2f s wall)\n",
+                    "ps %.1f us (overhead %.1f us, %.2f s wall); calibrated fit w=%.2f "
+                    "(residual %.3f)\n",
                     tcp.c_str(),
                     rate.c_str(),
                     flows,
@@ -322,7 +390,9 @@ main(int argc, char* argv[])
                     Mean(f) * 1e6,
                     Mean(p) * 1e6,
                     overhead * 1e6,
-                    wall);
+                    wall,
+                    fit.weight,
+                    fit.residual);
         if (!csv.empty())
         {
             bool header = !std::ifstream(csv).good();
@@ -335,13 +405,13 @@ main(int argc, char* argv[])
             {
                 out << "rate_bps,tcp,flows,size_bytes,size_bdp,stagger_s,queue,cap_bps,lambda,"
                        "residual,defined,complete,fct_measured_s,fct_fcfs_s,fct_ps_s,"
-                       "overhead_s,wall_s\n";
+                       "overhead_s,wall_s,w_fit,w_fit_residual\n";
             }
             char line[512];
             std::snprintf(line,
                           sizeof(line),
                           "%.0f,%s,%u,%llu,%.6g,%.9g,%s,%.0f,%.6f,%.6f,%d,%d,%.9g,%.9g,%.9g,"
-                          "%.9g,%.3f\n",
+                          "%.9g,%.3f,%.2f,%.6f\n",
                           static_cast<double>(o.rate.GetBitRate()),
                           tcp.c_str(),
                           flows,
@@ -358,7 +428,9 @@ main(int argc, char* argv[])
                           Mean(f),
                           Mean(p),
                           overhead,
-                          wall);
+                          wall,
+                          fit.weight,
+                          fit.residual);
             out << line;
         }
         if (!timeseries.empty())

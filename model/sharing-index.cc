@@ -70,20 +70,63 @@ ArrivalOrder(const std::vector<SharingIndex::Transfer>& transfers)
 std::vector<double>
 SharingIndex::GetFcfsCompletionTimes() const
 {
-    return Serve(true);
+    const double cap = m_flowCap > 0 ? m_flowCap : std::numeric_limits<double>::infinity();
+    // FCFS gives the capacity to the earliest arrivals first (each at most the cap: without a
+    // cap, the head alone).
+    return Serve(
+        [this, cap](const std::vector<std::size_t>& active, std::vector<double>& rate)
+        {
+            double left = m_capacity;
+            for (std::size_t k = 0; k < active.size(); ++k)
+            {
+                rate[k] = std::min(cap, left);
+                left -= rate[k];
+            }
+        });
 }
 
 std::vector<double>
 SharingIndex::GetPsCompletionTimes() const
 {
-    return Serve(false);
+    const double cap = m_flowCap > 0 ? m_flowCap : std::numeric_limits<double>::infinity();
+    // PS splits the capacity equally (at most the cap each).
+    return Serve(
+        [this, cap](const std::vector<std::size_t>& active, std::vector<double>& rate)
+        {
+            for (std::size_t k = 0; k < active.size(); ++k)
+            {
+                rate[k] = std::min(cap, m_capacity / active.size());
+            }
+        });
 }
 
 std::vector<double>
-SharingIndex::Serve(bool fcfs) const
+SharingIndex::GetCompletionTimes(const SharingModel& model) const
+{
+    const double cap = m_flowCap > 0 ? m_flowCap : std::numeric_limits<double>::infinity();
+    const std::vector<double> capacity = {m_capacity};
+    std::vector<SharingModel::Flow> flows;
+    return Serve(
+        [&](const std::vector<std::size_t>& active, std::vector<double>& rate)
+        {
+            flows.resize(active.size());
+            for (std::size_t k = 0; k < active.size(); ++k)
+            {
+                SharingModel::Flow& f = flows[k];
+                f.links[0] = 0;
+                f.nLinks = 1;
+                f.priority = k; // `active` is in arrival order
+                f.start = m_transfers[active[k]].arrival;
+                f.cap = cap;
+            }
+            model.AssignRates(flows, capacity, rate);
+        });
+}
+
+std::vector<double>
+SharingIndex::Serve(const RateFunction& assignRates) const
 {
     const std::size_t n = m_transfers.size();
-    const double cap = m_flowCap > 0 ? m_flowCap : std::numeric_limits<double>::infinity();
     std::vector<double> fct(n);
     std::vector<std::size_t> order = ArrivalOrder(m_transfers);
     std::vector<double> remaining(n);
@@ -121,15 +164,8 @@ SharingIndex::Serve(bool fcfs) const
             }
             continue;
         }
-        // Rates: FCFS gives the capacity to the earliest arrivals first (each at most the cap:
-        // without a cap, the head alone); PS splits it equally (at most the cap each).
         rate.assign(active.size(), 0);
-        double left = m_capacity;
-        for (std::size_t k = 0; k < active.size(); ++k)
-        {
-            rate[k] = fcfs ? std::min(cap, left) : std::min(cap, m_capacity / active.size());
-            left -= rate[k];
-        }
+        assignRates(active, rate);
         double dt = std::numeric_limits<double>::infinity();
         for (std::size_t k = 0; k < active.size(); ++k)
         {

@@ -5,7 +5,10 @@
 #ifndef SHARING_INDEX_H
 #define SHARING_INDEX_H
 
+#include "sharing-model.h"
+
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -113,13 +116,26 @@ class SharingIndex
                           const std::vector<double>& fcfs,
                           const std::vector<double>& ps);
 
+    /**
+     * \brief Completion times under any sharing model of the flow-level backend (e.g.
+     * CalibratedSharing), on the one bottleneck link: every transfer is a flow crossing link 0,
+     * with priority = arrival order, start = its arrival and the per-flow cap.
+     * \param model the model
+     * \return flow completion times (from each arrival, plus the overhead), seconds
+     */
+    std::vector<double> GetCompletionTimes(const SharingModel& model) const;
+
   private:
+    /// Rates of the active transfers (indices into the transfers, in arrival order).
+    using RateFunction
+        = std::function<void(const std::vector<std::size_t>& active, std::vector<double>& rate)>;
+
     /**
      * \brief Serve the transfers on the bottleneck (event by event: arrivals and ends).
-     * \param fcfs true: FCFS (priority by arrival), false: PS (equal shares)
+     * \param assignRates the sharing rule: fills rate[k] for active[k]
      * \return flow completion times plus the overhead, in the transfers' order
      */
-    std::vector<double> Serve(bool fcfs) const;
+    std::vector<double> Serve(const RateFunction& assignRates) const;
 
     std::vector<Transfer> m_transfers; //!< the transfers
     double m_capacity;                 //!< bytes/s

@@ -91,6 +91,21 @@ class SharingIndexModelTimesTestCase : public TestCase
                               true,
                               "PS staggered " << Show(staggered.GetPsCompletionTimes()));
 
+        // Any flow-level sharing model on the same link: ps gives the PS times; calibrated with
+        // w = 0.25 lets the incumbent (1000 B left at t = 1) keep 800 B/s, ending at 2.25; the
+        // newcomer has 250 B by then and ends its last 750 B alone at 3: FCTs 2.25, 2.
+        NS_TEST_EXPECT_MSG_EQ(
+            Near(staggered.GetCompletionTimes(*CreateObject<PsSharing>()), {3.5, 2.5, 2}),
+            true,
+            "PsSharing staggered");
+        Ptr<CalibratedSharing> calibrated = CreateObject<CalibratedSharing>();
+        calibrated->SetAttribute("IncumbentWeight", DoubleValue(0.25));
+        calibrated->SetAttribute("CohortWindow", TimeValue(MilliSeconds(200)));
+        SharingIndex two({{0, 2000}, {1, 1000}}, 1000);
+        NS_TEST_EXPECT_MSG_EQ(Near(two.GetCompletionTimes(*calibrated), {2.25, 2}),
+                              true,
+                              "calibrated w = 0.25 " << Show(two.GetCompletionTimes(*calibrated)));
+
         // Listed out of arrival order: results follow the input order.
         SharingIndex shuffled({{2, 1000}, {0, 2000}, {1, 1000}}, 1000);
         NS_TEST_EXPECT_MSG_EQ(Near(shuffled.GetPsCompletionTimes(), {2, 3.5, 2.5}),

@@ -50,7 +50,7 @@ AllReduceSharing::AssignRates(const std::vector<Flow>& flows,
             NS_ASSERT_MSG(flows[i].links[k] < capacity.size(), "flow crosses unknown link");
             rate = std::min(rate, capacity[flows[i].links[k]]);
         }
-        rates[i] = rate;
+        rates[i] = std::min(rate, flows[i].cap);
     }
 }
 

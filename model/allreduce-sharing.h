@@ -15,10 +15,12 @@ namespace ns3
  * \brief Full bandwidth for every flow: Share of Algorithm 1 in 000_466ded720105ddf3.txt with
  * LINK_MODEL == ALL_REDUCE (Sec. 3.2.2: in a ring every worker has its NIC to itself).
  *
- * Each flow gets the smallest capacity among the links it crosses, whatever else is active.
- * This is exact for the ring of AllReduce (each NIC carries one flow per direction); applied to
- * a parameter server it is the contention-free bound. Per-flow caps are ignored (NCCL opens
- * several sockets to use the whole NIC, 000 Sec. 4.4).
+ * Each flow gets the smallest capacity among the links it crosses, whatever else is active,
+ * and at most its per-flow cap. This is exact for the ring of AllReduce (each NIC carries one
+ * flow per direction); applied to a parameter server it is the contention-free bound. The cap
+ * applies because the module's ring (packet level) carries each neighbour's chunks over one TCP
+ * connection, which the scenario's per-flow cap paces; NCCL can open several sockets per peer
+ * and so escape a per-flow cap (000 Sec. 4.4): model that with no cap.
  */
 class AllReduceSharing : public SharingModel
 {

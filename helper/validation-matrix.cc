@@ -353,6 +353,7 @@ ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
                          "profile",
                          "workers",
                          "options",
+                         "per_workers",
                          "backends",
                          "role",
                          "timeline",
@@ -401,6 +402,30 @@ ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
         if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
         {
             s.options = reader.Options(*o, MatrixReader::Join(path, "options"));
+        }
+        if (const Json* p = reader.Get(item, path, "per_workers", Json::value_t::object, false))
+        {
+            for (const auto& [key, value] : p->items())
+            {
+                std::string at = MatrixReader::Join(MatrixReader::Join(path, "per_workers"), key);
+                auto k = std::find_if(s.workers.begin(),
+                                      s.workers.end(),
+                                      [&key = key](uint32_t w)
+                                      {
+                                          return std::to_string(w) == key;
+                                      });
+                if (k == s.workers.end())
+                {
+                    reader.Fail(at, "not one of the scenario's workers", "a K of its workers list");
+                }
+                if (!value.is_object())
+                {
+                    reader.Fail(at,
+                                "wrong type " + std::string(value.type_name()),
+                                "an object of driver options");
+                }
+                s.perWorkers[*k] = reader.Options(value, at);
+            }
         }
         s.backends = {"packet", "analytic", "flow"};
         if (const Json* b = reader.Get(item, path, "backends", Json::value_t::array, false))
@@ -546,7 +571,13 @@ ValidationMatrix::ExpandOne(const std::string& root,
     const Scenario& s = m_scenarios[index];
     // Scenario options override the defaults; the last value of an option wins.
     std::vector<std::pair<std::string, std::string>> options = m_defaults;
-    for (const auto& [name, value] : s.options)
+    auto perK = s.perWorkers.find(k);
+    std::vector<std::pair<std::string, std::string>> own = s.options;
+    if (perK != s.perWorkers.end())
+    {
+        own.insert(own.end(), perK->second.begin(), perK->second.end());
+    }
+    for (const auto& [name, value] : own)
     {
         auto it = std::find_if(options.begin(),
                                options.end(),

@@ -45,6 +45,8 @@ class ValidationMatrix
         std::string profile;           //!< profile path as written in the matrix
         std::vector<uint32_t> workers; //!< the K values to run
         std::vector<std::pair<std::string, std::string>> options; //!< driver options (no "--")
+        /// driver options for one K only (e.g. --computeScale, which needs K values)
+        std::map<uint32_t, std::vector<std::pair<std::string, std::string>>> perWorkers;
         std::vector<std::string> backends; //!< subset of packet, analytic, flow
         std::string role;                  //!< "calibrate" or "holdout"
         bool timeline{false};              //!< draw a transfer timeline at the largest K

@@ -27,7 +27,8 @@ const char* TWO_SCENARIOS = R"({
     {"name": "a", "category": "sync-basic", "profile": "traces/x.json", "workers": [1, 2],
      "options": {"nicRate": "25Gbps", "flowCap": "10Gbps", "overlap": true}},
     {"name": "b", "category": "async-hetero", "profile": "/abs/y.json", "workers": [4],
-     "role": "calibrate", "timeline": true, "options": {"mode": "async", "servers": 2}}
+     "role": "calibrate", "timeline": true, "options": {"mode": "async", "servers": 2},
+     "per_workers": {"4": {"computeScale": "1,1,2,2"}}}
   ]
 })";
 
@@ -102,6 +103,7 @@ class ValidationExpansionTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(has(j, "--profile=/abs/y.json"), true, "absolute profile");
                 NS_TEST_ASSERT_MSG_EQ(has(j, "--sharing=hybrid"), true, "variant args");
                 NS_TEST_ASSERT_MSG_EQ(has(j, "--servers=2"), true, "number option");
+                NS_TEST_ASSERT_MSG_EQ(has(j, "--computeScale=1,1,2,2"), true, "per-K option");
             }
         }
         NS_TEST_ASSERT_MSG_EQ(flows, 12, "4 variants x 3 (scenario, K)");
@@ -306,6 +308,9 @@ class ValidationBadMatrixTestCase : public TestCase
              {"scenarios[0].options.workers", "set by the runner"}},
             {"{\"scenarios\": [{" + ok + ", \"workers\": [1], \"options\": {\"mtu\": [1]}}]}",
              {"scenarios[0].options.mtu", "wrong type array"}},
+            {"{\"scenarios\": [{" + ok
+                 + ", \"workers\": [1], \"per_workers\": {\"2\": {\"computeScale\": \"1,2\"}}}]}",
+             {"scenarios[0].per_workers.2", "not one of the scenario's workers"}},
             {"{\"scenarios\": [{" + ok + ", \"workers\": [1]}, {" + ok + ", \"workers\": [2]}]}",
              {"scenarios[1].name", "repeated"}},
             {"{\"flow_variants\": [{\"name\": \"x\", \"args\": [\"sharing=ps\"]}], "

@@ -415,6 +415,13 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+    // Relative to dir: gnuplot's warnings (e.g. a scenario without packet results) go there.
+    posix_spawn_file_actions_addopen(&actions,
+                                     1,
+                                     "gnuplot.log",
+                                     O_WRONLY | O_CREAT | O_APPEND,
+                                     0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
     std::vector<std::string> args = {gnuplot, script};
     std::vector<char*> argv = {args[0].data(), args[1].data(), nullptr};
     pid_t pid = -1;

@@ -370,10 +370,13 @@ WriteErrorTables(const std::string& outDir, const std::vector<ValidationMatrix::
 
     const std::vector<Part> parts
         = {{ValidationMatrix::K_ABOVE_ONE,
-            "K > 1: mean (max) |relative throughput error| vs packet level, %, holdout scenarios"},
+            "K > 1: mean (max) absolute relative throughput error vs packet level in %, holdout "
+            "scenarios"},
            {ValidationMatrix::K_ONE,
-            "K = 1 (no contention, must agree): mean (max) |relative error| vs packet level, %"},
-           {ValidationMatrix::K_ALL, "every K: mean (max) |relative error| vs packet level, %"}};
+            "K = 1 (no contention, must agree): mean (max) absolute relative error vs packet level "
+            "in %"},
+           {ValidationMatrix::K_ALL,
+            "every K: mean (max) absolute relative error vs packet level in %"}};
     std::string csv;
     std::string rst;
     for (const auto& p : parts)

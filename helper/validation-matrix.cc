@@ -879,6 +879,11 @@ ValidationMatrix::FormatRst(const Table& table)
         }
         lines.push_back(line);
     }
+    if (lines.empty())
+    {
+        lines.push_back(std::vector<std::string>(header.size()));
+        lines.back()[0] = "(no data)"; // a simple table needs a body row
+    }
     std::vector<std::size_t> width(header.size());
     for (std::size_t i = 0; i < header.size(); ++i)
     {

@@ -255,6 +255,10 @@ class ValidationErrorTableTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ((rst.find("analytic sync-eq7") < rst.find("flow ps")),
                               true,
                               "coarse rows first");
+        NS_TEST_ASSERT_MSG_EQ(
+            (ValidationMatrix::FormatRst({}).find("(no data)") != std::string::npos),
+            true,
+            "an empty table still has a body row");
         std::string csv = ValidationMatrix::FormatCsv(all, "title");
         NS_TEST_ASSERT_MSG_EQ((csv.find("flow ps,,,0,") != std::string::npos), true, csv);
         NS_TEST_ASSERT_MSG_EQ((csv.find("11.67,20.00,3") != std::string::npos), true, csv);
@@ -298,7 +302,8 @@ class ValidationBadMatrixTestCase : public TestCase
              {"scenarios[0].workers", "wrong type string", "array"}},
             {"{\"scenarios\": [{" + ok + ", \"workers\": [1], \"backends\": [\"magic\"]}]}",
              {"scenarios[0].backends[0]", "unknown backend magic"}},
-            {R"({"scenarios": [{"name": "a", "category": "star", "profile": "p", "workers": [1]}]})",
+            {R"({"scenarios": [{"name": "a", "category": "star", "profile": "p",
+                                "workers": [1]}]})",
              {"scenarios[0].category", "unknown category 'star'", "decentralised"}},
             {"{\"scenarios\": [{" + ok + ", \"workers\": [1], \"role\": \"train\"}]}",
              {"scenarios[0].role", "calibrate or holdout"}},

@@ -272,7 +272,7 @@ LastLines(const std::string& file, std::size_t n)
  * \param matrix the matrix
  * \param jobs the jobs
  * \param pool the pool (file names)
- * \return one row per reported result (a labelled job gives its first result only)
+ * \return one row per reported result (a relabelled job gives its first result only)
  */
 std::vector<ValidationMatrix::Row>
 ReadRows(const ValidationMatrix& matrix,
@@ -306,12 +306,17 @@ ReadRows(const ValidationMatrix& matrix,
             row.profile = s.profile;
             row.workers = job.workers;
             row.backend = r.value("backend", job.backend);
-            row.variant = job.label.empty() ? r.value("variant", std::string()) : job.label;
+            // A calibration label names the result of a sharing model; ring scenarios report
+            // "allreduce" whatever the sharing, so their rows keep that name (and are dropped
+            // as repeats of the plain allreduce row).
+            std::string reported = r.value("variant", std::string());
+            bool relabel = !job.label.empty() && reported != "allreduce";
+            row.variant = relabel ? job.label : reported;
             row.throughput = r.value("throughput_samples_per_s", 0.0);
             row.stepTime = r.value("step_time_mean_s", 0.0);
             row.job = job.id;
             rows.push_back(row);
-            if (!job.label.empty())
+            if (relabel)
             {
                 break;
             }

@@ -985,6 +985,11 @@ ValidationMatrix::CalibrationLabel(const std::string& variant, double value)
 std::string
 ValidationMatrix::FormatNumber(double v)
 {
+    // Whole numbers without ".0": driver options such as --seed take integers only.
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+    {
+        return Json(static_cast<int64_t>(v)).dump();
+    }
     return Json(v).dump();
 }
 

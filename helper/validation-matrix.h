@@ -221,7 +221,8 @@ class ValidationMatrix
 
     /**
      * \param v a number
-     * \return its shortest text that reads back to the same double (as JSON writes it)
+     * \return its shortest text that reads back to the same double, whole numbers without a
+     *         decimal point (0.25, 1, -3)
      */
     static std::string FormatNumber(double v);
 

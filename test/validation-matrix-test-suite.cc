@@ -143,6 +143,9 @@ class ValidationCalibrationTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(second[0].id, "hold-k2-flow-calibrated", "holdout job id");
         NS_TEST_ASSERT_MSG_EQ(second[0].label, "calibrated", "holdout row label");
         NS_TEST_ASSERT_MSG_EQ(second[0].args.back(), "--incumbentWeight=0.5", "chosen value");
+        NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(1), "1", "whole number");
+        NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(0.1), "0.1", "shortest decimal");
+        NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(-3), "-3", "negative");
         NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::CalibrationLabel("calibrated", 0.5),
                               "calibrated@0.5",
                               "sweep label");
@@ -152,10 +155,10 @@ class ValidationCalibrationTestCase : public TestCase
         std::vector<ValidationMatrix::Row> rows
             = {MakeRow("cal", "sync-basic", "calibrate", 1, "packet", "TcpCubic", 100),
                MakeRow("cal", "sync-basic", "calibrate", 2, "packet", "TcpCubic", 100),
-               MakeRow("cal", "sync-basic", "calibrate", 1, "flow", "calibrated@0.0", 150),
-               MakeRow("cal", "sync-basic", "calibrate", 2, "flow", "calibrated@0.0", 130),
+               MakeRow("cal", "sync-basic", "calibrate", 1, "flow", "calibrated@0", 150),
+               MakeRow("cal", "sync-basic", "calibrate", 2, "flow", "calibrated@0", 130),
                MakeRow("cal", "sync-basic", "calibrate", 2, "flow", "calibrated@0.5", 90),
-               MakeRow("cal", "sync-basic", "calibrate", 2, "flow", "calibrated@1.0", 120)};
+               MakeRow("cal", "sync-basic", "calibrate", 2, "flow", "calibrated@1", 120)};
         auto cells = ValidationMatrix::CalibrationErrors(ValidationMatrix::AttachErrors(rows),
                                                          *m.GetCalibration());
         NS_TEST_ASSERT_MSG_EQ(cells.size(), 3, "one cell per value");

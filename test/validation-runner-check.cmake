@@ -2,7 +2,8 @@
 #   cmake -DRUNNER=validation-runner -DMATRIX=two.json -DOUT=dir -P validation-runner-check.cmake
 # Passes when the runner exits 0 and OUT holds results.csv with, per scenario and K, one packet
 # row, the three flow variants of the matrix (fcfs, ps, hybrid) and analytic rows with relative
-# errors, the error tables, the figure scripts and the timeline of the scenario that asks for one.
+# errors, the error tables, the figure scripts and the timeline of the scenario that asks for one;
+# then that --resume reuses all 20 job results.
 file(REMOVE_RECURSE "${OUT}")
 execute_process(COMMAND ${RUNNER} --matrix=${MATRIX} --out=${OUT} --jobs=2 RESULT_VARIABLE rc
                 OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
@@ -41,5 +42,13 @@ endforeach()
 file(READ "${OUT}/error-table.rst" table)
 if(NOT table MATCHES "flow ps +[0-9.]+ \\([0-9.]+\\)" OR NOT table MATCHES "sync-basic")
   message(FATAL_ERROR "error-table.rst lacks the flow ps row:\n${table}")
+endif()
+# --resume reuses every result: no job runs again, the outputs are written again.
+file(REMOVE "${OUT}/results.csv")
+execute_process(COMMAND ${RUNNER} --matrix=${MATRIX} --out=${OUT} --jobs=2 --resume
+                RESULT_VARIABLE rc OUTPUT_VARIABLE again ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0 OR NOT again MATCHES "reusing 20 of 20 results" OR again MATCHES "\\[1/"
+   OR NOT EXISTS "${OUT}/results.csv")
+  message(FATAL_ERROR "--resume did not reuse the 20 results (exit ${rc}):\n${again}${err}")
 endif()
 message(STATUS "${out}")

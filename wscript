@@ -19,6 +19,7 @@ def build(bld):
         'helper/flow-backend.cc',
         'helper/packet-backend.cc',
         'helper/training-cluster-helper.cc',
+        'helper/validation-matrix.cc',
         'model/allreduce-sharing.cc',
         'model/async-ps-model.cc',
         'model/calibrated-sharing.cc',
@@ -59,6 +60,7 @@ def build(bld):
         'test/sharing-model-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
+        'test/validation-matrix-test-suite.cc',
     ]
     module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
 
@@ -69,6 +71,7 @@ def build(bld):
         'helper/flow-backend.h',
         'helper/packet-backend.h',
         'helper/training-cluster-helper.h',
+        'helper/validation-matrix.h',
         'model/allreduce-sharing.h',
         'model/async-ps-model.h',
         'model/calibrated-sharing.h',

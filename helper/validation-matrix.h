@@ -1,0 +1,254 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef VALIDATION_MATRIX_H
+#define VALIDATION_MATRIX_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief A declared scenario matrix for the validation runner, and the pure computations on it.
+ *
+ * The matrix (a JSON file, doc/validation-runner.rst) lists scenarios, each a set of options of
+ * the driver distributed-training-sim, a category of the seed 000's Table 1 and the worker counts
+ * K to run. This class checks the file, expands it into jobs (one driver process each: packet,
+ * analytic, and one flow job per sharing variant), chooses a calibration value, and aggregates
+ * the results into the relative errors against the packet level and into a Table 1-shaped error
+ * table. It runs no process: examples/validation-runner.cc does that, so every computation here
+ * can be tested on hand-made numbers.
+ */
+class ValidationMatrix
+{
+  public:
+    /// A flow-backend variant: a name and the driver arguments selecting it.
+    struct Variant
+    {
+        std::string name;              //!< label of the variant, e.g. "ps"
+        std::vector<std::string> args; //!< driver arguments, e.g. {"--sharing=ps"}
+    };
+
+    /// One scenario of the matrix.
+    struct Scenario
+    {
+        std::string name;              //!< unique name, used in job ids and figure file names
+        std::string category;          //!< one of GetCategories()
+        std::string profile;           //!< profile path as written in the matrix
+        std::vector<uint32_t> workers; //!< the K values to run
+        std::vector<std::pair<std::string, std::string>> options; //!< driver options (no "--")
+        /// driver options for one K only (e.g. --computeScale, which needs K values)
+        std::map<uint32_t, std::vector<std::pair<std::string, std::string>>> perWorkers;
+        std::vector<std::string> backends; //!< subset of packet, analytic, flow
+        std::string role;                  //!< "calibrate" or "holdout"
+        bool timeline{false};              //!< draw a transfer timeline at the largest K
+    };
+
+    /// Optional calibration of one flow variant's option on the "calibrate" scenarios.
+    struct Calibration
+    {
+        std::string variant;        //!< the flow variant calibrated, e.g. "calibrated"
+        std::string option;         //!< the driver option swept, e.g. "--incumbentWeight"
+        std::vector<double> values; //!< the values tried
+    };
+
+    /// One driver process.
+    struct Job
+    {
+        std::string id;                //!< file-name-safe id: scenario-kK-backend[-variant]
+        std::size_t scenario{0};       //!< index into GetScenarios()
+        uint32_t workers{0};           //!< K
+        std::string backend;           //!< packet, analytic or flow
+        std::string variant;           //!< flow variant name (empty for packet and analytic)
+        std::string label;             //!< row label override for the results ("" = as reported)
+        std::vector<std::string> args; //!< driver arguments without the output options
+        bool records{false};           //!< keep per-transfer records (timeline figures)
+    };
+
+    /// One result row: a model's (or the packet level's) throughput for one (scenario, K).
+    struct Row
+    {
+        std::string scenario;        //!< scenario name
+        std::string category;        //!< its category
+        std::string role;            //!< its role
+        std::string profile;         //!< its profile
+        uint32_t workers{0};         //!< K
+        std::string backend;         //!< packet, flow or analytic
+        std::string variant;         //!< variant as reported (or the job's label)
+        double throughput{0};        //!< samples/s
+        double stepTime{0};          //!< mean step time (s)
+        double packetThroughput{-1}; //!< packet-level throughput of (scenario, K); -1 if none
+        double relError{0};          //!< (throughput - packet) / packet; valid if packet > 0
+        std::string job;             //!< id of the job that produced it
+    };
+
+    /// Mean and maximum of |relative error| over a set of points.
+    struct Cell
+    {
+        double meanAbs{0};    //!< mean |error| (fraction)
+        double maxAbs{0};     //!< max |error| (fraction)
+        std::size_t count{0}; //!< number of points (0: blank cell)
+    };
+
+    /// Which K enter the error table.
+    enum KFilter
+    {
+        K_ABOVE_ONE, //!< K > 1 (contention)
+        K_ONE,       //!< K = 1 (no contention: the must-agree case)
+        K_ALL        //!< every K
+    };
+
+    /// A Table 1-shaped error table: row label -> category -> cell.
+    using Table = std::map<std::string, std::map<std::string, Cell>>;
+
+    /**
+     * Parse a matrix.
+     * \param text the JSON text
+     * \param fileName the file's name, for messages
+     * \return the matrix
+     * \throws TrainingInputError naming the file, the JSON path and what was expected
+     */
+    static ValidationMatrix Parse(const std::string& text, const std::string& fileName);
+
+    /**
+     * Read and parse a matrix file.
+     * \param fileName the file
+     * \return the matrix
+     * \throws TrainingInputError if unreadable or invalid
+     */
+    static ValidationMatrix LoadFromFile(const std::string& fileName);
+
+    /// \return the seven categories, in the column order of 000 Table 1
+    static const std::vector<std::string>& GetCategories();
+
+    /// \return the scenarios in file order
+    const std::vector<Scenario>& GetScenarios() const;
+
+    /// \return the flow variants (the defaults if the matrix gives none)
+    const std::vector<Variant>& GetVariants() const;
+
+    /// \return the driver options applied to every scenario (scenario options override them)
+    const std::vector<std::pair<std::string, std::string>>& GetDefaults() const;
+
+    /// \return the calibration, if the matrix declares one
+    const std::optional<Calibration>& GetCalibration() const;
+
+    /**
+     * Jobs of the first phase: every scenario's packet and analytic jobs and its flow jobs for
+     * every variant but the calibrated one; with a calibration, the calibrated variant once per
+     * value on the "calibrate" scenarios (labelled "<variant>@<value>"). Without a calibration,
+     * every variant.
+     * \param root folder that relative profile paths are resolved against
+     * \return the jobs
+     */
+    std::vector<Job> ExpandFirstPhase(const std::string& root) const;
+
+    /**
+     * Jobs of the second phase: the calibrated variant with the chosen value on the "holdout"
+     * scenarios. Empty without a calibration.
+     * \param root folder that relative profile paths are resolved against
+     * \param value the chosen calibration value
+     * \return the jobs
+     */
+    std::vector<Job> ExpandSecondPhase(const std::string& root, double value) const;
+
+    /**
+     * Fill packetThroughput and relError of every row from the packet row of the same
+     * (scenario, K), and drop repeated (scenario, K, backend, variant) rows (the hybrid flow job
+     * also reports fcfs and ps): the first one is kept.
+     * \param rows the rows
+     * \return the rows with errors, in input order
+     */
+    static std::vector<Row> AttachErrors(const std::vector<Row>& rows);
+
+    /**
+     * \param errors relative errors (fractions, any sign)
+     * \return their mean and max absolute value
+     */
+    static Cell Aggregate(const std::vector<double>& errors);
+
+    /**
+     * Build the error table over the "holdout" rows with a packet reference.
+     * \param rows rows after AttachErrors()
+     * \param filter which K enter
+     * \return row label ("<backend> <variant>") -> category -> cell; packet rows excluded
+     */
+    static Table BuildTable(const std::vector<Row>& rows, KFilter filter);
+
+    /**
+     * \param table a table from BuildTable()
+     * \param title the table's caption line
+     * \return the table as CSV (label, then mean and max % per category; blank when no data)
+     */
+    static std::string FormatCsv(const Table& table, const std::string& title);
+
+    /**
+     * \param table a table from BuildTable()
+     * \return the table as an RST simple table, cells "mean (max)" in %
+     */
+    static std::string FormatRst(const Table& table);
+
+    /**
+     * Mean |error| of each calibration value on the "calibrate" rows.
+     * \param rows rows after AttachErrors()
+     * \param calibration the calibration
+     * \return one cell per value (K > 1 points if any calibrate row has K > 1, else all)
+     */
+    static std::vector<Cell> CalibrationErrors(const std::vector<Row>& rows,
+                                               const Calibration& calibration);
+
+    /**
+     * \param cells one cell per candidate value
+     * \return the index of the smallest mean |error| among cells with data (first on ties)
+     * \throws TrainingInputError if no cell has data
+     */
+    static std::size_t ChooseCalibration(const std::vector<Cell>& cells);
+
+    /**
+     * \param variant the calibrated variant's name
+     * \param value a calibration value
+     * \return the row label of the calibration run with that value, e.g. "calibrated@0.25"
+     */
+    static std::string CalibrationLabel(const std::string& variant, double value);
+
+    /**
+     * \param v a number
+     * \return its shortest text that reads back to the same double, whole numbers without a
+     *         decimal point (0.25, 1, -3)
+     */
+    static std::string FormatNumber(double v);
+
+  private:
+    /**
+     * The jobs of one scenario and K.
+     * \param root folder of relative profile paths
+     * \param index scenario index
+     * \param k workers
+     * \param variants flow variants to run, each with its row label ("" = as reported)
+     * \param baseJobs include the packet and analytic jobs
+     * \return the jobs
+     */
+    std::vector<Job> ExpandOne(const std::string& root,
+                               std::size_t index,
+                               uint32_t k,
+                               const std::vector<std::pair<Variant, std::string>>& variants,
+                               bool baseJobs) const;
+
+    std::string m_fileName;                                      //!< matrix file, for messages
+    std::vector<std::pair<std::string, std::string>> m_defaults; //!< default driver options
+    std::vector<Variant> m_variants;                             //!< flow variants
+    std::vector<Scenario> m_scenarios;                           //!< scenarios
+    std::optional<Calibration> m_calibration;                    //!< optional calibration
+};
+
+} // namespace ns3
+
+#endif /* VALIDATION_MATRIX_H */

@@ -1,0 +1,72 @@
+# ctest helper: run the validation runner on a small matrix and check what it wrote.
+#   cmake -DRUNNER=validation-runner -DMATRIX=m.json -DOUT=dir [-DCHECK=calibration] -P this.cmake
+# Default (test/data/validation-matrix-two.json): the runner exits 0 and OUT holds results.csv
+# with, per scenario and K, one packet row, the three flow variants of the matrix (fcfs, ps,
+# hybrid) and analytic rows with relative errors, the error tables, the figure scripts and the
+# timeline of the scenario that asks for one; then --resume reuses all 20 job results.
+# CHECK=calibration (test/data/validation-matrix-calibration.json): calibration.csv lists both
+# values with one chosen, and the holdout scenario has a row of the calibrated variant under its
+# own name.
+file(REMOVE_RECURSE "${OUT}")
+execute_process(COMMAND ${RUNNER} --matrix=${MATRIX} --out=${OUT} --jobs=2 RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "validation-runner exited ${rc}:\n${out}${err}")
+endif()
+if(CHECK STREQUAL "calibration")
+  file(READ "${OUT}/calibration.csv" calibration)
+  if(NOT calibration MATCHES "swept,--seed,1,[0-9.e-]+,[0-9.e-]+,1,(yes)?\n"
+     OR NOT calibration MATCHES "swept,--seed,2,[0-9.e-]+,[0-9.e-]+,1,(yes)?\n"
+     OR NOT calibration MATCHES ",yes\n")
+    message(FATAL_ERROR "calibration.csv:\n${calibration}\n${out}")
+  endif()
+  file(READ "${OUT}/results.csv" results)
+  if(NOT results MATCHES "\nhold,sync-overlap,holdout,[^,]+,2,flow,swept,"
+     OR NOT results MATCHES "\ncal,sync-basic,calibrate,[^,]+,2,flow,swept@1,"
+     OR NOT out MATCHES "calibration: swept --seed=[12] ")
+    message(FATAL_ERROR "results.csv lacks the calibration rows:\n${results}\n${out}")
+  endif()
+else()
+  foreach(f results.csv error-table.csv error-table.rst two-layers-sync-throughput.gp
+            two-layers-sync-throughput.csv two-layers-async-overlap-throughput.gp
+            two-layers-async-overlap-timeline.gp two-layers-async-overlap-timeline.dat)
+    if(NOT EXISTS "${OUT}/${f}")
+      message(FATAL_ERROR "missing ${OUT}/${f}:\n${out}${err}")
+    endif()
+  endforeach()
+  file(STRINGS "${OUT}/results.csv" lines)
+  list(GET lines 0 header)
+  if(NOT header MATCHES "^scenario,category,role,profile,workers,backend,variant,throughput_samples_per_s,step_time_mean_s,packet_throughput_samples_per_s,rel_error,job$")
+    message(FATAL_ERROR "results.csv header: ${header}")
+  endif()
+  foreach(scenario two-layers-sync two-layers-async-overlap)
+    foreach(k 1 2)
+      foreach(what "packet,TcpCubic" "flow,fcfs" "flow,ps" "flow,hybrid" "analytic,")
+        set(pattern "^${scenario},[a-z-]+,holdout,test/data/two-layers-12mb.json,${k},${what}[^,]*,[0-9.e+]+,[0-9.e+-]+,[0-9.e+]+,[-0-9.e+]+,")
+        set(count 0)
+        foreach(line IN LISTS lines)
+          if(line MATCHES "${pattern}")
+            math(EXPR count "${count} + 1")
+          endif()
+        endforeach()
+        if(count EQUAL 0 OR (NOT what STREQUAL "analytic," AND count GREATER 1))
+          message(FATAL_ERROR "results.csv: ${count} rows '${scenario}, K=${k}, ${what}' "
+                              "(expected one; analytic: at least one)")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+  file(READ "${OUT}/error-table.rst" table)
+  if(NOT table MATCHES "flow ps +[0-9.]+ \\([0-9.]+\\)" OR NOT table MATCHES "sync-basic")
+    message(FATAL_ERROR "error-table.rst lacks the flow ps row:\n${table}")
+  endif()
+  # --resume reuses every result: no job runs again, the outputs are written again.
+  file(REMOVE "${OUT}/results.csv")
+  execute_process(COMMAND ${RUNNER} --matrix=${MATRIX} --out=${OUT} --jobs=2 --resume
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE again ERROR_VARIABLE err TIMEOUT 300)
+  if(NOT rc EQUAL 0 OR NOT again MATCHES "reusing 20 of 20 results" OR again MATCHES "\\[1/"
+     OR NOT EXISTS "${OUT}/results.csv")
+    message(FATAL_ERROR "--resume did not reuse the 20 results (exit ${rc}):\n${again}${err}")
+  endif()
+endif()
+message(STATUS "${out}")

@@ -29,8 +29,8 @@ CalibratedSharing::GetTypeId()
                   "IncumbentWeight",
                   "Weight of a cohort of flows relative to the cohort that started before "
                   "it on the same link: 1 = processor sharing, towards 0 = FCFS between "
-                  "cohorts. The default was chosen by the validation runner's calibration "
-                  "(doc/ Validation).",
+                  "cohorts. Default: the fit to two staggered Cubic flows at 10 Gb/s "
+                  "(doc/ A calibrated sharing model).",
                   DoubleValue(0.25),
                   MakeDoubleAccessor(&CalibratedSharing::m_incumbentWeight),
                   MakeDoubleChecker<double>(0.0, 1.0))

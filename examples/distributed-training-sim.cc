@@ -407,7 +407,8 @@ AppendCsvRows(const std::string& file,
     std::ofstream out(file, std::ios::app);
     if (empty)
     {
-        out << "model,arch,mode,workers,nic_bps,queue,queue_disc,tcp,min_rto_s,ecn,cross_traffic,"
+        out << "model,arch,mode,workers,nic_bps,queue,host_queue,queue_disc,tcp,min_rto_s,ecn,"
+               "cross_traffic,"
                "cross_flows,cross_rate_bps,backend,variant,throughput,step_time_s,bottleneck,"
                "bottleneck_utilisation,wall_s";
         for (const auto& c : counters)
@@ -421,8 +422,9 @@ AppendCsvRows(const std::string& file,
         auto u = r.linkUtilisation.find(r.bottleneck);
         out << profile.GetModel() << "," << s.GetArchitectureName() << "," << s.GetModeName() << ","
             << s.workers << "," << s.nicRate.GetBitRate() << "," << s.queueSize << ","
-            << s.queueDisc << "," << s.tcpVariant << "," << s.minRto.GetSeconds() << "," << s.ecn
-            << "," << s.crossTraffic << "," << (s.crossTraffic == "none" ? 0 : s.crossFlows) << ","
+            << (s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize) << "," << s.queueDisc
+            << "," << s.tcpVariant << "," << s.minRto.GetSeconds() << "," << s.ecn << ","
+            << s.crossTraffic << "," << (s.crossTraffic == "none" ? 0 : s.crossFlows) << ","
             << s.crossRate.GetBitRate() << "," << r.backend << "," << r.variant << ","
             << r.throughput << "," << r.stepTimeMean << "," << r.bottleneck << ","
             << (u == r.linkUtilisation.end() ? 0 : u->second) << "," << r.wallSeconds;
@@ -482,6 +484,7 @@ main(int argc, char* argv[])
     bool progress = true;
     // Congestion study (doc/congestion.rst): packet backend only.
     std::string minRto = "200ms";
+    std::string hostQueue;
     std::string ecn = "false";
     std::string crossTraffic = "none";
     std::string crossFlows = "1";
@@ -552,6 +555,10 @@ main(int argc, char* argv[])
     cmd.AddValue("records", "Include per-step and per-transfer records in the JSON", records);
     cmd.AddValue("progress", "Print progress of long packet-level runs to stderr", progress);
     cmd.AddValue("minRto", "TCP minimum retransmission timeout, e.g. 200ms, 10ms, 1ms", minRto);
+    cmd.AddValue("hostQueue",
+                 "Buffer of the hosts' NICs (default: --queue, which then sets every buffer), "
+                 "e.g. 1000p to vary only the switch's with --queue",
+                 hostQueue);
     cmd.AddValue("ecn",
                  "ECN in TCP and in queue discs that can mark (RED, CoDel, FqCoDel); "
                  "TcpDctcp always uses it",
@@ -635,6 +642,7 @@ main(int argc, char* argv[])
         s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
         s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
         s.minRto = TrainingScenario::ParseTime("--minRto", minRto);
+        s.hostQueueSize = hostQueue;
         s.ecn = ParseBool("--ecn", ecn);
         s.crossTraffic = crossTraffic;
         s.crossFlows = static_cast<uint32_t>(ParseUnsigned("--crossFlows", crossFlows, 1, 64));

@@ -13,6 +13,7 @@ set xlabel 'workers K'
 set ylabel 'throughput (samples/s)'
 set logscale x 2
 set xtics (2, 4, 8, 16)
+set xrange [1.8:18]
 set yrange [0:*]
 grid(q) = sprintf("< grep '^grid-K[0-9]*-%s,' %s", q, f)
 plot for [q in "10p 50p 100p 1000p"] grid(q) using 2:11 with linespoints lw 2 title 'packet, '.q, \
@@ -22,6 +23,7 @@ plot for [q in "10p 50p 100p 1000p"] grid(q) using 2:11 with linespoints lw 2 ti
 set output dir . '/incast-factors.png'
 unset logscale x
 set xtics auto
+set autoscale x
 set title "One factor at a time around K = 8, 100p, DropTail, Cubic, MinRto 200 ms"
 set xlabel ''
 set ylabel 'packet step time / flow ps step time'

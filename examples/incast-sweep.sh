@@ -10,7 +10,8 @@
 #   bash examples/incast-sweep.sh all    [OUT_DIR]  # both
 #
 # Every point: sync PS, one server, test/data/two-layers-12mb.json (two 6 MB layers, so each
-# worker pushes and pulls 12 MB per step), 10 Gb/s, 10 us links, MTU 1500, --steps=4 --warmup=1.
+# worker pushes and pulls 12 MB per step), 10 Gb/s, 10 us links, MTU 1500, --steps=4 --warmup=1,
+# 1000-packet host NIC buffers (--hostQueue): --queue varies the switch ports' buffer only.
 # incast: the collapse map K in {2,4,8,16} x buffer {10p,50p,100p,1000p} (DropTail, Cubic, MinRto
 #         200 ms), and one factor at a time around K = 8, 100p, DropTail, Cubic, 200 ms: queue
 #         disc RED with ECN / CoDel / FqCoDel, TCP NewReno / DCTCP (RED with DCTCP's marking),
@@ -39,7 +40,8 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 common="--profile=$here/test/data/two-layers-12mb.json --arch=ps --mode=sync --servers=1 \
---nicRate=10Gbps --steps=$steps --warmup=1 --backend=all --progress=false --records=false"
+--nicRate=10Gbps --hostQueue=1000p --steps=$steps --warmup=1 --backend=all --progress=false \
+--records=false"
 
 # One line per run: LABEL then the driver's options.
 grid_incast() {
@@ -96,10 +98,10 @@ for m in $modes; do
   awk -F, '
     NR == 1 { next }
     { l = $1; if (!(l in seen)) { seen[l] = 1; order[++n] = l } }
-    $15 == "packet" { p[l] = $17; pstep[l] = $18; row[l] = $0 }
-    $15 == "flow" && $16 == "ps" { fps[l] = $17; fpsstep[l] = $18 }
-    $15 == "flow" && $16 == "fcfs" { ffcfs[l] = $17 }
-    $15 == "analytic" && $16 == "sync-eq7" { eq7[l] = $17 }
+    $16 == "packet" { p[l] = $18; pstep[l] = $19; row[l] = $0 }
+    $16 == "flow" && $17 == "ps" { fps[l] = $18; fpsstep[l] = $19 }
+    $16 == "flow" && $17 == "fcfs" { ffcfs[l] = $18 }
+    $16 == "analytic" && $17 == "sync-eq7" { eq7[l] = $18 }
     END {
       print "label,workers,queue,queue_disc,tcp,min_rto_ms,ecn,cross,cross_flows,cross_rate_gbps," \
             "packet,flow_ps,flow_fcfs,eq7,err_ps,err_fcfs,err_eq7,inflation_vs_ps,drops," \
@@ -108,10 +110,10 @@ for m in $modes; do
       for (i = 1; i <= n; ++i) {
         l = order[i]; split(row[l], f, ",")
         printf "%s,%s,%s,%s,%s,%g,%s,%s,%s,%g,%.1f,%.1f,%.1f,%.1f,%+.3f,%+.3f,%+.3f,%.2f,%d,%d,%d,%d,%d,%d,%.2f,%.0f\n",
-          l, f[5], f[7], f[8], f[9], f[10] * 1000, f[11], f[12], f[13], f[14] / 1e9,
+          l, f[5], f[7], f[9], f[10], f[11] * 1000, f[12], f[13], f[14], f[15] / 1e9,
           p[l], fps[l], ffcfs[l], eq7[l], (fps[l] - p[l]) / p[l], (ffcfs[l] - p[l]) / p[l],
-          (eq7[l] - p[l]) / p[l], pstep[l] / fpsstep[l], f[22] + f[23], f[28], f[24], f[25],
-          f[26], f[27], f[29] / 1e9, f[21]
+          (eq7[l] - p[l]) / p[l], pstep[l] / fpsstep[l], f[23] + f[24], f[29], f[25], f[26],
+          f[27], f[28], f[30] / 1e9, f[22]
       }
     }' "$csv" > "$out/$m-summary.csv"
   column -s, -t < "$out/$m-summary.csv" | cut -c1-200

@@ -21,8 +21,10 @@
 #include "ns3/packet-sink-helper.h"
 #include "ns3/parameter-server-application.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/ring-allreduce-application.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -83,9 +85,16 @@ TrainingClusterHelper::GetTypeId()
                             MakeTimeAccessor(&TrainingClusterHelper::m_linkDelay),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("QueueSize",
-                            "Device (switch port and NIC) queue size",
+                            "Buffer of every switch port, and of every host NIC unless "
+                            "HostQueueSize is set (the device queue, or the disc with QueueDisc)",
                             StringValue("1000p"),
                             MakeStringAccessor(&TrainingClusterHelper::m_queueSize),
+                            MakeStringChecker())
+              .AddAttribute("HostQueueSize",
+                            "Buffer of every host NIC (workers, servers, cross hosts); empty: "
+                            "QueueSize",
+                            StringValue(""),
+                            MakeStringAccessor(&TrainingClusterHelper::m_hostQueueSize),
                             MakeStringChecker())
               .AddAttribute("QueueDisc",
                             "Traffic-control queue disc TypeId on every device, or \"none\" for "
@@ -175,6 +184,7 @@ TrainingClusterHelper::TrainingClusterHelper()
       m_flowCap(0),
       m_linkDelay(MicroSeconds(10)),
       m_queueSize("1000p"),
+      m_hostQueueSize(""),
       m_queueDisc("none"),
       m_tcpVariant("TcpCubic"),
       m_mtu(1500),
@@ -222,6 +232,7 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_flowCap = scenario.flowCap;
     m_linkDelay = scenario.linkDelay;
     m_queueSize = scenario.queueSize;
+    m_hostQueueSize = scenario.hostQueueSize;
     m_queueDisc = scenario.queueDisc;
     m_tcpVariant = scenario.tcpVariant;
     m_mtu = scenario.mtu;
@@ -333,6 +344,10 @@ TrainingClusterHelper::Build()
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
     const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_queueSize);
+    const QueueSize hostQueue
+        = m_hostQueueSize.empty()
+              ? queue
+              : TrainingScenario::ParseQueueSize("--hostQueue", m_hostQueueSize);
     std::string disc = m_queueDisc.empty() ? "none" : m_queueDisc;
     const bool dctcp = m_tcpVariant == "TcpDctcp" || m_tcpVariant == "ns3::TcpDctcp";
     if (dctcp && disc == "none")
@@ -383,7 +398,7 @@ TrainingClusterHelper::Build()
         tch.SetRootQueueDisc(name);
     }
     // Attributes of one installed queue disc, set before the simulation initialises it.
-    auto configure = [this, &queue, dctcp](Ptr<QueueDisc> qd)
+    auto configure = [this, dctcp](Ptr<QueueDisc> qd, const QueueSize& queue)
     {
         TypeId::AttributeInformation info;
         if (qd->GetInstanceTypeId().LookupAttributeByName("MaxSize", &info))
@@ -430,13 +445,16 @@ TrainingClusterHelper::Build()
     auto attach = [&](Ptr<Node> host, NetDeviceContainer* link)
     {
         *link = p2p.Install(host, m_switch);
-        if (haveDisc)
+        if (!haveDisc)
+        {
+            // The host's NIC buffer (HostQueueSize), the switch port's (QueueSize).
+            DynamicCast<PointToPointNetDevice>(link->Get(0))->GetQueue()->SetMaxSize(hostQueue);
+        }
+        else
         {
             QueueDiscContainer discs = tch.Install(*link);
-            for (auto it = discs.Begin(); it != discs.End(); ++it)
-            {
-                configure(*it);
-            }
+            configure(discs.Get(0), hostQueue);
+            configure(discs.Get(1), queue);
         }
         Ipv4InterfaceContainer ifaces = address.Assign(*link);
         address.NewNetwork();

@@ -165,7 +165,8 @@ class TrainingClusterHelper : public Object
     DataRate m_nicRate;          //!< link rate
     DataRate m_flowCap;          //!< per-flow cap (0 = none)
     Time m_linkDelay;            //!< one-way delay of each link
-    std::string m_queueSize;     //!< device queue size
+    std::string m_queueSize;     //!< switch port (and default host NIC) buffer
+    std::string m_hostQueueSize; //!< host NIC buffer ("" = m_queueSize)
     std::string m_queueDisc;     //!< queue disc TypeId or "none"
     std::string m_tcpVariant;    //!< TCP congestion control TypeId name
     uint32_t m_mtu;              //!< MTU

@@ -104,6 +104,10 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
         Fail("--mtu", std::to_string(mtu), "an MTU from 576 to 9000 bytes (1500 or 9000)");
     }
     ParseQueueSize("--queue", queueSize);
+    if (!hostQueueSize.empty())
+    {
+        ParseQueueSize("--hostQueue", hostQueueSize);
+    }
     if (!minRto.IsStrictlyPositive())
     {
         Fail("--minRto", "non-positive timeout", "a time > 0, e.g. 200ms, 10ms or 1ms");
@@ -211,6 +215,7 @@ TrainingScenario::ToJson() const
     j["queue_disc"] = queueDisc;
     j["tcp"] = tcpVariant;
     j["mtu"] = mtu;
+    j["host_queue"] = hostQueueSize.empty() ? queueSize : hostQueueSize;
     j["min_rto_s"] = minRto.GetSeconds();
     j["ecn"] = ecn;
     j["cross_traffic"] = crossTraffic;

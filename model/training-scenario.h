@@ -94,6 +94,7 @@ class TrainingScenario
 
     // ---- congestion (packet backend only; doc/congestion.rst) ----------------------------
     Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
+    std::string hostQueueSize;      //!< host NIC buffer; empty: queueSize (switch and hosts)
     bool ecn{false}; //!< TCP negotiates ECN and queue discs with a UseEcn attribute mark
     /// Background traffic through the switch: "none", "bulk" (BulkSend, TCP) or "onoff".
     std::string crossTraffic{"none"};

@@ -8,7 +8,7 @@ set grid
 set key top left
 
 set output dir . '/incast-collapse.png'
-set title "Incast: sync PS, two 6 MB layers, 10 Gb/s, DropTail, Cubic, MinRto 200 ms"
+set title "Incast: sync PS, two 6 MB layers, 10 Gb/s, DropTail switch ports (host NICs 1000p), Cubic, MinRto 200 ms"
 set xlabel 'workers K'
 set ylabel 'throughput (samples/s)'
 set logscale x 2

@@ -22,7 +22,8 @@
 # Outputs in OUT_DIR (default doc/figures/congestion): MODE.csv (raw rows), MODE-summary.csv,
 # and PNGs (incast-collapse.png, incast-factors.png, cross.png).
 # Environment: BIN (driver, default build/bin/distributed-training-sim), JOBS (default nproc),
-# STEPS (default 4).
+# STEPS (default 4), HOST_QUEUE (host NIC buffer, default 1000p; empty: the same as the switch's,
+# as in doc/figures/congestion/incast-shared-buffers-summary.csv).
 set -euo pipefail
 mode=${1:-incast}
 out=${2:-doc/figures/congestion}
@@ -30,6 +31,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${BIN:-$here/build/bin/distributed-training-sim}
 jobs=${JOBS:-$(nproc)}
 steps=${STEPS:-4}
+hostQueue=${HOST_QUEUE-1000p}
 case "$mode" in
   incast | cross) modes=$mode ;;
   all) modes="incast cross" ;;
@@ -40,8 +42,8 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 common="--profile=$here/test/data/two-layers-12mb.json --arch=ps --mode=sync --servers=1 \
---nicRate=10Gbps --hostQueue=1000p --steps=$steps --warmup=1 --backend=all --progress=false \
---records=false"
+--nicRate=10Gbps ${hostQueue:+--hostQueue=$hostQueue} --steps=$steps --warmup=1 --backend=all \
+--progress=false --records=false"
 
 # One line per run: LABEL then the driver's options.
 grid_incast() {

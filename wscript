@@ -16,6 +16,7 @@ def build(bld):
                                     'applications', 'traffic-control'])
     module.source = [
         'helper/analytic-backend.cc',
+        'helper/congestion-monitor.cc',
         'helper/flow-backend.cc',
         'helper/packet-backend.cc',
         'helper/training-cluster-helper.cc',
@@ -52,6 +53,7 @@ def build(bld):
         'test/analytic-backend-test-suite.cc',
         'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
+        'test/congestion-test-suite.cc',
         'test/cross-backend-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/packet-level-test-suite.cc',
@@ -68,6 +70,7 @@ def build(bld):
     headers.module = 'distributed-training'
     headers.source = [
         'helper/analytic-backend.h',
+        'helper/congestion-monitor.h',
         'helper/flow-backend.h',
         'helper/packet-backend.h',
         'helper/training-cluster-helper.h',

@@ -297,6 +297,38 @@ RunSweep(const TrainingProfile& profile,
     return 0;
 }
 
+/// \return result.inputs[key], or 0 if absent
+double
+Input(const TrainingResult& r, const std::string& key)
+{
+    auto it = r.inputs.find(key);
+    return it == r.inputs.end() ? 0 : it->second;
+}
+
+/// The packet backend's congestion counters and cross traffic, when there are any.
+void
+PrintCongestion(const TrainingResult& r)
+{
+    const double drops = Input(r, "drops_device") + Input(r, "drops_queue_disc");
+    if (drops + Input(r, "ecn_marks") + Input(r, "retransmitted_segments") > 0)
+    {
+        std::printf("          congestion: %.0f drops (%.0f at server ports), %.0f ECN marks, "
+                    "%.0f retransmitted segments, %.0f RTO expiries, %.0f fast recoveries\n",
+                    drops,
+                    Input(r, "drops_server_ports"),
+                    Input(r, "ecn_marks"),
+                    Input(r, "retransmitted_segments"),
+                    Input(r, "rto_timeouts"),
+                    Input(r, "fast_recoveries"));
+    }
+    if (r.inputs.count("cross_rx_bytes"))
+    {
+        std::printf("          cross traffic: %.1f MB delivered, %.3f Gb/s in the window\n",
+                    Input(r, "cross_rx_bytes") / 1e6,
+                    Input(r, "cross_goodput_bps") / 1e9);
+    }
+}
+
 /// Print one line per result.
 void
 PrintSummary(const TrainingProfile& profile,
@@ -353,6 +385,60 @@ PrintSummary(const TrainingProfile& profile,
         {
             std::printf("          note: %s\n", note.c_str());
         }
+        PrintCongestion(r);
+    }
+}
+
+/// --csvRow: one row per result with the key numbers of the congestion study.
+void
+AppendCsvRows(const std::string& file,
+              const TrainingProfile& profile,
+              const TrainingScenario& s,
+              const std::vector<TrainingResult>& results)
+{
+    const std::vector<std::string> counters = {"drops_device",
+                                               "drops_queue_disc",
+                                               "ecn_marks",
+                                               "retransmitted_segments",
+                                               "rto_timeouts",
+                                               "fast_recoveries",
+                                               "drops_server_ports",
+                                               "cross_goodput_bps"};
+    std::ifstream probe(file);
+    const bool empty = !probe || probe.peek() == std::ifstream::traits_type::eof();
+    std::ofstream out(file, std::ios::app);
+    if (empty)
+    {
+        out << "model,arch,mode,workers,nic_bps,queue,host_queue,queue_disc,tcp,min_rto_s,ecn,"
+               "cross_traffic,"
+               "cross_flows,cross_rate_bps,backend,variant,throughput,step_time_s,bottleneck,"
+               "bottleneck_utilisation,wall_s";
+        for (const auto& c : counters)
+        {
+            out << "," << c;
+        }
+        out << "\n";
+    }
+    for (const auto& r : results)
+    {
+        auto u = r.linkUtilisation.find(r.bottleneck);
+        out << profile.GetModel() << "," << s.GetArchitectureName() << "," << s.GetModeName() << ","
+            << s.workers << "," << s.nicRate.GetBitRate() << "," << s.queueSize << ","
+            << (s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize) << "," << s.queueDisc
+            << "," << s.tcpVariant << "," << s.minRto.GetSeconds() << "," << s.ecn << ","
+            << s.crossTraffic << "," << (s.crossTraffic == "none" ? 0 : s.crossFlows) << ","
+            << s.crossRate.GetBitRate() << "," << r.backend << "," << r.variant << ","
+            << r.throughput << "," << r.stepTimeMean << "," << r.bottleneck << ","
+            << (u == r.linkUtilisation.end() ? 0 : u->second) << "," << r.wallSeconds;
+        for (const auto& c : counters)
+        {
+            out << "," << Input(r, c);
+        }
+        out << "\n";
+    }
+    if (!out)
+    {
+        throw TrainingInputError("--csvRow: cannot write '" + file + "'");
     }
 }
 
@@ -400,6 +486,16 @@ main(int argc, char* argv[])
     std::string output;
     bool records = true;
     bool progress = true;
+    // Congestion study (doc/congestion.rst): packet backend only.
+    std::string minRto = "200ms";
+    std::string hostQueue;
+    std::string ecn = "false";
+    std::string crossTraffic = "none";
+    std::string crossFlows = "1";
+    std::string crossRate = "0";
+    std::string crossTarget = "server";
+    std::string crossProtocol = "udp";
+    std::string csvRow;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Simulate distributed DNN training (parameter server or ring AllReduce) with the "
@@ -471,6 +567,30 @@ main(int argc, char* argv[])
                  csv);
     cmd.AddValue("records", "Include per-step and per-transfer records in the JSON", records);
     cmd.AddValue("progress", "Print progress of long packet-level runs to stderr", progress);
+    cmd.AddValue("minRto", "TCP minimum retransmission timeout, e.g. 200ms, 10ms, 1ms", minRto);
+    cmd.AddValue("hostQueue",
+                 "Buffer of the hosts' NICs (default: --queue, which then sets every buffer), "
+                 "e.g. 1000p to vary only the switch's with --queue",
+                 hostQueue);
+    cmd.AddValue("ecn",
+                 "ECN in TCP and in queue discs that can mark (RED, CoDel, FqCoDel); "
+                 "TcpDctcp always uses it",
+                 ecn);
+    cmd.AddValue("crossTraffic",
+                 "Background flows through the switch (packet backend): none, bulk or onoff",
+                 crossTraffic);
+    cmd.AddValue("crossFlows", "Cross flows, one extra host each", crossFlows);
+    cmd.AddValue("crossRate",
+                 "onoff: mean load of all cross flows together, e.g. 5Gbps",
+                 crossRate);
+    cmd.AddValue("crossTarget",
+                 "Receiver of the cross flows: server (server 0) or worker (worker 0)",
+                 crossTarget);
+    cmd.AddValue("crossProtocol", "onoff: udp or tcp (bulk is TCP)", crossProtocol);
+    cmd.AddValue("csvRow",
+                 "Append one CSV row per result (scenario, throughput, step time, congestion "
+                 "counters) to this file; a header is written if it is empty",
+                 csvRow);
     cmd.Parse(argc, argv);
 
     try
@@ -534,6 +654,15 @@ main(int argc, char* argv[])
         s.gpusPerNode = static_cast<uint32_t>(ParseUnsigned("--gpusPerNode", gpusPerNode, 1, 1024));
         s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
         s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
+        s.minRto = TrainingScenario::ParseTime("--minRto", minRto);
+        s.hostQueueSize = hostQueue;
+        s.ecn = ParseBool("--ecn", ecn);
+        s.crossTraffic = crossTraffic;
+        s.crossFlows = static_cast<uint32_t>(ParseUnsigned("--crossFlows", crossFlows, 1, 64));
+        s.crossRate = crossRate == "0" ? DataRate(0)
+                                       : TrainingScenario::ParseDataRate("--crossRate", crossRate);
+        s.crossTarget = crossTarget;
+        s.crossProtocol = crossProtocol;
 
         if (!incumbentWeight.empty())
         {
@@ -576,6 +705,10 @@ main(int argc, char* argv[])
                 throw TrainingInputError("--output: cannot write '" + output + "'");
             }
             std::printf("wrote %s\n", output.c_str());
+        }
+        if (!csvRow.empty())
+        {
+            AppendCsvRows(csvRow, profile, s, results);
         }
     }
     catch (const TrainingInputError& e)

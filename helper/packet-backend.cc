@@ -4,6 +4,7 @@
 
 #include "packet-backend.h"
 
+#include "congestion-monitor.h"
 #include "training-cluster-helper.h"
 
 #include "ns3/boolean.h"
@@ -104,6 +105,59 @@ CountTx(std::vector<uint64_t>* counters, std::size_t index, Ptr<const Packet> pa
     (*counters)[index] += packet->GetSize();
 }
 
+/// PacketSink "Rx": count the cross traffic's delivered payload.
+void
+CountRx(std::vector<uint64_t>* counters,
+        std::size_t index,
+        Ptr<const Packet> packet,
+        const Address& /* from */)
+{
+    (*counters)[index] += packet->GetSize();
+}
+
+/// Congestion counters into result.inputs (doc/congestion.rst); per port only where non-zero.
+void
+ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingResult* result)
+{
+    const CongestionMonitor::Counters t = monitor.GetTotals();
+    result->inputs["drops_device"] = t.deviceDrops;
+    result->inputs["drops_queue_disc"] = t.queueDiscDrops;
+    result->inputs["ecn_marks"] = t.ecnMarks;
+    result->inputs["retransmitted_segments"] = t.retransmittedSegments;
+    result->inputs["retransmitted_bytes"] = t.retransmittedBytes;
+    result->inputs["rto_timeouts"] = t.rtoTimeouts;
+    result->inputs["fast_recoveries"] = t.fastRecoveries;
+    double serverDrops = 0;
+    double serverMarks = 0;
+    for (const auto& port : monitor.GetPorts())
+    {
+        const CongestionMonitor::Counters c = monitor.GetPort(port);
+        const double drops = c.deviceDrops + c.queueDiscDrops;
+        if (drops > 0)
+        {
+            result->inputs["drops:" + port] = drops;
+        }
+        if (c.ecnMarks > 0)
+        {
+            result->inputs["ecn_marks:" + port] = c.ecnMarks;
+        }
+        for (uint32_t p = 0; p < servers; ++p)
+        {
+            if (port == "switch->server" + std::to_string(p))
+            {
+                serverDrops += drops;
+                serverMarks += c.ecnMarks;
+            }
+        }
+    }
+    if (servers > 0)
+    {
+        // The incast point of a parameter server: the switch ports towards the servers.
+        result->inputs["drops_server_ports"] = serverDrops;
+        result->inputs["ecn_marks_server_ports"] = serverMarks;
+    }
+}
+
 } // namespace
 
 TypeId
@@ -166,7 +220,10 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         const bool ring = scenario.architecture == TrainingScenario::RING_ALLREDUCE;
         ApplicationContainer apps = ring ? cluster->InstallRingJob(shared, scenario)
                                          : cluster->InstallParameterServerJob(shared, scenario);
+        ApplicationContainer cross = cluster->InstallCrossTraffic();
         cluster->AssignStreams(m_streamBase);
+        Ptr<CongestionMonitor> monitor = CreateObject<CongestionMonitor>();
+        monitor->InstallApplications(apps);
 
         Collector collector;
         collector.result = &result;
@@ -177,20 +234,36 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         collector.wallStart = wallStart;
 
         const uint32_t hosts = scenario.workers + (ring ? 0 : scenario.servers);
-        collector.txBytes.assign(2 * hosts, 0);
+        // One counter per link direction, then the cross traffic's delivered payload.
+        const std::size_t crossIndex = 2 * hosts;
+        collector.txBytes.assign(2 * hosts + 1, 0);
         std::vector<std::string> linkNames;
         for (uint32_t h = 0; h < hosts; ++h)
         {
             NetDeviceContainer d = cluster->GetLinkDevices(h);
+            linkNames.push_back(cluster->GetHostName(h) + "->switch");
+            linkNames.push_back("switch->" + cluster->GetHostName(h));
             for (uint32_t side = 0; side < 2; ++side)
             {
                 std::size_t index = 2 * h + side;
                 d.Get(side)->TraceConnectWithoutContext(
                     "PhyTxEnd",
                     MakeBoundCallback(&CountTx, &collector.txBytes, index));
+                monitor->InstallDevice(d.Get(side), linkNames[index]);
             }
-            linkNames.push_back(cluster->GetHostName(h) + "->switch");
-            linkNames.push_back("switch->" + cluster->GetHostName(h));
+        }
+        for (uint32_t c = 0; c < cluster->GetCrossHosts().GetN(); ++c)
+        {
+            NetDeviceContainer d = cluster->GetCrossLinkDevices(c);
+            monitor->InstallDevice(d.Get(0), "cross" + std::to_string(c) + "->switch");
+            monitor->InstallDevice(d.Get(1), "switch->cross" + std::to_string(c));
+        }
+        for (auto it = cross.Begin(); it != cross.End(); ++it)
+        {
+            // The sink's Rx; the senders have no such trace source.
+            (*it)->TraceConnectWithoutContext(
+                "Rx",
+                MakeBoundCallback(&CountRx, &collector.txBytes, crossIndex));
         }
         for (auto it = apps.Begin(); it != apps.End(); ++it)
         {
@@ -235,6 +308,11 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             auto before = collector.BytesAt(result.windowStart);
             auto after = collector.BytesAt(result.windowEnd);
+            if (cross.GetN() > 0)
+            {
+                result.inputs["cross_goodput_bps"]
+                    = (after[crossIndex] - before[crossIndex]) * 8.0 / window;
+            }
             double best = -1;
             for (std::size_t i = 0; i < linkNames.size(); ++i)
             {
@@ -248,6 +326,11 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
             }
         }
         result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
+        ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
+        if (cross.GetN() > 0)
+        {
+            result.inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
+        }
         result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();
     }
     catch (...)

@@ -5,19 +5,26 @@
 #include "training-cluster-helper.h"
 
 #include "ns3/boolean.h"
+#include "ns3/bulk-send-helper.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/on-off-helper.h"
+#include "ns3/onoff-application.h"
+#include "ns3/packet-sink-helper.h"
 #include "ns3/parameter-server-application.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
+#include "ns3/queue.h"
 #include "ns3/ring-allreduce-application.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
@@ -78,9 +85,16 @@ TrainingClusterHelper::GetTypeId()
                             MakeTimeAccessor(&TrainingClusterHelper::m_linkDelay),
                             MakeTimeChecker(Seconds(0)))
               .AddAttribute("QueueSize",
-                            "Device (switch port and NIC) queue size",
+                            "Buffer of every switch port, and of every host NIC unless "
+                            "HostQueueSize is set (the device queue, or the disc with QueueDisc)",
                             StringValue("1000p"),
                             MakeStringAccessor(&TrainingClusterHelper::m_queueSize),
+                            MakeStringChecker())
+              .AddAttribute("HostQueueSize",
+                            "Buffer of every host NIC (workers, servers, cross hosts); empty: "
+                            "QueueSize",
+                            StringValue(""),
+                            MakeStringAccessor(&TrainingClusterHelper::m_hostQueueSize),
                             MakeStringChecker())
               .AddAttribute("QueueDisc",
                             "Traffic-control queue disc TypeId on every device, or \"none\" for "
@@ -117,6 +131,48 @@ TrainingClusterHelper::GetTypeId()
                             "TCP port of the parameter servers (and of the ring workers)",
                             UintegerValue(5000),
                             MakeUintegerAccessor(&TrainingClusterHelper::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Ecn",
+                            "ECN: TCP negotiates it and queue discs with a UseEcn attribute mark "
+                            "(TcpDctcp always uses it)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&TrainingClusterHelper::m_ecn),
+                            MakeBooleanChecker())
+              .AddAttribute("CrossTraffic",
+                            "Background traffic through the switch: none, bulk or onoff",
+                            StringValue("none"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_cross),
+                            MakeStringChecker())
+              .AddAttribute("CrossFlows",
+                            "Cross flows, each from its own host on the switch",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_crossFlows),
+                            MakeUintegerChecker<uint32_t>(1, 64))
+              .AddAttribute("CrossRate",
+                            "onoff: mean offered load of all cross flows together",
+                            DataRateValue(DataRate(0)),
+                            MakeDataRateAccessor(&TrainingClusterHelper::m_crossRate),
+                            MakeDataRateChecker())
+              .AddAttribute("CrossTarget",
+                            "Receiver of the cross flows: server (server 0, the incast port) or "
+                            "worker (worker 0)",
+                            StringValue("server"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_crossTarget),
+                            MakeStringChecker())
+              .AddAttribute("CrossProtocol",
+                            "onoff: udp or tcp (bulk is TCP)",
+                            StringValue("udp"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_crossProtocol),
+                            MakeStringChecker())
+              .AddAttribute("CrossOnTime",
+                            "onoff: mean of the exponential on-periods",
+                            TimeValue(MilliSeconds(1)),
+                            MakeTimeAccessor(&TrainingClusterHelper::m_crossOnTime),
+                            MakeTimeChecker(NanoSeconds(1)))
+              .AddAttribute("CrossPort",
+                            "Port of the cross-traffic sink",
+                            UintegerValue(6000),
+                            MakeUintegerAccessor(&TrainingClusterHelper::m_crossPort),
                             MakeUintegerChecker<uint16_t>(1));
     return tid;
 }
@@ -128,13 +184,22 @@ TrainingClusterHelper::TrainingClusterHelper()
       m_flowCap(0),
       m_linkDelay(MicroSeconds(10)),
       m_queueSize("1000p"),
+      m_hostQueueSize(""),
       m_queueDisc("none"),
       m_tcpVariant("TcpCubic"),
       m_mtu(1500),
       m_minRto(MilliSeconds(200)),
       m_delAckCount(1),
       m_sendBuffer(0),
-      m_port(5000)
+      m_port(5000),
+      m_ecn(false),
+      m_cross("none"),
+      m_crossFlows(1),
+      m_crossRate(0),
+      m_crossTarget("server"),
+      m_crossProtocol("udp"),
+      m_crossOnTime(MilliSeconds(1)),
+      m_crossPort(6000)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -152,6 +217,8 @@ TrainingClusterHelper::DoDispose()
     m_switch = nullptr;
     m_links.clear();
     m_ifaces.clear();
+    m_crossNodes = NodeContainer();
+    m_crossLinks.clear();
     m_apps = ApplicationContainer();
     Object::DoDispose();
 }
@@ -165,9 +232,17 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_flowCap = scenario.flowCap;
     m_linkDelay = scenario.linkDelay;
     m_queueSize = scenario.queueSize;
+    m_hostQueueSize = scenario.hostQueueSize;
     m_queueDisc = scenario.queueDisc;
     m_tcpVariant = scenario.tcpVariant;
     m_mtu = scenario.mtu;
+    m_minRto = scenario.minRto;
+    m_ecn = scenario.ecn;
+    m_cross = scenario.crossTraffic;
+    m_crossFlows = scenario.crossFlows;
+    m_crossRate = scenario.crossRate;
+    m_crossTarget = scenario.crossTarget;
+    m_crossProtocol = scenario.crossProtocol;
 }
 
 uint32_t
@@ -247,7 +322,7 @@ TrainingClusterHelper::ConfigureTcp() const
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     // DCTCP needs ECN; Config defaults outlive a run, so reset it for the other variants.
     bool dctcp = tid == TypeId::LookupByName("ns3::TcpDctcp");
-    Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp ? "On" : "Off"));
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp || m_ecn ? "On" : "Off"));
     bool cap = m_flowCap.GetBitRate() > 0;
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(cap));
     if (cap)
@@ -269,6 +344,10 @@ TrainingClusterHelper::Build()
     p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
     p2p.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
     const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_queueSize);
+    const QueueSize hostQueue
+        = m_hostQueueSize.empty()
+              ? queue
+              : TrainingScenario::ParseQueueSize("--hostQueue", m_hostQueueSize);
     std::string disc = m_queueDisc.empty() ? "none" : m_queueDisc;
     const bool dctcp = m_tcpVariant == "TcpDctcp" || m_tcpVariant == "ns3::TcpDctcp";
     if (dctcp && disc == "none")
@@ -277,6 +356,21 @@ TrainingClusterHelper::Build()
         disc = "RedQueueDisc";
     }
     const bool haveDisc = disc != "none";
+    if (m_cross != "none" && m_cross != "bulk" && m_cross != "onoff")
+    {
+        throw TrainingInputError("--crossTraffic: unknown value '" + m_cross
+                                 + "' (expected none, bulk or onoff)");
+    }
+    if ((m_crossTarget == "server" && m_servers == 0)
+        || (m_crossTarget != "server" && m_crossTarget != "worker"))
+    {
+        if (m_cross != "none")
+        {
+            throw TrainingInputError(
+                "--crossTarget: '" + m_crossTarget + "' with " + std::to_string(m_servers)
+                + " servers (expected server or worker, worker without servers)");
+        }
+    }
     // With a queue disc the backlog must build up in it, not in the device: ns-3's flow control
     // stops the disc only when the device queue is full, so the device queue is kept tiny and the
     // disc gets the QueueSize (as ns-3's traffic-control examples and BQL do).
@@ -304,14 +398,34 @@ TrainingClusterHelper::Build()
         tch.SetRootQueueDisc(name);
     }
     // Attributes of one installed queue disc, set before the simulation initialises it.
-    auto configure = [this, &queue, dctcp](Ptr<QueueDisc> qd)
+    auto configure = [this, dctcp](Ptr<QueueDisc> qd, const QueueSize& queue)
     {
         TypeId::AttributeInformation info;
         if (qd->GetInstanceTypeId().LookupAttributeByName("MaxSize", &info))
         {
             qd->SetAttribute("MaxSize", QueueSizeValue(queue));
         }
-        if (dctcp && qd->GetInstanceTypeId() == TypeId::LookupByName("ns3::RedQueueDisc"))
+        if ((dctcp || m_ecn) && qd->GetInstanceTypeId().LookupAttributeByName("UseEcn", &info))
+        {
+            // RED, CoDel and FqCoDel mark ECN-capable packets instead of dropping them.
+            qd->SetAttribute("UseEcn", BooleanValue(true));
+        }
+        const bool red = qd->GetInstanceTypeId() == TypeId::LookupByName("ns3::RedQueueDisc");
+        if (red && !dctcp)
+        {
+            // RED's defaults (5-15 packet thresholds, a 1.5 Mb/s link for the idle-time
+            // estimate) are for slow links: scale the thresholds with the buffer (20 % and
+            // 60 % of it, at least 1 and 3 packets) and give it the real link.
+            const double packets = queue.GetUnit() == QueueSizeUnit::PACKETS
+                                       ? queue.GetValue()
+                                       : queue.GetValue() / double(m_mtu);
+            qd->SetAttribute("MinTh", DoubleValue(std::max(1.0, 0.2 * packets)));
+            qd->SetAttribute("MaxTh", DoubleValue(std::max(3.0, 0.6 * packets)));
+            qd->SetAttribute("MeanPktSize", UintegerValue(m_mtu));
+            qd->SetAttribute("LinkBandwidth", DataRateValue(m_nicRate));
+            qd->SetAttribute("LinkDelay", TimeValue(m_linkDelay));
+        }
+        if (dctcp && red)
         {
             // DCTCP's step marking, as ns-3's tcp-dctcp example: mark above 20 packets (the
             // instantaneous queue, QW = 1), no early drops.
@@ -327,27 +441,49 @@ TrainingClusterHelper::Build()
     };
 
     Ipv4AddressHelper address("10.0.0.0", "255.255.255.252");
-    const uint32_t hosts = m_workers + m_servers;
-    for (uint32_t h = 0; h < hosts; ++h)
+    // One host's link to the switch: devices, queue discs, a /30 subnet.
+    auto attach = [&](Ptr<Node> host, NetDeviceContainer* link)
     {
-        Ptr<Node> host = h < m_workers ? m_workerNodes.Get(h) : m_serverNodes.Get(h - m_workers);
-        NetDeviceContainer link = p2p.Install(host, m_switch);
-        if (haveDisc)
+        *link = p2p.Install(host, m_switch);
+        if (!haveDisc)
         {
-            QueueDiscContainer discs = tch.Install(link);
-            for (auto it = discs.Begin(); it != discs.End(); ++it)
-            {
-                configure(*it);
-            }
+            // The host's NIC buffer (HostQueueSize), the switch port's (QueueSize).
+            DynamicCast<PointToPointNetDevice>(link->Get(0))->GetQueue()->SetMaxSize(hostQueue);
         }
-        m_links.push_back(link);
-        m_ifaces.push_back(address.Assign(link));
+        else
+        {
+            QueueDiscContainer discs = tch.Install(*link);
+            configure(discs.Get(0), hostQueue);
+            configure(discs.Get(1), queue);
+        }
+        Ipv4InterfaceContainer ifaces = address.Assign(*link);
         address.NewNetwork();
         if (!haveDisc)
         {
             // Ipv4AddressHelper::Assign installs ns-3's default FqCoDel queue disc; "none" means
             // the device's DropTail queue is the only buffer, as in a plain switch.
-            tch.Uninstall(link);
+            tch.Uninstall(*link);
+        }
+        return ifaces;
+    };
+    const uint32_t hosts = m_workers + m_servers;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        Ptr<Node> host = h < m_workers ? m_workerNodes.Get(h) : m_serverNodes.Get(h - m_workers);
+        NetDeviceContainer link;
+        m_ifaces.push_back(attach(host, &link));
+        m_links.push_back(link);
+    }
+    if (m_cross != "none")
+    {
+        // Cross-traffic hosts: same links, queues and discs as the training hosts.
+        m_crossNodes.Create(m_crossFlows);
+        stack.Install(m_crossNodes);
+        for (uint32_t c = 0; c < m_crossFlows; ++c)
+        {
+            NetDeviceContainer link;
+            attach(m_crossNodes.Get(c), &link);
+            m_crossLinks.push_back(link);
         }
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
@@ -443,6 +579,65 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
     return apps;
 }
 
+ApplicationContainer
+TrainingClusterHelper::InstallCrossTraffic()
+{
+    NS_LOG_FUNCTION(this);
+    ApplicationContainer apps;
+    if (m_cross == "none")
+    {
+        return apps;
+    }
+    const bool udp = m_cross == "onoff" && m_crossProtocol == "udp";
+    const std::string factory = udp ? "ns3::UdpSocketFactory" : "ns3::TcpSocketFactory";
+    Ptr<Node> target = m_crossTarget == "worker" ? m_workerNodes.Get(0) : m_serverNodes.Get(0);
+    Address remote(
+        InetSocketAddress(m_crossTarget == "worker" ? GetWorkerAddress(0) : GetServerAddress(0),
+                          m_crossPort));
+    PacketSinkHelper sink(factory, InetSocketAddress(Ipv4Address::GetAny(), m_crossPort));
+    apps.Add(sink.Install(target));
+    if (m_cross == "bulk")
+    {
+        BulkSendHelper bulk(factory, remote);
+        bulk.SetAttribute("MaxBytes", UintegerValue(0));
+        bulk.SetAttribute("SendSize", UintegerValue(64 * 1024));
+        apps.Add(bulk.Install(m_crossNodes));
+    }
+    else
+    {
+        // Each flow: on at min(NIC, 2 x its mean share), off long enough for its mean share.
+        const double share = m_crossRate.GetBitRate() / double(m_crossFlows);
+        const double on = std::min(double(m_nicRate.GetBitRate()), 2 * share);
+        const double duty = share / on;
+        OnOffHelper onoff(factory, remote);
+        onoff.SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(on))));
+        onoff.SetAttribute("PacketSize", UintegerValue(m_mtu - 52));
+        onoff.SetAttribute("OnTime",
+                           StringValue("ns3::ExponentialRandomVariable[Mean="
+                                       + std::to_string(m_crossOnTime.GetSeconds()) + "]"));
+        const double off = m_crossOnTime.GetSeconds() * (1 - duty) / duty;
+        onoff.SetAttribute(
+            "OffTime",
+            StringValue(off > 0 ? "ns3::ExponentialRandomVariable[Mean=" + std::to_string(off) + "]"
+                                : "ns3::ConstantRandomVariable[Constant=0]"));
+        apps.Add(onoff.Install(m_crossNodes));
+    }
+    m_apps.Add(apps);
+    return apps;
+}
+
+NodeContainer
+TrainingClusterHelper::GetCrossHosts() const
+{
+    return m_crossNodes;
+}
+
+NetDeviceContainer
+TrainingClusterHelper::GetCrossLinkDevices(uint32_t c) const
+{
+    return m_crossLinks.at(c);
+}
+
 Ipv4Address
 TrainingClusterHelper::GetWorkerAddress(uint32_t w) const
 {
@@ -466,6 +661,10 @@ TrainingClusterHelper::AssignStreams(int64_t stream)
         else if (auto r = DynamicCast<RingAllReduceApplication>(*it))
         {
             current += r->AssignStreams(current);
+        }
+        else if (auto onoff = DynamicCast<OnOffApplication>(*it))
+        {
+            current += onoff->AssignStreams(current);
         }
     }
     return current - stream;

@@ -43,6 +43,8 @@ namespace ns3
  *  - DelAckCount = 1: with the default 2, a flow that hit an RTO was measured crawling one
  *    segment per RTO for tens of simulated seconds;
  *  - MinRto = 200 ms (Linux); SACK on; InitialCwnd 10 (ns-3 3.37 default, as Linux);
+ *  - ECN (UseEcn) with TcpDctcp or the Ecn attribute; queue discs with a UseEcn attribute
+ *    (RED, CoDel, FqCoDel) then mark instead of dropping;
  *  - per-flow cap: TcpSocketState::EnablePacing and MaxPacingRate = FlowCap (ns-3.37 has no
  *    per-socket setter, so the cap applies to every TCP socket created afterwards).
  */
@@ -96,6 +98,26 @@ class TrainingClusterHelper : public Object
     ApplicationContainer InstallRingJob(std::shared_ptr<const TrainingProfile> profile,
                                         const TrainingScenario& scenario);
 
+    /**
+     * \brief Install the background traffic (CrossTraffic attribute; nothing for "none"): one
+     * PacketSink on the target (server 0 or worker 0, CrossTarget) on CrossPort, and one sender
+     * per cross host, started at time 0 and never stopped: a BulkSendApplication (TCP) for
+     * "bulk"; for "onoff" an OnOffApplication (CrossProtocol: UDP or TCP) sending at
+     * min(NicRate, 2 CrossRate / CrossFlows) during exponential on-periods of mean
+     * CrossOnTime and exponential off-periods sized for a mean load of CrossRate / CrossFlows.
+     * \return the sink first, then the senders
+     */
+    ApplicationContainer InstallCrossTraffic();
+
+    /** \return the cross-traffic hosts (CrossFlows of them unless CrossTraffic is "none") */
+    NodeContainer GetCrossHosts() const;
+    /**
+     * \brief Devices of cross host c's link: index 0 on the host, index 1 on the switch.
+     * \param c cross host index
+     * \return the two devices
+     */
+    NetDeviceContainer GetCrossLinkDevices(uint32_t c) const;
+
     /** \return address of worker w */
     Ipv4Address GetWorkerAddress(uint32_t w) const;
 
@@ -138,25 +160,36 @@ class TrainingClusterHelper : public Object
     void DoDispose() override;
 
   private:
-    uint32_t m_workers;       //!< K
-    uint32_t m_servers;       //!< P
-    DataRate m_nicRate;       //!< link rate
-    DataRate m_flowCap;       //!< per-flow cap (0 = none)
-    Time m_linkDelay;         //!< one-way delay of each link
-    std::string m_queueSize;  //!< device queue size
-    std::string m_queueDisc;  //!< queue disc TypeId or "none"
-    std::string m_tcpVariant; //!< TCP congestion control TypeId name
-    uint32_t m_mtu;           //!< MTU
-    Time m_minRto;            //!< TCP minimum RTO
-    uint32_t m_delAckCount;   //!< TCP delayed-ACK count
-    uint32_t m_sendBuffer;    //!< TCP send buffer (0: automatic)
-    uint16_t m_port;          //!< servers' port
+    uint32_t m_workers;          //!< K
+    uint32_t m_servers;          //!< P
+    DataRate m_nicRate;          //!< link rate
+    DataRate m_flowCap;          //!< per-flow cap (0 = none)
+    Time m_linkDelay;            //!< one-way delay of each link
+    std::string m_queueSize;     //!< switch port (and default host NIC) buffer
+    std::string m_hostQueueSize; //!< host NIC buffer ("" = m_queueSize)
+    std::string m_queueDisc;     //!< queue disc TypeId or "none"
+    std::string m_tcpVariant;    //!< TCP congestion control TypeId name
+    uint32_t m_mtu;              //!< MTU
+    Time m_minRto;               //!< TCP minimum RTO
+    uint32_t m_delAckCount;      //!< TCP delayed-ACK count
+    uint32_t m_sendBuffer;       //!< TCP send buffer (0: automatic)
+    uint16_t m_port;             //!< servers' port
+    bool m_ecn;                  //!< ECN in TCP and in queue discs that support it
+    std::string m_cross;         //!< cross traffic: none, bulk, onoff
+    uint32_t m_crossFlows;       //!< cross flows (one host each)
+    DataRate m_crossRate;        //!< onoff: mean load of all cross flows
+    std::string m_crossTarget;   //!< server or worker
+    std::string m_crossProtocol; //!< onoff: udp or tcp
+    Time m_crossOnTime;          //!< onoff: mean on-period
+    uint16_t m_crossPort;        //!< port of the cross-traffic sink
 
     NodeContainer m_workerNodes;                  //!< workers
     NodeContainer m_serverNodes;                  //!< servers
     Ptr<Node> m_switch;                           //!< the switch
     std::vector<NetDeviceContainer> m_links;      //!< per host: host device, switch device
     std::vector<Ipv4InterfaceContainer> m_ifaces; //!< per host: host, switch interface
+    NodeContainer m_crossNodes;                   //!< cross-traffic hosts
+    std::vector<NetDeviceContainer> m_crossLinks; //!< per cross host: host, switch device
     ApplicationContainer m_apps;                  //!< installed applications
 };
 

@@ -81,7 +81,13 @@ ParameterServerApplication::GetTypeId()
               .AddTraceSource("UpdatesApplied",
                               "All gradients of a worker's step owned here were applied",
                               MakeTraceSourceAccessor(&ParameterServerApplication::m_updatesTrace),
-                              "ns3::ParameterServerApplication::UpdatesAppliedTracedCallback");
+                              "ns3::ParameterServerApplication::UpdatesAppliedTracedCallback")
+              .AddTraceSource("SocketOpened",
+                              "A TCP socket carrying tensors was opened (created to connect, or "
+                              "accepted): trace its "
+                              "TCP trace sources from here (CongestionMonitor does)",
+                              MakeTraceSourceAccessor(&ParameterServerApplication::m_socketTrace),
+                              "ns3::TensorConnection::SocketTracedCallback");
     return tid;
 }
 
@@ -204,6 +210,7 @@ ParameterServerApplication::HandleAccept(Ptr<Socket> socket, const Address& from
     Ptr<TensorConnection> c = CreateObject<TensorConnection>();
     c->Attach(socket, m_window, MakeCallback(&ParameterServerApplication::HandleChunk, this));
     m_connections.push_back(c);
+    m_socketTrace(socket);
 }
 
 ParameterServerApplication::WorkerState&

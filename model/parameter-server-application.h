@@ -161,6 +161,7 @@ class ParameterServerApplication : public Application
 
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< uplinks done
     TracedCallback<uint32_t, uint32_t, Time> m_updatesTrace; //!< worker's step applied
+    TracedCallback<Ptr<Socket>> m_socketTrace;               //!< socket opened
 };
 
 } // namespace ns3

@@ -117,7 +117,13 @@ RingAllReduceApplication::GetTypeId()
               .AddTraceSource("BucketReduced",
                               "A bucket's AllReduce (and intra-node broadcast) finished here",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_bucketTrace),
-                              "ns3::RingAllReduceApplication::BucketTracedCallback");
+                              "ns3::RingAllReduceApplication::BucketTracedCallback")
+              .AddTraceSource("SocketOpened",
+                              "A TCP socket carrying tensors was opened (created to connect, or "
+                              "accepted): trace its "
+                              "TCP trace sources from here (CongestionMonitor does)",
+                              MakeTraceSourceAccessor(&RingAllReduceApplication::m_socketTrace),
+                              "ns3::TensorConnection::SocketTracedCallback");
     return tid;
 }
 
@@ -341,6 +347,7 @@ RingAllReduceApplication::StartApplication()
     m_next = CreateObject<TensorConnection>();
     // Nothing comes back on the connection to the successor.
     m_next->Attach(s, 0, MakeNullCallback<void, Ptr<TensorConnection>, const TensorChunkHeader&>());
+    m_socketTrace(s);
     s->Connect(InetSocketAddress(m_successor, m_port));
 }
 
@@ -378,6 +385,7 @@ RingAllReduceApplication::HandleAccept(Ptr<Socket> socket, const Address& from)
     NS_LOG_FUNCTION(this << socket << from);
     m_prev = CreateObject<TensorConnection>();
     m_prev->Attach(socket, 0, MakeCallback(&RingAllReduceApplication::HandleChunk, this));
+    m_socketTrace(socket);
     MaybeStart();
 }
 

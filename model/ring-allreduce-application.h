@@ -269,7 +269,8 @@ class RingAllReduceApplication : public Application
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< chunk arrived
     TracedCallback<uint32_t, uint32_t, uint32_t, Time, Time, uint32_t, uint64_t>
-        m_bucketTrace; //!< bucket reduced
+        m_bucketTrace;                         //!< bucket reduced
+    TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 
 } // namespace ns3

@@ -54,6 +54,9 @@ class TensorConnection : public Object
     /// Called with every chunk whose last byte has arrived.
     typedef Callback<void, Ptr<TensorConnection>, const TensorChunkHeader&> ChunkCallback;
 
+    /// TracedCallback signature of the applications' "SocketOpened" trace sources.
+    typedef void (*SocketTracedCallback)(Ptr<Socket> socket);
+
     /**
      * \brief Take over a connected socket.
      * \param socket the socket (its receive and send callbacks are replaced)

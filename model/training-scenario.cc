@@ -104,6 +104,44 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
         Fail("--mtu", std::to_string(mtu), "an MTU from 576 to 9000 bytes (1500 or 9000)");
     }
     ParseQueueSize("--queue", queueSize);
+    if (!hostQueueSize.empty())
+    {
+        ParseQueueSize("--hostQueue", hostQueueSize);
+    }
+    if (!minRto.IsStrictlyPositive())
+    {
+        Fail("--minRto", "non-positive timeout", "a time > 0, e.g. 200ms, 10ms or 1ms");
+    }
+    if (crossTraffic != "none" && crossTraffic != "bulk" && crossTraffic != "onoff")
+    {
+        Fail("--crossTraffic", "unknown value '" + crossTraffic + "'", "none, bulk or onoff");
+    }
+    if (crossTarget != "server" && crossTarget != "worker")
+    {
+        Fail("--crossTarget", "unknown value '" + crossTarget + "'", "server or worker");
+    }
+    if (crossProtocol != "udp" && crossProtocol != "tcp")
+    {
+        Fail("--crossProtocol", "unknown value '" + crossProtocol + "'", "udp or tcp");
+    }
+    if (crossTraffic != "none")
+    {
+        if (crossFlows == 0 || crossFlows > 64)
+        {
+            Fail("--crossFlows", std::to_string(crossFlows) + " out of range", "1 to 64");
+        }
+        if (crossTarget == "server" && architecture == RING_ALLREDUCE)
+        {
+            Fail("--crossTarget", "server with --arch=ring (no servers)", "worker");
+        }
+    }
+    if (crossTraffic == "onoff"
+        && (crossRate.GetBitRate() == 0 || crossRate.GetBitRate() > nicRate.GetBitRate()))
+    {
+        Fail("--crossRate",
+             Str(crossRate.GetBitRate() / 1e9) + " Gbps with --crossTraffic=onoff",
+             "a mean load above 0 and at most the NIC rate, e.g. 5Gbps");
+    }
     if (steps == 0)
     {
         Fail("--steps", "0 steps", "at least 1 step");
@@ -177,6 +215,17 @@ TrainingScenario::ToJson() const
     j["queue_disc"] = queueDisc;
     j["tcp"] = tcpVariant;
     j["mtu"] = mtu;
+    j["host_queue"] = hostQueueSize.empty() ? queueSize : hostQueueSize;
+    j["min_rto_s"] = minRto.GetSeconds();
+    j["ecn"] = ecn;
+    j["cross_traffic"] = crossTraffic;
+    if (crossTraffic != "none")
+    {
+        j["cross_flows"] = crossFlows;
+        j["cross_rate_bps"] = crossRate.GetBitRate();
+        j["cross_target"] = crossTarget;
+        j["cross_protocol"] = crossTraffic == "bulk" ? "tcp" : crossProtocol;
+    }
     j["steps"] = steps;
     j["warmup"] = warmup;
     j["seed"] = seed;

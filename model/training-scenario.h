@@ -92,6 +92,17 @@ class TrainingScenario
     std::string tcpVariant{"TcpCubic"};   //!< ns-3 TCP congestion control (TypeId name)
     uint32_t mtu{1500};                   //!< bytes (1500 or 9000)
 
+    // ---- congestion (packet backend only; doc/congestion.rst) ----------------------------
+    Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
+    std::string hostQueueSize;      //!< host NIC buffer; empty: queueSize (switch and hosts)
+    bool ecn{false}; //!< TCP negotiates ECN and queue discs with a UseEcn attribute mark
+    /// Background traffic through the switch: "none", "bulk" (BulkSend, TCP) or "onoff".
+    std::string crossTraffic{"none"};
+    uint32_t crossFlows{1};            //!< cross flows, one extra host each
+    DataRate crossRate{DataRate(0)};   //!< onoff: mean offered load of all cross flows together
+    std::string crossTarget{"server"}; //!< "server" (server 0's port) or "worker" (worker 0's)
+    std::string crossProtocol{"udp"};  //!< onoff: "udp" or "tcp" (bulk is always TCP)
+
     // ---- run ----------------------------------------------------------------------------
     uint32_t steps{20};     //!< steps per worker (sync: global steps)
     uint32_t warmup{2};     //!< first steps excluded from throughput (001: 50 of 1000)

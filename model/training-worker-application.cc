@@ -90,7 +90,13 @@ TrainingWorkerApplication::GetTypeId()
               .AddTraceSource("TransferCompleted",
                               "A parameter tensor arrived completely",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_transferTrace),
-                              "ns3::TrainingWorkerApplication::TransferTracedCallback");
+                              "ns3::TrainingWorkerApplication::TransferTracedCallback")
+              .AddTraceSource("SocketOpened",
+                              "A TCP socket carrying tensors was opened (created to connect, or "
+                              "accepted): trace its "
+                              "TCP trace sources from here (CongestionMonitor does)",
+                              MakeTraceSourceAccessor(&TrainingWorkerApplication::m_socketTrace),
+                              "ns3::TensorConnection::SocketTracedCallback");
     return tid;
 }
 
@@ -206,6 +212,7 @@ TrainingWorkerApplication::StartApplication()
         Ptr<TensorConnection> c = CreateObject<TensorConnection>();
         c->Attach(s, m_window, MakeCallback(&TrainingWorkerApplication::HandleChunk, this));
         m_connections.push_back(c);
+        m_socketTrace(s);
         s->Connect(InetSocketAddress(m_servers[p], m_port));
     }
 }

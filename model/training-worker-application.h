@@ -162,6 +162,7 @@ class TrainingWorkerApplication : public Application
 
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< downlink done
+    TracedCallback<Ptr<Socket>> m_socketTrace;                             //!< socket opened
 };
 
 } // namespace ns3

@@ -8,6 +8,8 @@
  * large layers) so the suite stays quick.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/application-container.h"
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
@@ -25,38 +27,10 @@
 #include <set>
 
 using namespace ns3;
+using ns3::tests::MakeProfile;
 
 namespace
 {
-
-/**
- * A synthetic profile: `sizes` bytes per layer, the same forward/backward/update time per layer,
- * and optional recorded steps whose times are the means scaled by the given factors.
- */
-TrainingProfile
-MakeProfile(const std::vector<uint64_t>& sizes,
-            double fwdUs,
-            double bwdUs,
-            double updUs,
-            const std::vector<double>& sampleFactors = {})
-{
-    TrainingProfile p;
-    p.SetModel("synthetic");
-    p.SetBatchSize(32);
-    p.SetProvenance(R"({"device":"none","framework":"none","method":"test","derived":true})");
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-    {
-        p.AddLayer({"l" + std::to_string(i), "", sizes[i], fwdUs, bwdUs, updUs});
-    }
-    for (double f : sampleFactors)
-    {
-        std::size_t n = sizes.size();
-        p.AddSample({std::vector<double>(n, fwdUs * f),
-                     std::vector<double>(n, bwdUs * f),
-                     std::vector<double>(n, updUs)});
-    }
-    return p;
-}
 
 TrainingResult
 RunPacket(const TrainingProfile& profile, const TrainingScenario& scenario)

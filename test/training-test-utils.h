@@ -8,6 +8,7 @@
 #define TRAINING_TEST_UTILS_H
 
 #include "ns3/training-input-error.h"
+#include "ns3/training-profile.h"
 
 #include <algorithm>
 #include <functional>
@@ -42,6 +43,35 @@ ThrowsInputError(const std::function<void()>& f, const std::vector<std::string>&
                            });
     }
     return false;
+}
+
+/**
+ * A synthetic profile: `sizes` bytes per layer, the same forward/backward/update time per layer,
+ * and optional recorded steps whose times are the means scaled by the given factors.
+ */
+inline TrainingProfile
+MakeProfile(const std::vector<uint64_t>& sizes,
+            double fwdUs,
+            double bwdUs,
+            double updUs,
+            const std::vector<double>& sampleFactors = {})
+{
+    TrainingProfile p;
+    p.SetModel("synthetic");
+    p.SetBatchSize(32);
+    p.SetProvenance(R"({"device":"none","framework":"none","method":"test","derived":true})");
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+    {
+        p.AddLayer({"l" + std::to_string(i), "", sizes[i], fwdUs, bwdUs, updUs});
+    }
+    for (double f : sampleFactors)
+    {
+        std::size_t n = sizes.size();
+        p.AddSample({std::vector<double>(n, fwdUs * f),
+                     std::vector<double>(n, bwdUs * f),
+                     std::vector<double>(n, updUs)});
+    }
+    return p;
 }
 
 } // namespace tests

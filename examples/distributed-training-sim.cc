@@ -185,6 +185,18 @@ RunBackends(const TrainingProfile& profile,
             flow->SetAttribute("Sharing", StringValue(m));
             flow->SetAttribute("RecordTransfers", BooleanValue(records));
             flow->SetAttribute("HybridParts", BooleanValue(backend != "all"));
+            if (backend == "all")
+            {
+                flow->SetAttribute("WindowModel", BooleanValue(false));
+            }
+            append(flow->Run(profile, s));
+        }
+        if (backend == "all" && s.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+            flow->SetAttribute("Sharing", StringValue("ps"));
+            flow->SetAttribute("RecordTransfers", BooleanValue(records));
+            flow->SetAttribute("WindowModel", BooleanValue(true));
             append(flow->Run(profile, s));
         }
     }
@@ -481,6 +493,7 @@ main(int argc, char* argv[])
     std::string sharing = "ps";
     std::string rhoT;
     std::string incumbentWeight;
+    std::string windowModel = "false";
     std::string cohortWindow;
     std::string csv;
     std::string output;
@@ -553,6 +566,11 @@ main(int argc, char* argv[])
                  "--sharing=calibrated: weight of a younger cohort of flows relative to the one "
                  "before it on a link, 0..1 (1 = ps; default: the calibrated value)",
                  incumbentWeight);
+    cmd.AddValue("windowModel",
+                 "Flow backend, parameter servers: limit every connection to its socket buffer "
+                 "per round trip including the standing queues (variant NAME-window; needs "
+                 "--sharing=ps, capped or calibrated)",
+                 windowModel);
     cmd.AddValue("cohortWindow",
                  "--sharing=calibrated: flows starting within this time of a cohort's first "
                  "join it, e.g. 200us",
@@ -676,6 +694,8 @@ main(int argc, char* argv[])
             }
             Config::SetDefault("ns3::CalibratedSharing::IncumbentWeight", DoubleValue(v));
         }
+        Config::SetDefault("ns3::FlowBackend::WindowModel",
+                           BooleanValue(ParseBool("--windowModel", windowModel)));
         if (!cohortWindow.empty())
         {
             Config::SetDefault(

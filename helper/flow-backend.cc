@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
+#include "ns3/training-cluster-helper.h"
 #include "ns3/training-input-error.h"
 
 #include <chrono>
@@ -85,6 +86,15 @@ FlowBackend::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowBackend::m_parsingPerTensor),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("WindowModel",
+                            "Parameter servers: limit every connection to its socket buffer per "
+                            "round trip, the round trip including the standing queues in front "
+                            "of its server's link in both directions (doc/flow-level.rst, Window "
+                            "model). Needs a model that honours per-flow caps: ps runs as capped, "
+                            "calibrated and capped as they are; the variant gets '-window'.",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&FlowBackend::m_windowModel),
+                            MakeBooleanChecker())
               .AddAttribute(
                   "SharingModel",
                   "A sharing model object (any SharingModel subclass) to use instead of "
@@ -101,7 +111,8 @@ FlowBackend::FlowBackend()
       m_recordTransfers(true),
       m_hybridParts(true),
       m_parsingPerByte(0),
-      m_parsingPerTensor(Seconds(0))
+      m_parsingPerTensor(Seconds(0)),
+      m_windowModel(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -192,9 +203,30 @@ FlowBackend::RecordModelParameters(Ptr<const SharingModel> model, TrainingResult
 }
 
 FlowLevelSimulator::Options
-FlowBackend::MakeOptions() const
+FlowBackend::MakeOptions(const TrainingScenario& scenario) const
 {
     FlowLevelSimulator::Options options;
+    if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+    {
+        // What the packet level would use: the cluster helper's socket buffer (its SendBuffer
+        // attribute, or the automatic rule) and round trip; buffers of QueueSize packets of
+        // MTU + 2 wire bytes (or bytes).
+        Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+        cluster->Configure(scenario);
+        const double rate = scenario.nicRate.GetBitRate() / 8.0;
+        auto bufferBytes = [&scenario](const std::string& option, const std::string& text)
+        {
+            QueueSize q = TrainingScenario::ParseQueueSize(option, text);
+            return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * (scenario.mtu + 2.0)
+                                                         : static_cast<double>(q.GetValue());
+        };
+        options.windowBytes = cluster->GetSocketBufferBytes();
+        options.baseRtt = 4 * scenario.linkDelay.GetSeconds() + 4 * (scenario.mtu + 2) / rate;
+        options.switchBufferBytes = bufferBytes("--queue", scenario.queueSize);
+        options.hostBufferBytes = scenario.hostQueueSize.empty()
+                                      ? options.switchBufferBytes
+                                      : bufferBytes("--hostQueue", scenario.hostQueueSize);
+    }
     options.useGoodput = m_useGoodput;
     options.recordTransfers = m_recordTransfers;
     options.parsingPerByte = m_parsingPerByte;
@@ -208,11 +240,24 @@ FlowBackend::RunOne(const TrainingProfile& profile,
                     Sharing sharing) const
 {
     NS_LOG_FUNCTION(this << GetSharingName(sharing));
-    Ptr<SharingModel> model = CreateSharing(sharing);
-    FlowLevelSimulator simulator(profile, scenario, model, MakeOptions());
+    const bool window
+        = m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER;
+    // The window model works through per-flow caps, which PsSharing ignores; with caps that do
+    // not bind, CappedSharing is PsSharing.
+    Ptr<SharingModel> model = CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    FlowLevelSimulator::Options options = MakeOptions(scenario);
+    FlowLevelSimulator simulator(profile, scenario, model, options);
     TrainingResult result = simulator.Run();
     RecordModelParameters(model, result);
-    if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || sharing == PS))
+    if (window)
+    {
+        result.variant = GetSharingName(sharing) + "-window";
+        result.inputs["window_bytes"] = options.windowBytes;
+        result.inputs["window_base_rtt_s"] = options.baseRtt;
+        result.inputs["window_host_buffer_bytes"] = options.hostBufferBytes;
+        result.inputs["window_switch_buffer_bytes"] = options.switchBufferBytes;
+    }
+    if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || (sharing == PS && !window)))
     {
         std::ostringstream os;
         os << "the " << GetSharingName(sharing) << " model ignores the per-flow cap of "
@@ -249,9 +294,16 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
         }
         return {r};
     }
+    if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER
+        && !m_customSharing && (m_sharing == FCFS || m_sharing == HYBRID))
+    {
+        throw TrainingInputError("--windowModel: needs --sharing=ps, capped or calibrated (the "
+                                 "window limit is a per-flow cap, which "
+                                 + GetSharingName(m_sharing) + " ignores)");
+    }
     if (m_customSharing)
     {
-        FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions());
+        FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions(scenario));
         TrainingResult r = simulator.Run();
         RecordModelParameters(m_customSharing, r);
         return {r};

@@ -89,8 +89,12 @@ class FlowBackend : public Object
     void DoDispose() override;
 
   private:
-    /** \return the simulator options given by the attributes */
-    FlowLevelSimulator::Options MakeOptions() const;
+    /**
+     * \param scenario the scenario (the window model takes its socket buffer, round trip and
+     *        buffers from it, as TrainingClusterHelper would build them)
+     * \return the simulator options given by the attributes
+     */
+    FlowLevelSimulator::Options MakeOptions(const TrainingScenario& scenario) const;
 
     /**
      * \brief Put the parameters of a parameterised sharing model (CalibratedSharing) into the
@@ -124,6 +128,7 @@ class FlowBackend : public Object
     bool m_hybridParts;                //!< hybrid: also return the fcfs and ps runs
     double m_parsingPerByte;           //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
     Time m_parsingPerTensor;           //!< beta of 001 Sec. 3.2.1
+    bool m_windowModel;                //!< limit connections by window / round trip
 };
 
 } // namespace ns3

@@ -326,6 +326,19 @@ class PsEngine
      * \param gi group index
      */
     void Recompute(uint32_t gi);
+
+    /**
+     * \brief Window model: the other direction's rates depend on this one's active set.
+     * \param d the direction whose active set changed
+     */
+    void MarkOtherDirection(Direction d);
+
+    /**
+     * \brief Window model: set m_flows[i].cap of group gi's active connections to
+     * min(flow cap, window / round trip with both standing queues).
+     * \param gi the group
+     */
+    void ComputeWindowCaps(uint32_t gi);
     /**
      * \brief Schedule the group's check at its earliest connection check (new version).
      * \param gi group index
@@ -397,6 +410,7 @@ class PsEngine
     std::vector<uint32_t> m_order;           //!< scratch: transmission order
     std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
     std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
+    std::vector<uint32_t> m_windowCount;     //!< scratch: active connections per direction, server
 };
 
 PsEngine::PsEngine(const TrainingProfile& profile,
@@ -873,6 +887,7 @@ PsEngine::Activate(uint32_t ci)
     c.nextCheck = INF;
     g.active.push_back(ci);
     g.dirty = true;
+    MarkOtherDirection(c.dir);
 }
 
 void
@@ -885,6 +900,62 @@ PsEngine::Deactivate(uint32_t ci)
     c.nextCheck = INF;
     g.active.erase(std::find(g.active.begin(), g.active.end(), ci));
     g.dirty = true;
+    MarkOtherDirection(c.dir);
+}
+
+void
+PsEngine::MarkOtherDirection(Direction d)
+{
+    if (m_options.windowBytes > 0)
+    {
+        // The window model couples the directions: one direction's standing queue lengthens the
+        // other's round trip (its ACKs wait in it).
+        Group& other = m_groups[d == DOWN ? UP : DOWN];
+        if (!other.dirty)
+        {
+            EnsureAdvanced(other);
+            other.dirty = true;
+        }
+    }
+}
+
+void
+PsEngine::ComputeWindowCaps(uint32_t gi)
+{
+    // Per server link: the direction whose connections have more window beyond the empty
+    // path's bandwidth-delay product fills its link and builds the standing queue (the excess,
+    // at most its buffer: the server's NIC for parameters, the switch port for gradients). The
+    // other direction's ACKs wait in that queue, so each of its connections sends at most one
+    // window per (empty round trip + that queue's delay). The filling direction's connections
+    // send at most one window per empty round trip, which binds only when their windows do not
+    // cover the path (with them, the link and, once the buffer is full, losses limit it).
+    const double w = m_options.windowBytes;
+    m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
+    for (Direction d : {DOWN, UP})
+    {
+        for (uint32_t ci : m_groups[d].active)
+        {
+            ++m_windowCount[d * m_p + m_conns[ci].server];
+        }
+    }
+    const Group& g = m_groups[gi];
+    const Direction other = gi == DOWN ? UP : DOWN;
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        const Connection& c = m_conns[g.active[i]];
+        const double capacity = g.capacity[m_k + c.server];
+        const double pipe = capacity * m_options.baseRtt;
+        const double mine = m_windowCount[gi * m_p + c.server] * w - pipe;
+        const double theirs = m_windowCount[other * m_p + c.server] * w - pipe;
+        double queue = 0; // in front of this direction's ACKs
+        if (theirs > mine && theirs > 0)
+        {
+            const double buffer
+                = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
+            queue = std::min(buffer, theirs);
+        }
+        m_flows[i].cap = std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+    }
 }
 
 void
@@ -1040,6 +1111,10 @@ PsEngine::Recompute(uint32_t gi)
         f.priority = c.priority;
         f.start = c.activeSince;
         f.cap = m_flowCap;
+    }
+    if (m_options.windowBytes > 0)
+    {
+        ComputeWindowCaps(gi);
     }
     m_sharing.AssignRates(m_flows, g.capacity, m_rates);
     ++rateComputations;

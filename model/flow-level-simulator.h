@@ -74,6 +74,19 @@ class FlowLevelSimulator
         double parsingPerByte{0};
         /// beta of 001 Sec. 3.2.1: receiver's parsing time per tensor (seconds).
         double parsingPerTensor{0};
+        /**
+         * Window model (parameter servers; 0 = off): every TCP connection sends at most this
+         * many bytes per round trip (its socket buffer), and a round trip includes the standing
+         * queues in front of the server's link in both directions. See
+         * doc/flow-level.rst, "Window model".
+         */
+        double windowBytes{0};
+        /// Window model: round trip of the empty path (seconds).
+        double baseRtt{0};
+        /// Window model: buffer of a host NIC (the server's sending queue), bytes.
+        double hostBufferBytes{0};
+        /// Window model: buffer of a switch port (the queue towards a server), bytes.
+        double switchBufferBytes{0};
     };
 
     /**

@@ -7,9 +7,12 @@
  * (TCP is neither exactly PS nor FCFS), the measured figures are printed in the test message.
  */
 
+#include "ns3/boolean.h"
+#include "ns3/config.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <cmath>
 #include <sstream>
@@ -121,6 +124,65 @@ class SyncFourWorkersTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The flow backend's window model (FlowBackend::WindowModel) against the packet level where ps
+ * is far off: window-limited connections.
+ */
+class WindowModelTestCase : public TestCase
+{
+  public:
+    WindowModelTestCase()
+        : TestCase("cross-backend: window model within 6% of packet where ps is over 15% off: one "
+                   "worker with a 32 KiB send buffer, and async PS with overlap, 6 workers, "
+                   "1000-packet queues (ACKs queued behind the other direction's data)")
+    {
+    }
+
+  private:
+    void Compare(const TrainingProfile& p, const TrainingScenario& s, const std::string& what)
+    {
+        TrainingResult packet = CreateObject<PacketBackend>()->Run(p, s).at(0);
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        flow->SetAttribute("Sharing", StringValue("ps"));
+        TrainingResult ps = flow->Run(p, s).at(0);
+        flow->SetAttribute("WindowModel", BooleanValue(true));
+        TrainingResult window = flow->Run(p, s).at(0);
+        NS_TEST_EXPECT_MSG_EQ(window.variant, "ps-window", "variant name");
+        std::ostringstream figures;
+        figures << what << ": packet " << packet.throughput << ", flow ps-window "
+                << window.throughput << ", flow ps " << ps.throughput << " samples/s";
+        NS_TEST_EXPECT_MSG_EQ_TOL(window.throughput,
+                                  packet.throughput,
+                                  0.06 * packet.throughput,
+                                  figures.str());
+        NS_TEST_EXPECT_MSG_GT(ps.throughput, 1.15 * packet.throughput, figures.str());
+        std::cout << "  " << figures.str() << std::endl;
+    }
+
+    void DoRun() override
+    {
+        TrainingProfile googlenet = TrainingProfile::LoadFromFile(
+            std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json");
+        TrainingScenario one;
+        one.workers = 1;
+        one.steps = 4;
+        one.warmup = 1;
+        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(32768));
+        Compare(googlenet, one, "K = 1, 32 KiB send buffer");
+        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(0));
+
+        TrainingScenario async;
+        async.mode = TrainingScenario::ASYNC;
+        async.overlap = true;
+        async.workers = 6;
+        async.mtu = 9000;
+        async.steps = 5;
+        async.warmup = 1;
+        Compare(googlenet, async, "async PS, overlap, K = 6, MTU 9000");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Ring AllReduce with 4 workers: flow (allreduce sharing) within 10 % of packet throughput.
  */
 class RingFourWorkersTestCase : public TestCase
@@ -175,6 +237,7 @@ class CrossBackendTestSuite : public TestSuite
         AddTestCase(new OneWorkerFlowMatchesPacketTestCase, TestCase::QUICK);
         AddTestCase(new SyncFourWorkersTestCase, TestCase::QUICK);
         AddTestCase(new RingFourWorkersTestCase, TestCase::QUICK);
+        AddTestCase(new WindowModelTestCase, TestCase::QUICK);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
+#include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fcfs-sharing.h"
@@ -19,11 +20,13 @@
 #include "ns3/nstime.h"
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -662,6 +665,77 @@ class CalibratedTransfersTestCase : public TestCase
         TrainingResult one = backend->Run(sampled, a)[0];
         TrainingResult ps = RunFlow(sampled, a, "ps")[0];
         NS_TEST_EXPECT_MSG_EQ_TOL(one.throughput, ps.throughput, 1e-9 * ps.throughput, "w=1: ps");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * The window model on hand-worked cases.
+ */
+class WindowModelFlowTestCase : public TestCase
+{
+  public:
+    WindowModelFlowTestCase()
+        : TestCase("window model: a lone transfer with a window below the path's BDP takes M RTT "
+                   "over W; with windows covering the path and directions that never overlap "
+                   "(sync, overlap off) ps-window is ps; fcfs and hybrid are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // One worker, one layer of M = 1 MB, no compute; RTT = 4 x 10 us + 4 x 1502 B / 10 Gbps.
+        const uint64_t m = 1000000;
+        TrainingProfile p = TransferOnlyProfile({m});
+        TrainingScenario s = BaseScenario(1);
+        s.linkDelay = MicroSeconds(10);
+        s.steps = 1;
+        s.warmup = 0;
+        const double rtt = 40e-6 + 4 * 1502 / B10;
+        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(20000));
+        Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
+        backend->SetAttribute("UseGoodput", BooleanValue(false));
+        backend->SetAttribute("WindowModel", BooleanValue(true));
+        TrainingResult r = backend->Run(p, s)[0];
+        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(0));
+        NS_TEST_EXPECT_MSG_EQ(r.variant, "ps-window", "variant");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["window_bytes"], 20000.0, 1e-9, "window = SendBuffer");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["window_base_rtt_s"], rtt, 1e-15, "round trip");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["window_switch_buffer_bytes"],
+                                  1000 * 1502.0,
+                                  1e-9,
+                                  "1000 packets of MTU + 2 bytes");
+        const double t = m * rtt / 20000;
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 0, 0, 0, "down").end, t, 1e-12, "M RTT / W down");
+        NS_TEST_EXPECT_MSG_EQ_TOL(Find(r, 0, 0, 0, "up").end, 2 * t, 1e-12, "and up");
+
+        // Sync, overlap off, default window (256 KiB > BDP): identical to ps.
+        TrainingProfile five = FiveLayerProfile();
+        TrainingScenario sync = BaseScenario(4);
+        sync.linkDelay = MicroSeconds(10);
+        TrainingResult window = backend->Run(five, sync)[0];
+        TrainingResult ps = RunFlow(five, sync, "ps")[0];
+        NS_TEST_EXPECT_MSG_EQ_TOL(window.throughput, ps.throughput, 1e-9 * ps.throughput, "= ps");
+
+        for (const char* sharing : {"fcfs", "hybrid"})
+        {
+            backend->SetAttribute("Sharing", StringValue(sharing));
+            std::string msg;
+            try
+            {
+                backend->Run(five, sync);
+            }
+            catch (const TrainingInputError& e)
+            {
+                msg = e.what();
+            }
+            NS_TEST_EXPECT_MSG_EQ((msg.find("--windowModel: needs --sharing=ps, capped or "
+                                            "calibrated")
+                                   == 0),
+                                  true,
+                                  sharing << ": " << msg);
+        }
     }
 };
 
@@ -1769,6 +1843,7 @@ class FlowLevelTestSuite : public TestSuite
     {
         AddTestCase(new TwoTransfersTestCase, TestCase::QUICK);
         AddTestCase(new CalibratedTransfersTestCase, TestCase::QUICK);
+        AddTestCase(new WindowModelFlowTestCase, TestCase::QUICK);
         AddTestCase(new CappedTransfersTestCase, TestCase::QUICK);
         AddTestCase(new SyncPsClosedFormTestCase, TestCase::QUICK);
         AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);

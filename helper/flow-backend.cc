@@ -292,6 +292,11 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
             r.notes.push_back("ring AllReduce uses allreduce sharing (000 Sec. 3.2.2); --sharing="
                               + GetSharingName(m_sharing) + " does not apply");
         }
+        if (m_windowModel)
+        {
+            r.notes.push_back("--windowModel applies to parameter servers only (a ring NIC "
+                              "direction carries one flow, and its send buffer is at least 1 MiB)");
+        }
         return {r};
     }
     if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -85,6 +86,37 @@ ParseBytes(const std::string& option, const std::string& text)
                : unit == "GiB"              ? 1073741824.0
                                             : 1.0;
     return static_cast<uint64_t>(v * f + 0.5);
+}
+
+/**
+ * Parse a real number in [min, max].
+ * \param option the option's name, for messages
+ * \param text its value
+ * \param min smallest value accepted
+ * \param max largest value accepted
+ * \param expected what a valid value looks like, for messages
+ * \return the value
+ */
+double
+ParseDouble(const std::string& option,
+            const std::string& text,
+            double min,
+            double max,
+            const std::string& expected)
+{
+    std::istringstream in(text);
+    double v = 0;
+    std::string rest;
+    if (!(in >> v) || (in >> rest))
+    {
+        throw TrainingInputError(option + ": cannot parse '" + text + "' (expected " + expected
+                                 + ")");
+    }
+    if (!(v >= min && v <= max))
+    {
+        throw TrainingInputError(option + ": '" + text + "' (expected " + expected + ")");
+    }
+    return v;
 }
 
 /// Parse "true/false/1/0/on/off".
@@ -658,17 +690,11 @@ main(int argc, char* argv[])
                                   ? Seconds(0)
                                   : TrainingScenario::ParseTime("--fusionTimeout", fusionTimeout);
         }
-        {
-            std::istringstream in(reductionRate);
-            double v = 0;
-            std::string rest;
-            if (!(in >> v) || (in >> rest))
-            {
-                throw TrainingInputError("--reductionRate: cannot parse '" + reductionRate
-                                         + "' (expected bytes/s >= 0, e.g. 0 or 5e9)");
-            }
-            s.reductionRate = v;
-        }
+        s.reductionRate = ParseDouble("--reductionRate",
+                                      reductionRate,
+                                      0,
+                                      std::numeric_limits<double>::max(),
+                                      "bytes/s >= 0, e.g. 0 or 5e9");
         s.gpusPerNode = static_cast<uint32_t>(ParseUnsigned("--gpusPerNode", gpusPerNode, 1, 1024));
         s.intraBandwidth = TrainingScenario::ParseDataRate("--intraBw", intraBw);
         s.intraLatency = TrainingScenario::ParseTime("--intraLatency", intraLatency);
@@ -684,15 +710,12 @@ main(int argc, char* argv[])
 
         if (!incumbentWeight.empty())
         {
-            std::istringstream in(incumbentWeight);
-            double v = -1;
-            std::string rest;
-            if (!(in >> v) || (in >> rest) || !(v >= 0 && v <= 1))
-            {
-                throw TrainingInputError("--incumbentWeight: '" + incumbentWeight
-                                         + "' (expected a weight from 0 to 1)");
-            }
-            Config::SetDefault("ns3::CalibratedSharing::IncumbentWeight", DoubleValue(v));
+            Config::SetDefault("ns3::CalibratedSharing::IncumbentWeight",
+                               DoubleValue(ParseDouble("--incumbentWeight",
+                                                       incumbentWeight,
+                                                       0,
+                                                       1,
+                                                       "a weight from 0 to 1")));
         }
         Config::SetDefault("ns3::FlowBackend::WindowModel",
                            BooleanValue(ParseBool("--windowModel", windowModel)));

@@ -209,23 +209,13 @@ FlowBackend::MakeOptions(const TrainingScenario& scenario) const
     if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER)
     {
         // What the packet level would use: the cluster helper's socket buffer (its SendBuffer
-        // attribute, or the automatic rule) and round trip; buffers of QueueSize packets of
-        // MTU + 2 wire bytes (or bytes).
+        // attribute, or the automatic rule), round trip and buffers.
         Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
         cluster->Configure(scenario);
-        const double rate = scenario.nicRate.GetBitRate() / 8.0;
-        auto bufferBytes = [&scenario](const std::string& option, const std::string& text)
-        {
-            QueueSize q = TrainingScenario::ParseQueueSize(option, text);
-            return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * (scenario.mtu + 2.0)
-                                                         : static_cast<double>(q.GetValue());
-        };
         options.windowBytes = cluster->GetSocketBufferBytes();
-        options.baseRtt = 4 * scenario.linkDelay.GetSeconds() + 4 * (scenario.mtu + 2) / rate;
-        options.switchBufferBytes = bufferBytes("--queue", scenario.queueSize);
-        options.hostBufferBytes = scenario.hostQueueSize.empty()
-                                      ? options.switchBufferBytes
-                                      : bufferBytes("--hostQueue", scenario.hostQueueSize);
+        options.baseRtt = cluster->GetBaseRttSeconds();
+        options.switchBufferBytes = cluster->GetBufferBytes(false);
+        options.hostBufferBytes = cluster->GetBufferBytes(true);
     }
     options.useGoodput = m_useGoodput;
     options.recordTransfers = m_recordTransfers;

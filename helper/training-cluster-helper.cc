@@ -255,8 +255,7 @@ TrainingClusterHelper::GetSocketBufferBytes() const
         // Larger windows let every flow of an incast overrun the switch port (each flow alone
         // already fills the link at 2 x BDP).
         const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
-        const double rtt = 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
-        bytes = std::max(256.0 * 1024, 2 * rate * rtt);
+        bytes = std::max(256.0 * 1024, 2 * rate * GetBaseRttSeconds());
         if (m_servers == 0)
         {
             // Ring AllReduce (no servers): every NIC direction carries exactly one data flow
@@ -269,6 +268,23 @@ TrainingClusterHelper::GetSocketBufferBytes() const
     }
     // Leave room for the receive-buffer margin below the largest window TCP can advertise.
     return static_cast<uint32_t>(std::min(bytes, double(MAX_ADVERTISED_WINDOW - RCV_BUF_MARGIN)));
+}
+
+double
+TrainingClusterHelper::GetBaseRttSeconds() const
+{
+    const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
+    return 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
+}
+
+double
+TrainingClusterHelper::GetBufferBytes(bool host) const
+{
+    const bool own = host && !m_hostQueueSize.empty();
+    const QueueSize q = TrainingScenario::ParseQueueSize(own ? "--hostQueue" : "--queue",
+                                                         own ? m_hostQueueSize : m_queueSize);
+    return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * (m_mtu + 2.0)
+                                                 : static_cast<double>(q.GetValue());
 }
 
 uint32_t

@@ -152,6 +152,20 @@ class TrainingClusterHelper : public Object
     /** \return the socket send buffer size ConfigureTcp() uses, in bytes */
     uint32_t GetSocketBufferBytes() const;
 
+    /**
+     * \return the round trip of the empty path host - switch - host in seconds: four link delays
+     * plus four frame times of a full MTU-sized packet (two links each way); a double, not a
+     * Time, because frame times are not whole nanoseconds
+     */
+    double GetBaseRttSeconds() const;
+
+    /**
+     * \param host true: a host NIC's buffer (HostQueueSize, else QueueSize); false: a switch
+     *        port's (QueueSize)
+     * \return that buffer in bytes (a size in packets counts MTU + 2 wire bytes per packet)
+     */
+    double GetBufferBytes(bool host) const;
+
     /** \return the socket receive buffer size ConfigureTcp() uses, in bytes (larger than the
      * send buffer, see ConfigureTcp()) */
     uint32_t GetReceiveBufferBytes() const;

@@ -910,12 +910,8 @@ PsEngine::MarkOtherDirection(Direction d)
     {
         // The window model couples the directions: one direction's standing queue lengthens the
         // other's round trip (its ACKs wait in it).
-        Group& other = m_groups[d == DOWN ? UP : DOWN];
-        if (!other.dirty)
-        {
-            EnsureAdvanced(other);
-            other.dirty = true;
-        }
+        // (Recompute accounts its connections up to now at their old rates first.)
+        m_groups[d == DOWN ? UP : DOWN].dirty = true;
     }
 }
 

@@ -172,10 +172,9 @@ ParseWorkers(const std::string& text)
 void
 CheckBackend(const std::string& backend, const std::string& sharing)
 {
-    if (backend != "packet" && backend != "flow" && backend != "analytic" && backend != "all")
+    if (backend != "all")
     {
-        throw TrainingInputError("--backend: unknown value '" + backend
-                                 + "' (expected packet, flow, analytic or all)");
+        TrainingBackendRegistry::Find(backend);
     }
     FlowBackend::ParseSharing(sharing);
 }
@@ -190,64 +189,49 @@ RunBackends(const TrainingProfile& profile,
             bool progress,
             bool records)
 {
-    std::vector<TrainingResult> results;
-    auto append = [&results](const std::vector<TrainingResult>& r)
+    Config::SetDefault("ns3::PacketBackend::Progress", BooleanValue(progress));
+    Config::SetDefault("ns3::FlowBackend::Sharing", StringValue(sharing));
+    Config::SetDefault("ns3::FlowBackend::RecordTransfers", BooleanValue(records));
+    if (!rhoT.empty())
     {
-        results.insert(results.end(), r.begin(), r.end());
-    };
-    if (backend == "packet" || backend == "all")
-    {
-        Ptr<PacketBackend> packet = CreateObject<PacketBackend>();
-        packet->SetAttribute("Progress", BooleanValue(progress));
-        append(packet->Run(profile, s));
-    }
-    if (backend == "flow" || backend == "all")
-    {
-        // --backend=all shows every sharing model next to the packet level.
-        std::vector<std::string> models = {sharing};
-        if (backend == "all")
+        try
         {
-            models = s.architecture == TrainingScenario::RING_ALLREDUCE
-                         ? std::vector<std::string>{"allreduce"}
-                         : std::vector<std::string>{"fcfs", "ps", "capped", "hybrid", "calibrated"};
+            Config::SetDefault("ns3::AnalyticBackend::RhoThreshold",
+                               DoubleValue(ParseDouble("--rhoT", rhoT, 0, 1, "0..1")));
         }
-        for (const auto& m : models)
+        catch (const TrainingInputError&)
         {
-            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-            flow->SetAttribute("Sharing", StringValue(m));
-            flow->SetAttribute("RecordTransfers", BooleanValue(records));
-            flow->SetAttribute("HybridParts", BooleanValue(backend != "all"));
+            throw TrainingInputError("--rhoT: '" + rhoT
+                                     + "' rejected (expected a utilisation from 0 to 1)");
+        }
+    }
+    std::vector<TrainingResult> results;
+    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    {
+        if (backend != "all" && backend != entry.name)
+        {
+            continue;
+        }
+        if (backend == "all" && !entry.inAll)
+        {
+            continue;
+        }
+        Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
+        std::string why = b->GetUnavailableReason();
+        if (!why.empty())
+        {
             if (backend == "all")
             {
-                flow->SetAttribute("WindowModel", BooleanValue(false));
+                std::fprintf(stderr,
+                             "note: backend %s skipped: %s\n",
+                             entry.name.c_str(),
+                             why.c_str());
+                continue;
             }
-            append(flow->Run(profile, s));
+            throw TrainingInputError("--backend=" + entry.name + ": " + why);
         }
-        if (backend == "all" && s.architecture == TrainingScenario::PARAMETER_SERVER)
-        {
-            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-            flow->SetAttribute("Sharing", StringValue("ps"));
-            flow->SetAttribute("RecordTransfers", BooleanValue(records));
-            flow->SetAttribute("WindowModel", BooleanValue(true));
-            append(flow->Run(profile, s));
-        }
-    }
-    if (backend == "analytic" || backend == "all")
-    {
-        Ptr<AnalyticBackend> analytic = CreateObject<AnalyticBackend>();
-        if (!rhoT.empty())
-        {
-            try
-            {
-                analytic->SetAttributeChecked("RhoThreshold", rhoT);
-            }
-            catch (const TrainingInputError&)
-            {
-                throw TrainingInputError("--rhoT: '" + rhoT
-                                         + "' rejected (expected a utilisation from 0 to 1)");
-            }
-        }
-        append(analytic->Run(profile, s));
+        auto r = backend == "all" ? b->RunComparison(profile, s) : b->Run(profile, s);
+        results.insert(results.end(), r.begin(), r.end());
     }
     return results;
 }

@@ -33,6 +33,11 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("AnalyticBackend");
 NS_OBJECT_ENSURE_REGISTERED(AnalyticBackend);
+DT_REGISTER_BACKEND("analytic",
+                    AnalyticBackend,
+                    30,
+                    true,
+                    "the seeds' closed forms and mean-value analysis, every variant that applies");
 
 namespace
 {
@@ -180,7 +185,7 @@ AnalyticBackend::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::AnalyticBackend")
-              .SetParent<Object>()
+              .SetParent<TrainingBackend>()
               .SetGroupName("DistributedTraining")
               .AddConstructor<AnalyticBackend>()
               .AddAttribute("RhoThreshold",

@@ -6,7 +6,7 @@
 #define ANALYTIC_BACKEND_H
 
 #include "ns3/nstime.h"
-#include "ns3/object.h"
+#include "ns3/training-backend.h"
 #include "ns3/traced-callback.h"
 #include "ns3/training-result.h"
 
@@ -50,7 +50,7 @@ class TrainingScenario;
  * modelled as a ring AllReduce of M over the G GPUs: 2(G-1)/G M/B_intra + 2(G-1) latency, and
  * process G batches per step. See doc/analytic-models.rst for each model's assumptions.
  */
-class AnalyticBackend : public Object
+class AnalyticBackend : public TrainingBackend
 {
   public:
     /// How the async PS queueing network is solved.
@@ -86,7 +86,7 @@ class AnalyticBackend : public Object
      *         bandwidth), naming the option and what was expected
      */
     std::vector<TrainingResult> Run(const TrainingProfile& profile,
-                                    const TrainingScenario& scenario) const;
+                                    const TrainingScenario& scenario) const override;
 
     /**
      * \brief Set an attribute from text, reporting a rejected value as TrainingInputError

@@ -27,13 +27,18 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FlowBackend");
 
 NS_OBJECT_ENSURE_REGISTERED(FlowBackend);
+DT_REGISTER_BACKEND("flow",
+                    FlowBackend,
+                    20,
+                    true,
+                    "flow-level simulator, Algorithm 1 of 000 with pluggable sharing (ms)");
 
 TypeId
 FlowBackend::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::FlowBackend")
-              .SetParent<Object>()
+              .SetParent<TrainingBackend>()
               .SetGroupName("DistributedTraining")
               .AddConstructor<FlowBackend>()
               .AddAttribute("Sharing",
@@ -265,6 +270,38 @@ FlowBackend::RunOne(const TrainingProfile& profile,
         result.inputs["parsing_beta_s"] = m_parsingPerTensor.GetSeconds();
     }
     return result;
+}
+
+std::vector<TrainingResult>
+FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        return {RunOne(profile, scenario, ALLREDUCE)};
+    }
+    std::vector<TrainingResult> results;
+    for (Sharing sharing : {FCFS, PS, CAPPED, HYBRID, CALIBRATED})
+    {
+        Ptr<FlowBackend> one = CopyObject<FlowBackend>(this);
+        one->m_sharing = sharing;
+        one->m_hybridParts = false;
+        one->m_windowModel = false;
+        one->m_customSharing = nullptr;
+        for (auto& r : one->Run(profile, scenario))
+        {
+            results.push_back(std::move(r));
+        }
+    }
+    Ptr<FlowBackend> window = CopyObject<FlowBackend>(this);
+    window->m_sharing = PS;
+    window->m_windowModel = true;
+    window->m_customSharing = nullptr;
+    for (auto& r : window->Run(profile, scenario))
+    {
+        results.push_back(std::move(r));
+    }
+    return results;
 }
 
 std::vector<TrainingResult>

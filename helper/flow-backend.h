@@ -7,7 +7,7 @@
 
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
-#include "ns3/object.h"
+#include "ns3/training-backend.h"
 #include "ns3/ptr.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
@@ -37,7 +37,7 @@ namespace ns3
  * 1448/1502 at MTU 1500) so that flow-level times compare with packet-level TCP; UseGoodput=false
  * uses the raw NIC rate, as the seeds' closed forms do.
  */
-class FlowBackend : public Object
+class FlowBackend : public TrainingBackend
 {
   public:
     /// The sharing models the backend knows.
@@ -83,7 +83,17 @@ class FlowBackend : public Object
      * \throws TrainingInputError for an invalid profile or scenario
      */
     std::vector<TrainingResult> Run(const TrainingProfile& profile,
-                                    const TrainingScenario& scenario) const;
+                                    const TrainingScenario& scenario) const override;
+
+    /**
+     * \brief Every sharing model side by side (--backend=all): fcfs, ps, capped, hybrid and
+     * calibrated without the window model, then ps with it; ring scenarios: allreduce.
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \return the results
+     */
+    std::vector<TrainingResult> RunComparison(const TrainingProfile& profile,
+                                              const TrainingScenario& scenario) const override;
 
   protected:
     void DoDispose() override;

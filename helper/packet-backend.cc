@@ -26,6 +26,11 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PacketBackend");
 
 NS_OBJECT_ENSURE_REGISTERED(PacketBackend);
+DT_REGISTER_BACKEND("packet",
+                    PacketBackend,
+                    10,
+                    true,
+                    "ns-3 applications over ns-3 TCP, every packet simulated (seconds to minutes)");
 
 namespace
 {
@@ -165,7 +170,7 @@ PacketBackend::GetTypeId()
 {
     static TypeId tid
         = TypeId("ns3::PacketBackend")
-              .SetParent<Object>()
+              .SetParent<TrainingBackend>()
               .SetGroupName("DistributedTraining")
               .AddConstructor<PacketBackend>()
               .AddAttribute("Progress",

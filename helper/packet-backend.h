@@ -6,7 +6,7 @@
 #define PACKET_BACKEND_H
 
 #include "ns3/nstime.h"
-#include "ns3/object.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -27,7 +27,7 @@ namespace ns3
  * utilisation from the devices' PhyTxEnd traces over the measurement window, the busiest link as
  * bottleneck) and destroys the simulation, so several runs can happen in one process.
  */
-class PacketBackend : public Object
+class PacketBackend : public TrainingBackend
 {
   public:
     /**
@@ -47,7 +47,7 @@ class PacketBackend : public Object
      * \throws TrainingInputError for an invalid or unsupported scenario
      */
     std::vector<TrainingResult> Run(const TrainingProfile& profile,
-                                    const TrainingScenario& scenario) const;
+                                    const TrainingScenario& scenario) const override;
 
   private:
     bool m_progress;      //!< print progress to stderr

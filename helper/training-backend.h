@@ -1,0 +1,130 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_BACKEND_H
+#define TRAINING_BACKEND_H
+
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief What every backend is: scenario + profile -> results of one schema.
+ *
+ * A backend is an ns-3 Object (its knobs are attributes, so Config::SetDefault reaches them) that
+ * registers itself by name with TrainingBackendRegistry (DT_REGISTER_BACKEND in its .cc file).
+ * The driver, --backend=all and the validation runner iterate the registry; none of them names a
+ * backend, so adding one is one class and one registration line.
+ */
+class TrainingBackend : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ~TrainingBackend() override;
+
+    /**
+     * \brief Run the scenario with the variant the attributes choose.
+     * \param profile the DNN
+     * \param scenario the scenario (validated by the backend against the profile)
+     * \return one or more results (backend name, variant, numbers, records)
+     * \throws TrainingInputError for an invalid or unsupported scenario
+     */
+    virtual std::vector<TrainingResult> Run(const TrainingProfile& profile,
+                                            const TrainingScenario& scenario) const = 0;
+
+    /**
+     * \brief Run every variant worth showing side by side (--backend=all); Run() by default.
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \return the results
+     * \throws TrainingInputError for an invalid or unsupported scenario
+     */
+    virtual std::vector<TrainingResult> RunComparison(const TrainingProfile& profile,
+                                                      const TrainingScenario& scenario) const;
+
+    /**
+     * \return an empty string if the backend can run on this host, else why not and what to do
+     *         (the linux backend needs root and network namespaces, for example)
+     */
+    virtual std::string GetUnavailableReason() const;
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief The backends by name, in a fixed order (packet, flow, analytic, linux, ...).
+ */
+class TrainingBackendRegistry
+{
+  public:
+    /// One backend.
+    struct Entry
+    {
+        std::string name;        //!< --backend value, e.g. "flow"
+        std::string typeName;    //!< its TypeId name, e.g. "ns3::FlowBackend"
+        std::string description; //!< one line for --help
+        uint32_t rank;           //!< position in listings and in --backend=all
+        bool inAll;              //!< part of --backend=all when available
+    };
+
+    /**
+     * \brief Add a backend (called by DT_REGISTER_BACKEND at load time).
+     * \param entry the backend
+     */
+    static void Add(const Entry& entry);
+
+    /// \return every backend, ordered by rank
+    static std::vector<Entry> GetEntries();
+
+    /**
+     * \param name a --backend value
+     * \return its entry
+     * \throws TrainingInputError naming --backend and every known name
+     */
+    static Entry Find(const std::string& name);
+
+    /**
+     * \brief Create a backend by name; its attributes take their (Config::SetDefault) defaults.
+     * \param name a --backend value
+     * \return the backend
+     * \throws TrainingInputError naming --backend and every known name
+     */
+    static Ptr<TrainingBackend> Create(const std::string& name);
+
+    /// \return "packet, flow, analytic, linux": the names for help and error messages
+    static std::string ListNames();
+};
+
+} // namespace ns3
+
+/**
+ * \brief Register a TrainingBackend subclass by name at load time (in its .cc file).
+ * \param name the --backend value
+ * \param type the class (inside namespace ns3)
+ * \param rank position in listings
+ * \param inAll part of --backend=all
+ * \param description one line for --help
+ */
+#define DT_REGISTER_BACKEND(name, type, rank, inAll, description)           \
+    static const bool g_##type##Registered = []                             \
+    {                                                                       \
+        ns3::TrainingBackendRegistry::Add(                                  \
+            {name, type::GetTypeId().GetName(), description, rank, inAll}); \
+        return true;                                                        \
+    }()
+
+#endif /* TRAINING_BACKEND_H */

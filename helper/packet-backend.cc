@@ -15,6 +15,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <chrono>
 #include <iostream>
@@ -336,7 +337,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             result.inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
         }
-        result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();
+        result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
     }
     catch (...)
     {

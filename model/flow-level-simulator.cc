@@ -4,6 +4,7 @@
 
 #include "flow-level-simulator.h"
 
+#include "training-network.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -652,13 +653,11 @@ PsEngine::DownlinkDone(uint32_t w)
     const auto& bwd = *ws.bwd;
     // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
     // reduced inside it, one tensor after another over the intra-node interconnect, each taking
-    // bytes / intraBandwidth + intraLatency (the packet level does the same).
+    // TrainingNetwork::GetIntraNodeHalfSeconds (the packet level does the same).
     const bool multiGpu = m_scenario.gpusPerNode > 1;
-    const double intraRate = m_scenario.intraBandwidth.GetBitRate() / 8.0;
-    const double intraLatency = m_scenario.intraLatency.GetSeconds();
     auto intra = [&](uint32_t l)
     {
-        return m_bytes[l] / intraRate + intraLatency;
+        return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_bytes[l]);
     };
     std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
     if (multiGpu)
@@ -1202,8 +1201,8 @@ PsEngine::ConnectionDone(Connection& c)
  * by a ring AllReduce of its M_b bytes taking 2(K-1)/K * M_b / r + 2(K-1) * (2 link delays)
  * + (K-1)/K * M_b / reductionRate, where r is the rate the sharing model gives the K ring flows
  * (w -> w+1; the full NIC under AllReduceSharing). With G GPUs per node an intra-node reduce and
- * broadcast of M_b / intraBandwidth + intraLatency each come before and after the ring. Buckets
- * are reduced one after another; the step ends when the last is done, and the next step's
+ * broadcast (TrainingNetwork::GetIntraNodeHalfSeconds of M_b) come before and after the ring.
+ * Buckets are reduced one after another; the step ends when the last is done, and the next step's
  * forward starts then. Under ALL_REDUCE sharing nothing contends, so the engine evaluates each
  * step in one pass instead of through the event heap.
  */
@@ -1258,7 +1257,6 @@ class RingEngine
     {
         const uint32_t k = m_scenario.workers;
         const uint32_t nl = static_cast<uint32_t>(m_profile.GetNLayers());
-        const uint32_t g = m_scenario.gpusPerNode;
         const double inf = INF;
         const double q = m_scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
                              ? inf
@@ -1268,8 +1266,6 @@ class RingEngine
                               : q;
         const double timeout = m_scenario.fusionTimeout.GetSeconds();
         const double hop = 2 * m_scenario.linkDelay.GetSeconds(); // worker - switch - worker
-        const double intraRate = static_cast<double>(m_scenario.intraBandwidth.GetBitRate()) / 8;
-        const double intraLatency = m_scenario.intraLatency.GetSeconds();
         const double reduction = m_scenario.reductionRate;
 
         std::vector<double> ready(nl);
@@ -1343,7 +1339,7 @@ class RingEngine
                 const double m = buckets[b].bytes;
                 double start
                     = std::max(prevEnd, m_scenario.overlap ? buckets[b].close : backwardDone);
-                double intra = g > 1 ? m / intraRate + intraLatency : 0.0;
+                double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
                 double inter = 0;
                 if (k > 1)
                 {
@@ -1429,7 +1425,7 @@ FlowLevelSimulator::GetLinkCapacity() const
         return raw;
     }
     // The scenario's goodput rule (payload / wire bytes of a full segment).
-    return m_scenario.GetLinkGoodputBytesPerSecond();
+    return TrainingNetwork::GetLinkGoodputBytesPerSecond(m_scenario);
 }
 
 double
@@ -1440,7 +1436,7 @@ FlowLevelSimulator::GetFlowCap() const
         return INF;
     }
     double raw = static_cast<double>(m_scenario.flowCap.GetBitRate()) / 8.0;
-    return m_options.useGoodput ? m_scenario.GetGoodputBytesPerSecond() : raw;
+    return m_options.useGoodput ? TrainingNetwork::GetGoodputBytesPerSecond(m_scenario) : raw;
 }
 
 uint64_t

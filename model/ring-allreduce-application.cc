@@ -4,6 +4,7 @@
 
 #include "ring-allreduce-application.h"
 
+#include "training-network.h"
 #include "training-scenario.h"
 
 #include "ns3/boolean.h"
@@ -428,9 +429,10 @@ RingAllReduceApplication::Compute(double us) const
 Time
 RingAllReduceApplication::IntraDelay(uint64_t bytes) const
 {
-    return Seconds(static_cast<double>(bytes) * 8.0
-                   / static_cast<double>(m_intraBandwidth.GetBitRate()))
-           + m_intraLatency;
+    return Seconds(TrainingNetwork::GetIntraNodeHalfSeconds(m_gpusPerNode,
+                                                            m_intraBandwidth.GetBitRate() / 8.0,
+                                                            m_intraLatency.GetSeconds(),
+                                                            static_cast<double>(bytes)));
 }
 
 uint64_t

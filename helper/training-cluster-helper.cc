@@ -706,8 +706,9 @@ TrainingClusterHelper::GetServerAddress(uint32_t p) const
 std::string
 TrainingClusterHelper::GetHostName(uint32_t host) const
 {
-    return host < m_workers ? "worker" + std::to_string(host)
-                            : "server" + std::to_string(host - m_workers);
+    TrainingScenario s;
+    s.workers = m_workers;
+    return TrainingNetwork::GetHostName(s, host);
 }
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 
 #include "flow-level-simulator.h"
 
+#include "tensor-fusion.h"
 #include "training-network.h"
 #include "training-profile.h"
 #include "training-scenario.h"
@@ -1258,12 +1259,11 @@ class RingEngine
         const uint32_t k = m_scenario.workers;
         const uint32_t nl = static_cast<uint32_t>(m_profile.GetNLayers());
         const double inf = INF;
-        const double q = m_scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
-                             ? inf
-                             : static_cast<double>(m_scenario.bucketBytes);
-        const double q1 = m_scenario.firstBucketBytes > 0
-                              ? static_cast<double>(m_scenario.firstBucketBytes)
-                              : q;
+        std::vector<uint64_t> layerBytes(nl);
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            layerBytes[l] = m_profile.GetLayer(l).paramBytes;
+        }
         const double timeout = m_scenario.fusionTimeout.GetSeconds();
         const double hop = 2 * m_scenario.linkDelay.GetSeconds(); // worker - switch - worker
         const double reduction = m_scenario.reductionRate;
@@ -1306,31 +1306,15 @@ class RingEngine
                 }
                 ++events;
             }
-            // Tensor fusion (004 Sec. 2.2): a bucket closes when it holds >= Q bytes, when the
-            // fusion timeout expires after its first gradient, or at layer 0.
+            // Tensor fusion (004 Sec. 2.2), the packet level's rule (TensorFusion).
             buckets.clear();
-            bool open = false;
-            double openedAt = 0;
-            double bytes = 0;
-            for (uint32_t l = nl; l-- > 0;)
+            for (const auto& b : TensorFusion::FormBuckets(layerBytes,
+                                                           ready,
+                                                           m_scenario.bucketBytes,
+                                                           m_scenario.firstBucketBytes,
+                                                           timeout))
             {
-                if (open && timeout > 0 && ready[l] > openedAt + timeout)
-                {
-                    buckets.push_back({bytes, openedAt + timeout});
-                    open = false;
-                }
-                if (!open)
-                {
-                    open = true;
-                    openedAt = ready[l];
-                    bytes = 0;
-                }
-                bytes += static_cast<double>(m_profile.GetLayer(l).paramBytes);
-                if (bytes >= (buckets.empty() ? q1 : q) || l == 0)
-                {
-                    buckets.push_back({bytes, ready[l]});
-                    open = false;
-                }
+                buckets.push_back({static_cast<double>(b.bytes), b.closeSeconds});
             }
             const double backwardDone = ready[0];
             double prevEnd = stepStart;
@@ -1480,11 +1464,11 @@ FlowLevelSimulator::Run()
             const auto& b = engine.GetLinkBytes(d);
             for (uint32_t i = 0; i < k + p; ++i)
             {
-                // Named as the packet level names its links: "<host>->switch", "switch-><host>".
-                std::string host
-                    = i < k ? "worker" + std::to_string(i) : "server" + std::to_string(i - k);
+                // Named as the packet level names its links (TrainingNetwork).
                 bool toSwitch = (d == DOWN) == (i >= k);
-                names.push_back(toSwitch ? host + "->switch" : "switch->" + host);
+                names.push_back(
+                    TrainingNetwork::GetLinkName(TrainingNetwork::GetHostName(m_scenario, i),
+                                                 toSwitch));
                 bytes.push_back(b[i]);
             }
         }
@@ -1497,8 +1481,9 @@ FlowLevelSimulator::Run()
         m_rateComputations = engine.rateComputations;
         for (uint32_t i = 0; i < 2 * k; ++i)
         {
-            std::string host = "worker" + std::to_string(i % k);
-            names.push_back(i < k ? host + "->switch" : "switch->" + host);
+            names.push_back(
+                TrainingNetwork::GetLinkName(TrainingNetwork::GetHostName(m_scenario, i % k),
+                                             i < k));
             bytes.push_back(engine.linkBytes[i]);
         }
         result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;

@@ -205,8 +205,7 @@ class RingBucketFormationTestCase : public TestCase
         };
         for (const auto& c : cases)
         {
-            auto buckets
-                = RingAllReduceApplication::FormBuckets(sizes, ready, c.q, c.first, c.timeout);
+            auto buckets = TensorFusion::FormBuckets(sizes, ready, c.q, c.first, c.timeout);
             NS_TEST_EXPECT_MSG_EQ(Describe(buckets), std::string(c.expected), c.what);
             uint64_t total = 0;
             bool anyTimeout = false;
@@ -226,7 +225,7 @@ class RingBucketFormationTestCase : public TestCase
         }
         // From a profile: the mean timeline (forward then backward of the means).
         TrainingProfile p = MakeProfile({100, 400, 300, 200, 600, 50}, 1000, 1000);
-        auto fromProfile = RingAllReduceApplication::FormBuckets(p, inf, 0, MicroSeconds(2500));
+        auto fromProfile = TensorFusion::FormBuckets(p, inf, 0, MicroSeconds(2500));
         // Ready at 7, 8, 9, 10, 11, 12 ms (l5 first): l5 opens at 7, l4 8, l3 9 <= 9.5, l2 10
         // > 9.5 closes [5 4 3]; [2 1 0] (11, 12 <= 12.5).
         NS_TEST_EXPECT_MSG_EQ(Describe(fromProfile),

@@ -61,6 +61,7 @@ def build(bld):
         'test/congestion-test-suite.cc',
         'test/cross-backend-test-suite.cc',
         'test/flow-level-test-suite.cc',
+        'test/linux-backend-test-suite.cc',
         'test/packet-level-test-suite.cc',
         'test/ring-allreduce-test-suite.cc',
         'test/sharing-index-test-suite.cc',

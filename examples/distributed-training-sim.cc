@@ -573,7 +573,10 @@ main(int argc, char* argv[])
                  gpusPerNode);
     cmd.AddValue("intraBw", "Intra-node interconnect rate, e.g. 300Gbps (NVLink), 96Gbps", intraBw);
     cmd.AddValue("intraLatency", "Intra-node per-operation latency, e.g. 5us", intraLatency);
-    cmd.AddValue("backend", "packet, flow, or all (every backend side by side)", backend);
+    cmd.AddValue(
+        "backend",
+        "packet, flow, analytic, linux (kernel TCP, root), or all (every backend side by side)",
+        backend);
     cmd.AddValue("sharing",
                  "Flow backend link sharing: fcfs, ps, capped, hybrid, calibrated (ring: "
                  "allreduce)",
@@ -591,6 +594,11 @@ main(int argc, char* argv[])
                  "--sharing=calibrated: flows starting within this time of a cohort's first "
                  "join it, e.g. 200us",
                  cohortWindow);
+    std::string dilation; // linux backend (issue 14)
+    cmd.AddValue("dilation",
+                 "Linux backend: time dilation D >= 1 (links at rate/D, compute x D, results "
+                 "scaled back), e.g. 10 for 10 Gbps",
+                 dilation);
     cmd.AddValue("rhoT",
                  "Analytic backend: utilisation threshold rho_T of 000 Eq. (5) (default 0.6)",
                  rhoT);
@@ -700,6 +708,12 @@ main(int argc, char* argv[])
                                                        0,
                                                        1,
                                                        "a weight from 0 to 1")));
+        }
+        if (!dilation.empty())
+        {
+            Config::SetDefault(
+                "ns3::LinuxBackend::Dilation",
+                DoubleValue(ParseDouble("--dilation", dilation, 1, 10000, "a factor >= 1")));
         }
         Config::SetDefault("ns3::FlowBackend::WindowModel",
                            BooleanValue(ParseBool("--windowModel", windowModel)));

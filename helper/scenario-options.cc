@@ -423,6 +423,15 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                  r.backendDefaults["ns3::CalibratedSharing::CohortWindow"]
                      = std::to_string(TimeOrZero(n, v).GetSeconds()) + "s";
              }));
+    o.push_back(Make("dilation",
+                     "",
+                     "Linux backend: time dilation D >= 1 (links at rate/D, compute x D, results "
+                     "scaled back), e.g. 10 for 10 Gbps",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         S::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
+                         r.backendDefaults["ns3::LinuxBackend::Dilation"] = v;
+                     }));
     o.push_back(Make("rhoT",
                      "",
                      "Analytic backend: threshold rho_T of 000 Eq. (5) (default 0.6)",

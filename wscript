@@ -65,6 +65,7 @@ def build(bld):
         'test/sweep-engine-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
+        'test/transformer-profile-test-suite.cc',
         'test/validation-matrix-test-suite.cc',
     ]
     module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]

@@ -624,6 +624,13 @@ def cmd_measure(args):
     pos = {i: k for k, i in enumerate(order)}
     n = len(layers)
 
+    recorder = None
+    if args.trace_output:
+        # The same steps also recorded by the PyTorch profiler (traces/torch_trace.py), so that
+        # import-trace can be compared with this profile step for step.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import torch_trace
+        recorder = torch_trace.Recorder(model, x, torch)
     samples = []
     walls = {"forward": [], "backward": [], "update": [], "step": []}
     cover = {"forward": [], "backward": []}
@@ -631,7 +638,11 @@ def cmd_measure(args):
     missing_bwd = set()
     losses = []
     for s in range(args.steps):
-        st = run_step()
+        if recorder:
+            with recorder.step():
+                st = run_step()
+        else:
+            st = run_step()
         fe = [(t, pos[i]) for t, i in st["fwd"]]
         be = [(t, pos[i]) for t, i in st["bwd"]]
         f_ns, fhead = tile_starts(fe, st["t0"], st["t1"], n)
@@ -667,6 +678,8 @@ def cmd_measure(args):
               % (len(missing_bwd), ", ".join(layers[order[k]]["name"] for k in sorted(missing_bwd)[:8])),
               file=sys.stderr)
 
+    if recorder:
+        recorder.write(args.trace_output)
     # Reference steps without any hook: measures the profiling overhead.
     for h in handles:
         h.remove()
@@ -1131,6 +1144,9 @@ def main(argv=None):
     m.add_argument("--momentum", type=float, default=0.9)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--output", required=True)
+    m.add_argument("--trace-output", default=None,
+                   help="also record the measured steps with the PyTorch profiler into this "
+                        "Chrome trace (for comparing import-trace with the hook profile)")
     m.set_defaults(func=cmd_measure)
 
     s = sub.add_parser("scale", help="derive a GPU-class profile from a published throughput")

@@ -22,8 +22,10 @@ BUILD_DIR="${BUILD_DIR:-build}"
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 JOBS="${JOBS:-$(nproc)}"
 
-# Debian packages the build and the tests need (profiling needs more: see traces/README.md).
-packages=(g++ make cmake libns3-dev nlohmann-json3-dev)
+# Debian packages the build and the tests need (profiling needs more: see traces/README.md):
+# python3 runs the trace importer's test (standard library only, no torch), parallel the
+# validation runner's --engine=parallel test.
+packages=(g++ make cmake libns3-dev nlohmann-json3-dev python3 parallel)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -50,7 +50,7 @@ for p in $PROFILES; do
                     --workers=1,2,4,8,16,32,64 --nicRate="${rate}Gbps" --mtu=9000 \
                     --steps="$STEPS" --warmup="$WARMUP" --records=false --progress=false \
                     --csv="$csv" > "$csv.log" 2>&1 || { echo "failed: see $csv.log" >&2; exit 1; }
-                rm -f "$csv.gp"
+                rm -f "$csv.gp" "$csv.log"
                 # the first model column (analytic: the first closed form that applies)
                 awk -F, -v s="$single" -v p="$p" -v c="$config" -v r="$rate" -v b="$backend" '
                     NR > 1 && $1 == 8 { k8 = $2 } NR > 1 && $1 == 64 { k64 = $2 }

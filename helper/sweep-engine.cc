@@ -257,15 +257,22 @@ WriteFileAtomically(const std::string& file, const std::string& text, const std:
         throw TrainingInputError(temporary + ": cannot create (" + std::strerror(errno)
                                  + "; expected a writable folder)");
     }
-    // fflush and fclose report what fwrite buffered: ENOSPC, EIO, EDQUOT.
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    ok = std::fflush(f) == 0 && ok;
-    int err = errno;
-    ok = std::fclose(f) == 0 && ok;
-    err = ok ? 0 : (err ? err : errno);
-    if (!ok || std::rename(temporary.c_str(), file.c_str()) != 0)
+    // fflush and fclose report what fwrite buffered: ENOSPC, EIO, EDQUOT. Keep the first error.
+    int err = 0;
+    if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
     {
-        err = ok ? errno : err;
+        err = errno;
+    }
+    if (std::fclose(f) != 0 && err == 0)
+    {
+        err = errno;
+    }
+    if (err == 0 && std::rename(temporary.c_str(), file.c_str()) != 0)
+    {
+        err = errno;
+    }
+    if (err != 0)
+    {
         if (temporary.rfind("/dev/", 0) != 0)
         {
             std::remove(temporary.c_str());
@@ -473,20 +480,29 @@ SweepEngine::WriteSlurm(const std::vector<const SweepJob*>& jobs) const
     const std::string dir = m_options.jobDir;
     const std::string list = dir + "/slurm-jobs.txt";
     WriteFileAtomically(list, JobList(jobs));
+    // One task per job, unless the list is longer than Slurm's default MaxArraySize (1001):
+    // then each task runs `per` consecutive jobs.
+    const std::size_t maxTasks = 1000;
+    const std::size_t per = (jobs.size() + maxTasks - 1) / maxTasks;
+    const std::size_t tasks = (jobs.size() + per - 1) / per;
     std::ostringstream array;
     array << "#!/bin/sh\n"
-          << "# Slurm job array: task i runs line i+1 of " << list << "\n"
+          << "# Slurm job array: task i runs line(s) i*" << per << "+1 .. (i+1)*" << per << " of "
+          << list << "\n"
           << "# (written by the sweep's --engine=slurm; doc/validation-runner.rst, Engines).\n"
           << "#SBATCH --job-name=dt-sweep\n"
-          << "#SBATCH --array=0-" << jobs.size() - 1 << "%" << m_options.slots << "\n"
+          << "#SBATCH --array=0-" << tasks - 1 << "%" << m_options.slots << "\n"
           << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n"
           << "#SBATCH --output=" << dir << "/slurm-%A_%a.out\n"
           << "set -eu\n"
           << ": \"${SLURM_ARRAY_TASK_ID:?set by Slurm (or by hand to run one task)}\"\n"
-          << "line=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " << ShellQuote(list) << ")\n"
-          << "[ -n \"$line\" ] || { echo \"no task $SLURM_ARRAY_TASK_ID in " << list
+          << "first=$((SLURM_ARRAY_TASK_ID * " << per << " + 1))\n"
+          << "lines=$(sed -n \"${first},$((first + " << per - 1 << "))p\" " << ShellQuote(list)
+          << ")\n"
+          << "[ -n \"$lines\" ] || { echo \"no task $SLURM_ARRAY_TASK_ID in " << list
           << "\" >&2; exit 1; }\n"
-          << "eval \"exec $line\"\n";
+          << "printf '%s\\n' \"$lines\" | { rc=0; while IFS= read -r line; do "
+          << "eval \"$line\" < /dev/null || rc=1; done; exit $rc; }\n";
     WriteFileAtomically(dir + "/slurm-array.sh", array.str());
     std::ostringstream merge;
     merge << "#!/bin/sh\n"

@@ -11,6 +11,7 @@
 #include "ns3/sweep-engine.h"
 #include "ns3/test.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -171,6 +172,57 @@ class ResumeKeyTestCase : public TestCase
     }
 };
 
+/// The Slurm array stays within Slurm's default MaxArraySize; its last task runs its jobs.
+class SlurmArrayTestCase : public TestCase
+{
+  public:
+    SlurmArrayTestCase()
+        : TestCase("2,001 jobs give a 667-task Slurm array of 3 jobs each; the last task, run by "
+                   "hand, produces the last 3 results")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir
+            = (fs::temp_directory_path() / ("dt-slurm-" + std::to_string(getpid()))).string();
+        fs::create_directories(dir);
+        std::vector<SweepJob> jobs;
+        for (int i = 0; i < 2001; ++i)
+        {
+            const std::string id = "j" + std::to_string(i);
+            jobs.push_back(
+                {id,
+                 {"/bin/sh", "-c", "printf '{\"results\":[1]}' > \"${1#--output=}\"", "job"},
+                 dir + "/" + id + ".json",
+                 dir + "/" + id + ".log"});
+        }
+        SweepEngine::Options o;
+        o.engine = "slurm";
+        o.jobDir = dir;
+        // The array's tasks run the sweep program's --run-job mode: the validation runner,
+        // built next to the test runner (the run below is skipped where it is not).
+        o.self = (fs::read_symlink("/proc/self/exe").parent_path() / "validation-runner").string();
+        o.mergeCommand = "true";
+        auto outcome = SweepEngine(o).Run(jobs);
+        NS_TEST_ASSERT_MSG_EQ(outcome.scheduled, 2001, "every job scheduled");
+        const std::string script = Slurp(dir + "/slurm-array.sh");
+        NS_TEST_ASSERT_MSG_EQ((script.find("#SBATCH --array=0-666%1\n") != std::string::npos),
+                              true,
+                              "667 tasks: " << script);
+        if (fs::exists(o.self))
+        {
+            int rc = std::system(("SLURM_ARRAY_TASK_ID=666 sh " + dir + "/slurm-array.sh").c_str());
+            NS_TEST_ASSERT_MSG_EQ(rc, 0, "last task ran");
+            auto failures = SweepEngine::Check(jobs);
+            NS_TEST_ASSERT_MSG_EQ(failures.size(), 1998, "all but the last three still missing");
+            NS_TEST_ASSERT_MSG_EQ(failures.back().id, "j1997", "the last task ran j1998..j2000");
+        }
+        fs::remove_all(dir);
+    }
+};
+
 /// The suite.
 class SweepEngineTestSuite : public TestSuite
 {
@@ -181,6 +233,7 @@ class SweepEngineTestSuite : public TestSuite
         AddTestCase(new CsvQuotingTestCase, TestCase::QUICK);
         AddTestCase(new AtomicWriteTestCase, TestCase::QUICK);
         AddTestCase(new ResumeKeyTestCase, TestCase::QUICK);
+        AddTestCase(new SlurmArrayTestCase, TestCase::QUICK);
     }
 };
 

@@ -19,7 +19,7 @@ MODELS=${MODELS:-"swin_t vit_b_16 bert_base gpt2_small vit_l_16"}
 # model -> "batch steps [extra options]"
 settings() {
     case "$1" in
-        swin_t) echo "4 5" ;;
+        swin_t) echo "4 8" ;;
         vit_b_16) echo "2 4" ;;
         vit_l_16) echo "1 3" ;;
         bert_base) echo "2 4 --seq-len 128" ;;

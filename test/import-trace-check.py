@@ -8,6 +8,8 @@
    (`measure`) run on the same model and machine right before the trace was recorded
    (traces/small-cnn-hook-cpu-b8.json), for every layer above 1 ms.
 3. Bad traces are refused with a message naming the file, exit 1.
+4. A hand-made trace in Kineto's GPU schema: op times are the kernel times joined by
+   correlation id (this machine's torch cannot record one).
 """
 
 import json
@@ -26,6 +28,60 @@ def run_import(trace, output):
            "--modules", os.path.join(TRACES, "small-cnn-modules.json"), "--batch-size", "8",
            "--device-name", "test", "--output", output]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def gpu_trace_case(tmp):
+    """A hand-made trace in Kineto's GPU schema: two Linear layers, one step. Kernels are
+    joined to their ops by correlation / External id; expected per layer (us): forward 300 and
+    200 (the kernels, not the 20 us CPU ops), backward 400 and 150 (by sequence number, in
+    reverse order), update 100 split 1:3 by parameter count."""
+    def x(cat, name, ts, dur, **args):
+        return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur,
+                "args": args}
+
+    def kernel(ts, dur, corr):
+        e = x("kernel", "sgemm", ts, dur, correlation=corr)
+        e["tid"] = 7  # a CUDA stream
+        return e
+
+    events = [
+        x("python_function", "nn.Module: Linear_0", 0, 40),
+        x("cpu_op", "aten::linear", 10, 20, **{"External id": 1, "Sequence number": 5}),
+        x("cuda_runtime", "cudaLaunchKernel", 15, 2, correlation=100, **{"External id": 1}),
+        x("python_function", "nn.Module: Linear_1", 100, 40),
+        x("cpu_op", "aten::linear", 110, 20, **{"External id": 2, "Sequence number": 6}),
+        x("cuda_runtime", "cudaLaunchKernel", 115, 2, correlation=101, **{"External id": 2}),
+        x("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 500, 10,
+          **{"External id": 3, "Sequence number": 6}),
+        x("cuda_runtime", "cudaLaunchKernel", 505, 2, correlation=102, **{"External id": 3}),
+        x("cpu_op", "autograd::engine::evaluate_function: AddmmBackward0", 520, 10,
+          **{"External id": 4, "Sequence number": 5}),
+        x("cuda_runtime", "cudaLaunchKernel", 525, 2, correlation=103, **{"External id": 4}),
+        x("user_annotation", "Optimizer.step#SGD.step", 600, 100),
+        kernel(50, 300, 100), kernel(360, 200, 101), kernel(560, 150, 102),
+        kernel(720, 400, 103),
+    ]
+    trace = os.path.join(tmp, "gpu.json")
+    modules = os.path.join(tmp, "gpu-modules.json")
+    with open(trace, "w") as f:
+        json.dump({"traceEvents": events}, f)
+    with open(modules, "w") as f:
+        json.dump({"model": "two", "model_config": {},
+                   "layers": [{"name": "a", "module_name": "a", "type": "Linear", "numel": 10,
+                               "folded": []},
+                              {"name": "b", "module_name": "b", "type": "Linear", "numel": 30,
+                               "folded": []}],
+                   "trace_names": {"a": "nn.Module: Linear_0", "b": "nn.Module: Linear_1"}}, f)
+    out = os.path.join(tmp, "gpu-profile.json")
+    r = subprocess.run([sys.executable, TOOL, "import-trace", "--trace", trace, "--modules",
+                        modules, "--batch-size", "4", "--device-name", "GPU",
+                        "--output", out], capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        return ["GPU trace: exit %d: %s" % (r.returncode, r.stderr)]
+    got = [(l["forward_us"], l["backward_us"], l["update_us"])
+           for l in json.load(open(out))["layers"]]
+    want = [(300.0, 400.0, 25.0), (200.0, 150.0, 75.0)]
+    return [] if got == want else ["GPU trace: per-layer times %s, expected %s" % (got, want)]
 
 
 def main():
@@ -78,6 +134,7 @@ def main():
         if r.returncode != 1 or "no nn.Module span" not in r.stderr:
             failures.append("trace without module spans: exit %d, %s"
                             % (r.returncode, r.stderr))
+        failures += gpu_trace_case(tmp)
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

@@ -24,6 +24,7 @@ def build(bld):
         'helper/linux-training-apps.cc',
         'helper/packet-backend.cc',
         'helper/scenario-options.cc',
+        'helper/sweep-engine.cc',
         'helper/training-backend.cc',
         'helper/training-cluster-helper.cc',
         'helper/validation-matrix.cc',
@@ -70,8 +71,10 @@ def build(bld):
         'test/ring-allreduce-test-suite.cc',
         'test/sharing-index-test-suite.cc',
         'test/sharing-model-test-suite.cc',
+        'test/sweep-engine-test-suite.cc',
         'test/training-profile-test-suite.cc',
         'test/training-scenario-test-suite.cc',
+        'test/transformer-profile-test-suite.cc',
         'test/validation-matrix-test-suite.cc',
     ]
     module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
@@ -88,6 +91,7 @@ def build(bld):
         'helper/linux-training-apps.h',
         'helper/packet-backend.h',
         'helper/scenario-options.h',
+        'helper/sweep-engine.h',
         'helper/training-backend.h',
         'helper/training-cluster-helper.h',
         'helper/validation-matrix.h',

@@ -23,7 +23,7 @@ BUILD_TYPE="${BUILD_TYPE:-Release}"
 JOBS="${JOBS:-$(nproc)}"
 
 # Debian packages the build and the tests need (profiling needs more: see traces/README.md).
-packages=(g++ make cmake libns3-dev nlohmann-json3-dev)
+packages=(g++ make cmake libns3-dev nlohmann-json3-dev libboost-graph-dev)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -8,6 +8,8 @@ def configure(conf):
     conf.env.append_value('CXXFLAGS', ['-std=c++17'])
     conf.check_cfg(package='nlohmann_json', uselib_store='NLOHMANN_JSON',
                    args=['--cflags'], mandatory=True)
+    # FabricTopology uses the header-only part of Boost.Graph (Debian: libboost-graph-dev).
+    conf.check_cxx(header_name='boost/graph/adjacency_list.hpp', mandatory=True)
 
 
 def build(bld):
@@ -27,6 +29,7 @@ def build(bld):
         'model/calibrated-sharing.cc',
         'model/capped-sharing.cc',
         'model/cynthia-model.cc',
+        'model/fabric-topology.cc',
         'model/fcfs-sharing.cc',
         'model/flow-level-simulator.cc',
         'model/mva-solver.cc',
@@ -56,6 +59,7 @@ def build(bld):
         'test/build-lists-test-suite.cc',
         'test/congestion-test-suite.cc',
         'test/cross-backend-test-suite.cc',
+        'test/fabric-topology-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/packet-level-test-suite.cc',
         'test/ring-allreduce-test-suite.cc',
@@ -82,6 +86,7 @@ def build(bld):
         'model/calibrated-sharing.h',
         'model/capped-sharing.h',
         'model/cynthia-model.h',
+        'model/fabric-topology.h',
         'model/fcfs-sharing.h',
         'model/flow-level-simulator.h',
         'model/mva-solver.h',

@@ -357,6 +357,50 @@ PrintCongestion(const TrainingResult& r)
     }
 }
 
+/// The fabric options (doc/fabric.rst): topology, placement, leaf-spine and fat-tree sizes.
+struct FabricOptions
+{
+    std::string topology = "star";    //!< --topology
+    std::string placement = "packed"; //!< --placement
+    std::string leaves = "4";         //!< --leaves
+    std::string spines = "2";         //!< --spines
+    std::string hostsPerLeaf = "0";   //!< --hostsPerLeaf
+    std::string fatTreeK = "4";       //!< --fatTreeK
+    std::string uplinkRate = "0";     //!< --uplinkRate
+    std::string ecmpSeed = "1";       //!< --ecmpSeed
+
+    /// \param cmd the command line to add the options to
+    void Add(CommandLine& cmd)
+    {
+        cmd.AddValue("topology", "Fabric: star, leafspine, fattree or a JSON file", topology);
+        cmd.AddValue("placement",
+                     "Hosts of the workers then servers: packed, spread, random or a list 0,4,8",
+                     placement);
+        cmd.AddValue("leaves", "leafspine: leaf switches", leaves);
+        cmd.AddValue("spines", "leafspine: spine switches", spines);
+        cmd.AddValue("hostsPerLeaf", "leafspine: hosts per leaf (0: enough for all)", hostsPerLeaf);
+        cmd.AddValue("fatTreeK", "fattree: switch radix k (even; k^3/4 hosts)", fatTreeK);
+        cmd.AddValue("uplinkRate", "Switch-switch link rate (0: --nicRate)", uplinkRate);
+        cmd.AddValue("ecmpSeed", "Seed of the per-flow ECMP hash", ecmpSeed);
+    }
+
+    /// \param s the scenario to set
+    void Apply(TrainingScenario& s) const
+    {
+        s.topology = topology;
+        s.placement = placement;
+        s.leaves = static_cast<uint32_t>(ParseUnsigned("--leaves", leaves, 1, 4096));
+        s.spines = static_cast<uint32_t>(ParseUnsigned("--spines", spines, 1, 4096));
+        s.hostsPerLeaf
+            = static_cast<uint32_t>(ParseUnsigned("--hostsPerLeaf", hostsPerLeaf, 0, 65536));
+        s.fatTreeK = static_cast<uint32_t>(ParseUnsigned("--fatTreeK", fatTreeK, 2, 64));
+        s.uplinkRate = uplinkRate == "0"
+                           ? DataRate(0)
+                           : TrainingScenario::ParseDataRate("--uplinkRate", uplinkRate);
+        s.ecmpSeed = ParseUnsigned("--ecmpSeed", ecmpSeed, 0, UINT64_MAX);
+    }
+};
+
 /// Print one line per result.
 void
 PrintSummary(const TrainingProfile& profile,
@@ -387,6 +431,10 @@ PrintSummary(const TrainingProfile& profile,
                   .c_str()
             : "",
         scenario.overlap ? "on" : "off");
+    if (scenario.topology != "star")
+    {
+        std::printf("fabric: %s\n", FabricTopology::FromScenario(scenario).Describe().c_str());
+    }
     std::printf("%-9s %-20s %14s %13s  %s\n",
                 "backend",
                 "variant",
@@ -525,6 +573,7 @@ main(int argc, char* argv[])
     std::string crossTarget = "server";
     std::string crossProtocol = "udp";
     std::string csvRow;
+    FabricOptions fabric;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Simulate distributed DNN training (parameter server or ring AllReduce) with the "
@@ -625,6 +674,7 @@ main(int argc, char* argv[])
                  "Append one CSV row per result (scenario, throughput, step time, congestion "
                  "counters) to this file; a header is written if it is empty",
                  csvRow);
+    fabric.Add(cmd);
     cmd.Parse(argc, argv);
 
     try
@@ -691,6 +741,7 @@ main(int argc, char* argv[])
                                        : TrainingScenario::ParseDataRate("--crossRate", crossRate);
         s.crossTarget = crossTarget;
         s.crossProtocol = crossProtocol;
+        fabric.Apply(s);
 
         if (!incumbentWeight.empty())
         {

@@ -243,6 +243,13 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_crossRate = scenario.crossRate;
     m_crossTarget = scenario.crossTarget;
     m_crossProtocol = scenario.crossProtocol;
+    if (scenario.topology != "star")
+    {
+        // Not yet: the packet level builds the star only (doc/fabric.rst, "Status").
+        throw TrainingInputError("--topology: '" + scenario.topology
+                                 + "' with the packet backend (expected star; leaf-spine, fat-tree "
+                                   "and file fabrics run in the flow backend only so far)");
+    }
 }
 
 uint32_t

@@ -4,6 +4,7 @@
 
 #include "fabric-topology.h"
 
+#include "split-mix64.h"
 #include "training-input-error.h"
 #include "training-scenario.h"
 
@@ -34,16 +35,6 @@ struct FabricTopology::Graph
 
 namespace
 {
-
-/// SplitMix64 finalizer (Steele, Lea, Flood 2014): a 64-bit mixing function.
-uint64_t
-Mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 /**
  * \param where file name
@@ -721,11 +712,11 @@ FabricTopology::GetBisectionBandwidth() const
 uint64_t
 FabricTopology::EcmpHash(const FlowKey& key, uint64_t seed, uint32_t node)
 {
-    uint64_t h = Mix64(seed ^ (static_cast<uint64_t>(node) << 32));
-    h = Mix64(h ^ (static_cast<uint64_t>(key.srcAddress) << 32 | key.dstAddress));
-    h = Mix64(h
-              ^ (static_cast<uint64_t>(key.srcPort) << 24 | static_cast<uint64_t>(key.dstPort) << 8
-                 | key.protocol));
+    uint64_t h = SplitMix64(seed ^ (static_cast<uint64_t>(node) << 32));
+    h = SplitMix64(h ^ (static_cast<uint64_t>(key.srcAddress) << 32 | key.dstAddress));
+    h = SplitMix64(h
+                   ^ (static_cast<uint64_t>(key.srcPort) << 24
+                      | static_cast<uint64_t>(key.dstPort) << 8 | key.protocol));
     return h;
 }
 
@@ -800,10 +791,10 @@ FabricTopology::Place(const std::string& option,
     }
     else if (policy == "random")
     {
-        uint64_t state = Mix64(seed ^ 0x706c6163656dULL);
+        uint64_t state = SplitMix64(seed ^ 0x706c6163656dULL);
         for (uint32_t i = hosts; i > 1; --i)
         {
-            state = Mix64(state);
+            state = SplitMix64(state);
             uint32_t j = static_cast<uint32_t>((static_cast<unsigned __int128>(state) * i) >> 64);
             std::swap(order[i - 1], order[j]);
         }

@@ -385,10 +385,11 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
     scenario.Validate(profile);
     if (scenario.topology != "star")
     {
-        throw TrainingInputError("--topology: '" + scenario.topology +
-                                 "' with the analytic backend (expected star: its models have one "
-                                 "bottleneck, the server's or a worker's NIC, and no ECMP paths "
-                                 "or oversubscribed uplinks; use --backend=flow)");
+        throw TrainingInputError(
+            "--topology: '" + scenario.topology
+            + "' with the analytic backend (expected star: its models have one "
+              "bottleneck, the server's or a worker's NIC, and no ECMP paths "
+              "or oversubscribed uplinks; use --backend=flow)");
     }
     AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
     const Derived d = Derive(profile, scenario);

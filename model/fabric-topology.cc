@@ -371,7 +371,18 @@ FabricTopology::FromJsonText(const std::string& text, const std::string& where)
     FabricTopology t;
     t.m_kind = "file";
     std::map<std::string, uint32_t> byName;
-    const Json& nodes = doc["nodes"];
+    t.ReadJsonNodes(where, doc["nodes"], byName);
+    t.ReadJsonLinks(where, doc["links"], byName, defaults);
+    t.ValidateShape(where);
+    t.Finish();
+    return t;
+}
+
+void
+FabricTopology::ReadJsonNodes(const std::string& where,
+                              const nlohmann::json& nodes,
+                              std::map<std::string, uint32_t>& byName)
+{
     for (std::size_t i = 0; i < nodes.size(); ++i)
     {
         const std::string path = "nodes[" + std::to_string(i) + "]";
@@ -392,9 +403,16 @@ FabricTopology::FromJsonText(const std::string& text, const std::string& where)
         {
             JsonFail(where, path + ".name", "duplicate or empty name '" + name + "'", "unique");
         }
-        byName[name] = t.AddNode(name, type == "host", type == "host" ? 0 : 1);
+        byName[name] = AddNode(name, type == "host", type == "host" ? 0 : 1);
     }
-    const Json& links = doc["links"];
+}
+
+void
+FabricTopology::ReadJsonLinks(const std::string& where,
+                              const nlohmann::json& links,
+                              const std::map<std::string, uint32_t>& byName,
+                              const LinkSpec& defaults)
+{
     std::map<std::pair<uint32_t, uint32_t>, std::size_t> seen;
     for (std::size_t i = 0; i < links.size(); ++i)
     {
@@ -425,15 +443,12 @@ FabricTopology::FromJsonText(const std::string& text, const std::string& where)
         {
             JsonFail(where, path, "second link between the same nodes", "at most one link");
         }
-        if (t.m_nodes[ends[0]].host && t.m_nodes[ends[1]].host)
+        if (m_nodes[ends[0]].host && m_nodes[ends[1]].host)
         {
             JsonFail(where, path, "link between two hosts", "hosts linked to switches");
         }
-        t.AddLink(ends[0], ends[1], ReadSpec(where, path, links[i], defaults));
+        AddLink(ends[0], ends[1], ReadSpec(where, path, links[i], defaults));
     }
-    t.ValidateShape(where);
-    t.Finish();
-    return t;
 }
 
 void
@@ -586,14 +601,34 @@ FabricTopology::DistancesTo(uint32_t to) const
 uint32_t
 FabricTopology::GetDistance(uint32_t from, uint32_t to) const
 {
+    if (from != to && m_nodes.at(to).host)
+    {
+        // A host hangs off one switch: one search per switch, not per host.
+        const uint32_t edge = m_links[m_out[to].front()].to;
+        return from == edge ? 1 : DistancesTo(edge).at(from) + 1;
+    }
     return DistancesTo(to).at(from);
 }
 
 std::vector<uint32_t>
 FabricTopology::GetNextHops(uint32_t node, uint32_t to) const
 {
-    const auto& dist = DistancesTo(to);
     std::vector<uint32_t> hops;
+    if (node == to)
+    {
+        return hops;
+    }
+    uint32_t target = to;
+    if (m_nodes.at(to).host)
+    {
+        target = m_links[m_out[to].front()].to; // the destination's edge switch
+        if (node == target)
+        {
+            hops.push_back(Reverse(m_out[to].front()));
+            return hops;
+        }
+    }
+    const auto& dist = DistancesTo(target);
     for (uint32_t l : m_out.at(node))
     {
         if (dist[m_links[l].to] + 1 == dist[node])

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -346,6 +347,26 @@ class FabricTopology
     std::vector<uint32_t> PlaceExplicit(const std::string& option,
                                         const std::string& list,
                                         uint32_t count) const;
+    /**
+     * \brief Add the nodes of a topology file.
+     * \param where file name for messages
+     * \param nodes the "nodes" array
+     * \param byName output: node index by name
+     */
+    void ReadJsonNodes(const std::string& where,
+                       const nlohmann::json& nodes,
+                       std::map<std::string, uint32_t>& byName);
+    /**
+     * \brief Add the links of a topology file.
+     * \param where file name for messages
+     * \param links the "links" array
+     * \param byName node index by name
+     * \param defaults rate, delay and queue of links that do not say
+     */
+    void ReadJsonLinks(const std::string& where,
+                       const nlohmann::json& links,
+                       const std::map<std::string, uint32_t>& byName,
+                       const LinkSpec& defaults);
     /// Number the racks and reset the cached views.
     void Finish();
     /**

@@ -89,7 +89,6 @@ FlowLevelSimulator::Run()
     result.variant = m_sharing->GetName();
     m_events = 0;
     m_rateComputations = 0;
-    const double capacity = GetLinkCapacity();
     const double flowCap = GetFlowCap();
     const uint32_t k = m_scenario.workers;
 
@@ -140,6 +139,17 @@ FlowLevelSimulator::Run()
             "real ones; sample steps from a profile with per-step samples");
     }
 
+    AddInputs(result);
+    result.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return result;
+}
+
+void
+FlowLevelSimulator::AddInputs(TrainingResult& result) const
+{
+    const double capacity = GetLinkCapacity();
+    const double flowCap = GetFlowCap();
     result.inputs["B_bytes_per_s"] = capacity;
     if (flowCap < INF)
     {
@@ -153,9 +163,6 @@ FlowLevelSimulator::Run()
     result.inputs["layers"] = static_cast<double>(m_profile.GetNLayers());
     result.inputs["events"] = static_cast<double>(m_events);
     result.inputs["rate_computations"] = static_cast<double>(m_rateComputations);
-    result.wallSeconds
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    return result;
 }
 
 bool

@@ -295,8 +295,8 @@ main(int argc, char* argv[])
         s.flowCap = o.cap;
         s.mtu = mtu;
         // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
-        const double c = s.GetLinkGoodputBytesPerSecond();
-        const double one = s.GetGoodputBytesPerSecond();
+        const double c = TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
+        const double one = TrainingNetwork::GetGoodputBytesPerSecond(s);
         const double capBytes = o.cap.GetBitRate() / 8.0;
         const double rtt = 4 * o.delay.GetSeconds();
         const double bdp = one * rtt;

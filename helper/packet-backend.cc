@@ -15,6 +15,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <chrono>
 #include <iostream>
@@ -148,7 +149,7 @@ ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingRes
         }
         for (uint32_t p = 0; p < servers; ++p)
         {
-            if (port == "switch->server" + std::to_string(p))
+            if (port == TrainingNetwork::GetLinkName("server" + std::to_string(p), false))
             {
                 serverDrops += drops;
                 serverMarks += c.ecnMarks;
@@ -253,8 +254,9 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         for (uint32_t c = 0; c < cluster->GetCrossHosts().GetN(); ++c)
         {
             NetDeviceContainer d = cluster->GetCrossLinkDevices(c);
-            monitor->InstallDevice(d.Get(0), "cross" + std::to_string(c) + "->switch");
-            monitor->InstallDevice(d.Get(1), "switch->cross" + std::to_string(c));
+            const std::string host = "cross" + std::to_string(c);
+            monitor->InstallDevice(d.Get(0), TrainingNetwork::GetLinkName(host, true));
+            monitor->InstallDevice(d.Get(1), TrainingNetwork::GetLinkName(host, false));
         }
         for (auto it = cross.Begin(); it != cross.End(); ++it)
         {
@@ -329,7 +331,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             result.inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
         }
-        result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();
+        result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
     }
     catch (...)
     {

@@ -35,6 +35,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-worker-application.h"
 #include "ns3/uinteger.h"
 
@@ -344,8 +345,10 @@ TrainingClusterHelper::GetMonitoredLinks() const
         // The star: per host, its NIC then the switch port towards it.
         for (uint32_t h = 0; h < m_links.size(); ++h)
         {
-            links.push_back({m_links[h].Get(0), GetHostName(h) + "->switch", nic});
-            links.push_back({m_links[h].Get(1), "switch->" + GetHostName(h), nic});
+            links.push_back(
+                {m_links[h].Get(0), TrainingNetwork::GetLinkName(GetHostName(h), true), nic});
+            links.push_back(
+                {m_links[h].Get(1), TrainingNetwork::GetLinkName(GetHostName(h), false), nic});
         }
         return links;
     }
@@ -397,8 +400,9 @@ TrainingClusterHelper::GetServerAddress(uint32_t p) const
 std::string
 TrainingClusterHelper::GetHostName(uint32_t host) const
 {
-    return host < m_workers ? "worker" + std::to_string(host)
-                            : "server" + std::to_string(host - m_workers);
+    TrainingScenario s;
+    s.workers = m_workers;
+    return TrainingNetwork::GetHostName(s, host);
 }
 
 } // namespace ns3

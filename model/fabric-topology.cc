@@ -6,6 +6,7 @@
 
 #include "split-mix64.h"
 #include "training-input-error.h"
+#include "training-network.h"
 #include "training-scenario.h"
 
 #include "ns3/log.h"
@@ -932,9 +933,7 @@ FabricTopology::FromScenario(const TrainingScenario& s)
     t.m_roleHost = t.Place("--placement", s.placement, roles, s.seed);
     for (uint32_t r = 0; r < roles; ++r)
     {
-        t.SetHostName(t.m_roleHost[r],
-                      r < s.workers ? "worker" + std::to_string(r)
-                                    : "server" + std::to_string(r - s.workers));
+        t.SetHostName(t.m_roleHost[r], TrainingNetwork::GetHostName(s, r));
     }
     return t;
 }

@@ -5,6 +5,7 @@
 #include "flow-event-core.h"
 
 #include "training-input-error.h"
+#include "training-network.h"
 #include "training-result.h"
 #include "training-scenario.h"
 
@@ -19,7 +20,7 @@ FlowFabric::FlowFabric(const TrainingScenario& scenario, bool useGoodput)
     // The scenario's goodput rule (payload / wire bytes of a full segment) at each link's rate;
     // a link at the NIC rate gets exactly the scenario's value.
     const double nic = static_cast<double>(scenario.nicRate.GetBitRate());
-    const double goodput = scenario.GetLinkGoodputBytesPerSecond();
+    const double goodput = TrainingNetwork::GetLinkGoodputBytesPerSecond(scenario);
     m_capacity.resize(m_topology.GetNLinks());
     for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
     {

@@ -7,6 +7,7 @@
 #include "flow-event-core.h"
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
+#include "training-network.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -53,7 +54,7 @@ FlowLevelSimulator::GetLinkCapacity() const
         return raw;
     }
     // The scenario's goodput rule (payload / wire bytes of a full segment).
-    return m_scenario.GetLinkGoodputBytesPerSecond();
+    return TrainingNetwork::GetLinkGoodputBytesPerSecond(m_scenario);
 }
 
 double
@@ -64,7 +65,7 @@ FlowLevelSimulator::GetFlowCap() const
         return INF;
     }
     double raw = static_cast<double>(m_scenario.flowCap.GetBitRate()) / 8.0;
-    return m_options.useGoodput ? m_scenario.GetGoodputBytesPerSecond() : raw;
+    return m_options.useGoodput ? TrainingNetwork::GetGoodputBytesPerSecond(m_scenario) : raw;
 }
 
 uint64_t

@@ -4,6 +4,7 @@
 
 #include "flow-ps-engine.h"
 
+#include "training-network.h"
 #include "training-result.h"
 #include "training-scenario.h"
 
@@ -273,9 +274,8 @@ FlowPsEngine::IntraNode(uint32_t l) const
 {
     // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
     // reduced inside it, one tensor after another over the intra-node interconnect, each taking
-    // bytes / intraBandwidth + intraLatency (the packet level does the same).
-    const double intraRate = m_scenario.intraBandwidth.GetBitRate() / 8.0;
-    return m_bytes[l] / intraRate + m_scenario.intraLatency.GetSeconds();
+    // TrainingNetwork::GetIntraNodeHalfSeconds (the packet level does the same).
+    return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_bytes[l]);
 }
 
 std::vector<double>

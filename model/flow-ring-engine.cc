@@ -4,6 +4,8 @@
 
 #include "flow-ring-engine.h"
 
+#include "tensor-fusion.h"
+#include "training-network.h"
 #include "training-result.h"
 #include "training-scenario.h"
 
@@ -28,6 +30,10 @@ FlowRingEngine::FlowRingEngine(const TrainingProfile& profile,
       m_result(result),
       m_mean(profile.GetMeanStep())
 {
+    for (const auto& layer : profile.GetLayers())
+    {
+        m_layerBytes.push_back(layer.paramBytes);
+    }
     const uint32_t k = scenario.workers;
     const auto& capacity = fabric.GetCapacity();
     linkBytes.assign(capacity.size(), 0);
@@ -107,35 +113,15 @@ FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
 void
 FlowRingEngine::FormBuckets()
 {
-    const double q = m_scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
-                         ? INF
-                         : static_cast<double>(m_scenario.bucketBytes);
-    const double q1
-        = m_scenario.firstBucketBytes > 0 ? static_cast<double>(m_scenario.firstBucketBytes) : q;
-    const double timeout = m_scenario.fusionTimeout.GetSeconds();
+    // Tensor fusion (004 Sec. 2.2), the packet level's rule (TensorFusion).
     m_buckets.clear();
-    bool open = false;
-    double openedAt = 0;
-    double bytes = 0;
-    for (uint32_t l = static_cast<uint32_t>(m_ready.size()); l-- > 0;)
+    for (const auto& b : TensorFusion::FormBuckets(m_layerBytes,
+                                                   m_ready,
+                                                   m_scenario.bucketBytes,
+                                                   m_scenario.firstBucketBytes,
+                                                   m_scenario.fusionTimeout.GetSeconds()))
     {
-        if (open && timeout > 0 && m_ready[l] > openedAt + timeout)
-        {
-            m_buckets.push_back({bytes, openedAt + timeout});
-            open = false;
-        }
-        if (!open)
-        {
-            open = true;
-            openedAt = m_ready[l];
-            bytes = 0;
-        }
-        bytes += static_cast<double>(m_profile.GetLayer(l).paramBytes);
-        if (bytes >= (m_buckets.empty() ? q1 : q) || l == 0)
-        {
-            m_buckets.push_back({bytes, m_ready[l]});
-            open = false;
-        }
+        m_buckets.push_back({static_cast<double>(b.bytes), b.closeSeconds});
     }
 }
 
@@ -144,16 +130,13 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
 {
     const uint32_t k = m_scenario.workers;
     const double kk = static_cast<double>(k);
-    const double intraRate = static_cast<double>(m_scenario.intraBandwidth.GetBitRate()) / 8;
     const double backwardDone = m_ready[0];
     double prevEnd = stepStart;
     for (std::size_t b = 0; b < m_buckets.size(); ++b)
     {
         const double m = m_buckets[b].bytes;
         double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
-        double intra = m_scenario.gpusPerNode > 1
-                           ? m / intraRate + m_scenario.intraLatency.GetSeconds()
-                           : 0.0;
+        double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
         double inter = 0;
         if (k > 1)
         {

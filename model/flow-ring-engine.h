@@ -27,11 +27,11 @@ namespace flow
  * + (K-1)/K * M_b / reductionRate, where r is the rate the sharing model gives the K ring flows
  * w -> w+1 on their fabric paths (the full NIC under AllReduceSharing on the star; less where
  * ECMP puts two ring flows on one uplink) and d is the longest one-way path delay of a ring hop
- * (2 link delays on the star). With G GPUs per node an intra-node reduce and broadcast of
- * M_b / intraBandwidth + intraLatency each come before and after the ring. Buckets are reduced
- * one after another; the step ends when the last is done, and the next step's forward starts
- * then. Nothing changes the ring flows' rates during a run, so the engine evaluates each step
- * in one pass instead of through the event heap.
+ * (2 link delays on the star). With G GPUs per node an intra-node reduce and broadcast
+ * (TrainingNetwork::GetIntraNodeHalfSeconds of M_b) come before and after the ring. Buckets are
+ * reduced one after another; the step ends when the last is done, and the next step's forward
+ * starts then. Nothing changes the ring flows' rates during a run, so the engine evaluates each
+ * step in one pass instead of through the event heap.
  */
 class FlowRingEngine
 {
@@ -78,9 +78,7 @@ class FlowRingEngine
      */
     void ComputeReady(uint32_t step, double stepStart);
     /**
-     * \brief Tensor fusion (004 Sec. 2.2): close a bucket when it holds >= Q bytes (the first
-     * bucket: its own size), when the fusion timeout expires after its first gradient, or at
-     * layer 0.
+     * \brief Tensor fusion (004 Sec. 2.2) with the packet level's rule, TensorFusion::FormBuckets.
      */
     void FormBuckets();
     /**
@@ -97,6 +95,7 @@ class FlowRingEngine
     TrainingResult& m_result;                   //!< records go here
     TrainingProfile::StepTimes m_mean;          //!< the mean step
     std::vector<std::vector<uint32_t>> m_paths; //!< per worker w: the links of ring flow w -> w+1
+    std::vector<uint64_t> m_layerBytes;         //!< per layer: parameter bytes
     std::vector<double> m_ready;                //!< per layer: gradient ready on every worker
     std::vector<Bucket> m_buckets;              //!< this step's buckets
 };

@@ -252,6 +252,7 @@ TrainingScenario::ToJson() const
     j["queue_disc"] = queueDisc;
     j["tcp"] = tcpVariant;
     j["mtu"] = mtu;
+    j["send_buffer_bytes"] = sendBufferBytes;
     j["host_queue"] = hostQueueSize.empty() ? queueSize : hostQueueSize;
     j["min_rto_s"] = minRto.GetSeconds();
     j["ecn"] = ecn;
@@ -325,45 +326,6 @@ TrainingScenario::GetComputeScale(uint32_t worker) const
         return 1.0;
     }
     return computeScale.size() == 1 ? computeScale[0] : computeScale.at(worker);
-}
-
-uint32_t
-TrainingScenario::GetSegmentSize() const
-{
-    // 20 bytes IPv4 + 20 bytes TCP + 12 bytes of timestamp option (ns-3 sends it by default).
-    return mtu - 52;
-}
-
-double
-TrainingScenario::GetFlowRateBps() const
-{
-    double rate = static_cast<double>(nicRate.GetBitRate());
-    if (flowCap.GetBitRate() > 0)
-    {
-        rate = std::min(rate, static_cast<double>(flowCap.GetBitRate()));
-    }
-    return rate;
-}
-
-double
-TrainingScenario::GetLinkGoodputBytesPerSecond() const
-{
-    // A point-to-point frame is the IP packet plus a 2-byte PPP header.
-    double efficiency = static_cast<double>(GetSegmentSize()) / (mtu + 2);
-    return nicRate.GetBitRate() / 8.0 * efficiency;
-}
-
-double
-TrainingScenario::GetGoodputBytesPerSecond() const
-{
-    double goodput = GetLinkGoodputBytesPerSecond();
-    if (flowCap.GetBitRate() > 0)
-    {
-        // ns-3.37 paces the segment payload (TcpSocketBase::SendDataPacket times the pacing
-        // interval with the payload size), so the cap bounds goodput, not wire bytes.
-        goodput = std::min(goodput, flowCap.GetBitRate() / 8.0);
-    }
-    return goodput;
 }
 
 std::vector<uint32_t>

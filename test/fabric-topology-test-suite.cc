@@ -316,6 +316,12 @@ class JsonTopologyTestCase : public TestCase
                                   true,
                                   "rejected with a message naming the file and path: " << text);
         }
+        // The shipped example: two racks of two hosts, two 5 G spines (2:1).
+        auto file = FabricTopology::FromJsonFile(std::string(DT_SOURCE_DIR)
+                                                 + "/test/data/topology-two-racks.json");
+        NS_TEST_ASSERT_MSG_EQ(file.GetNRacks(), 2, "two racks");
+        NS_TEST_ASSERT_MSG_EQ(file.GetEqualCostPaths(0, 3).size(), 2, "one path per spine");
+        NS_TEST_ASSERT_MSG_EQ_TOL(file.GetBisectionBandwidth(), 10e9, 1, "2 x 5 G uplinks");
         NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
                                   []
                                   {

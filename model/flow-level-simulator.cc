@@ -82,7 +82,18 @@ class StepRng
      */
     uint64_t Below(uint64_t n)
     {
-        return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
+        // The high 64 bits of the 128-bit product Next() * n, from 32-bit halves: the same
+        // value as unsigned __int128 arithmetic, which ISO C++ (-Wpedantic) does not have.
+        const uint64_t x = Next();
+        const uint64_t xLo = x & 0xffffffffULL;
+        const uint64_t xHi = x >> 32;
+        const uint64_t nLo = n & 0xffffffffULL;
+        const uint64_t nHi = n >> 32;
+        const uint64_t lo = xLo * nLo;
+        const uint64_t cross1 = xHi * nLo;
+        const uint64_t cross2 = xLo * nHi;
+        const uint64_t mid = (lo >> 32) + (cross1 & 0xffffffffULL) + (cross2 & 0xffffffffULL);
+        return xHi * nHi + (cross1 >> 32) + (cross2 >> 32) + (mid >> 32);
     }
 
   private:

@@ -11,6 +11,7 @@
 
 #include "ns3/async-ps-model.h"
 #include "ns3/cynthia-model.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/mva-solver.h"
 #include "ns3/osf-model.h"
 #include "ns3/ps-read-bounds-model.h"
@@ -1337,26 +1338,26 @@ class AnalyticModelsTestSuite : public TestSuite
 {
   public:
     AnalyticModelsTestSuite()
-        : TestSuite("distributed-training-analytic-models", UNIT)
+        : TestSuite("distributed-training-analytic-models", Type::UNIT)
     {
-        AddTestCase(new MvaHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new MvaHeterogeneousTestCase, TestCase::QUICK);
-        AddTestCase(new MvaSingleWorkerTestCase, TestCase::QUICK);
-        AddTestCase(new MvaBoundsTestCase, TestCase::QUICK);
-        AddTestCase(new MvaFcfsResidualTestCase, TestCase::QUICK);
-        AddTestCase(new MvaApproximationErrorTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsThresholdTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsOverlapMonotoneTestCase, TestCase::QUICK);
-        AddTestCase(new SyncPsHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new RingHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfOneLayerTestCase, TestCase::QUICK);
-        AddTestCase(new OsfZeroBufferTestCase, TestCase::QUICK);
-        AddTestCase(new OsfFusionHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfAdaFusionTestCase, TestCase::QUICK);
-        AddTestCase(new ReadBoundsAndCynthiaTestCase, TestCase::QUICK);
-        AddTestCase(new ModelsBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new MvaHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaHeterogeneousTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaSingleWorkerTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaBoundsTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaFcfsResidualTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaApproximationErrorTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsThresholdTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsOverlapMonotoneTestCase, DT_TEST_QUICK);
+        AddTestCase(new SyncPsHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfOneLayerTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfZeroBufferTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfFusionHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfAdaFusionTestCase, DT_TEST_QUICK);
+        AddTestCase(new ReadBoundsAndCynthiaTestCase, DT_TEST_QUICK);
+        AddTestCase(new ModelsBadInputTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -5,6 +5,7 @@
  * wscript (waf, ns-3.35 and older), and both complete with respect to the files on disk.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -218,10 +219,10 @@ class BuildListsTestSuite : public TestSuite
 {
   public:
     BuildListsTestSuite()
-        : TestSuite("distributed-training-build-lists", UNIT)
+        : TestSuite("distributed-training-build-lists", Type::UNIT)
     {
-        AddTestCase(new WafListsEqualCmakeListsTestCase, TestCase::QUICK);
-        AddTestCase(new BuildListsMatchDiskTestCase, TestCase::QUICK);
+        AddTestCase(new WafListsEqualCmakeListsTestCase, DT_TEST_QUICK);
+        AddTestCase(new BuildListsMatchDiskTestCase, DT_TEST_QUICK);
     }
 };
 

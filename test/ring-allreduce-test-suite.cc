@@ -6,6 +6,7 @@
  * 2(K-1) per-round latencies, conservation of bytes and chunks, multi-GPU nodes, bad input.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -676,15 +677,15 @@ class RingAllReduceTestSuite : public TestSuite
 {
   public:
     RingAllReduceTestSuite()
-        : TestSuite("distributed-training-ring", UNIT)
+        : TestSuite("distributed-training-ring", Type::UNIT)
     {
-        AddTestCase(new RingBucketFormationTestCase, TestCase::QUICK);
-        AddTestCase(new RingPresetsAndBadInputTestCase, TestCase::QUICK);
-        AddTestCase(new RingBucketStartTestCase, TestCase::QUICK);
-        AddTestCase(new RingAllReduceTimeTestCase, TestCase::QUICK);
-        AddTestCase(new RingReductionRateTestCase, TestCase::QUICK);
-        AddTestCase(new RingConservationTestCase, TestCase::QUICK);
-        AddTestCase(new RingMultiGpuTestCase, TestCase::QUICK);
+        AddTestCase(new RingBucketFormationTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingPresetsAndBadInputTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingBucketStartTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingAllReduceTimeTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingReductionRateTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingConservationTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingMultiGpuTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -8,6 +8,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/test.h"
@@ -330,11 +331,11 @@ class SharingIndexTestSuite : public TestSuite
 {
   public:
     SharingIndexTestSuite()
-        : TestSuite("distributed-training-sharing-index", UNIT)
+        : TestSuite("distributed-training-sharing-index", Type::UNIT)
     {
-        AddTestCase(new SharingIndexModelTimesTestCase, TestCase::QUICK);
-        AddTestCase(new SharingIndexValuesTestCase, TestCase::QUICK);
-        AddTestCase(new SharingIndexTcpTestCase, TestCase::QUICK);
+        AddTestCase(new SharingIndexModelTimesTestCase, DT_TEST_QUICK);
+        AddTestCase(new SharingIndexValuesTestCase, DT_TEST_QUICK);
+        AddTestCase(new SharingIndexTcpTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -6,6 +6,7 @@
  * backends share (sync barrier-to-barrier, async window), on hand-made step records.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
@@ -314,12 +315,12 @@ class TrainingScenarioTestSuite : public TestSuite
 {
   public:
     TrainingScenarioTestSuite()
-        : TestSuite("distributed-training-scenario", UNIT)
+        : TestSuite("distributed-training-scenario", Type::UNIT)
     {
-        AddTestCase(new LayerPartitionTestCase, TestCase::QUICK);
-        AddTestCase(new GoodputTestCase, TestCase::QUICK);
-        AddTestCase(new ScenarioBadInputTestCase, TestCase::QUICK);
-        AddTestCase(new ThroughputDefinitionTestCase, TestCase::QUICK);
+        AddTestCase(new LayerPartitionTestCase, DT_TEST_QUICK);
+        AddTestCase(new GoodputTestCase, DT_TEST_QUICK);
+        AddTestCase(new ScenarioBadInputTestCase, DT_TEST_QUICK);
+        AddTestCase(new ThroughputDefinitionTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -96,8 +96,6 @@ CountResult(uint32_t* count, const TrainingResult& /* result */)
     ++*count;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Sync PS through the backend.
@@ -692,3 +690,5 @@ class AnalyticBackendTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static AnalyticBackendTestSuite g_analyticBackendTestSuite;
+
+} // namespace

@@ -97,8 +97,6 @@ HandSingleClass(double z,
     return x;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * 000 Eq. (1)-(4) on two and four identical workers, worked by hand.
@@ -753,9 +751,6 @@ class RingHandWorkedTestCase : public TestCase
     }
 };
 
-namespace
-{
-
 /// The 4-layer example of the OSF tests: N = 4, beta = 1 GB/s, R = 2 GB/s, delta = 1 ms.
 OsfModel::Params
 FourLayers(double delta = 1e-3)
@@ -773,8 +768,6 @@ FourLayers(double delta = 1e-3)
 
 /// Eq. (7) per byte for FourLayers(): 2 (N-1) / (N beta) + (N-1) / (N R).
 const double OSF_PER_BYTE = 2.0 * 3 / (4 * 1e9) + 3.0 / (4 * 2e9); // 1.875e-9
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -1363,3 +1356,5 @@ class AnalyticModelsTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static AnalyticModelsTestSuite g_analyticModelsTestSuite;
+
+} // namespace

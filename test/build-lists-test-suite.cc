@@ -95,8 +95,6 @@ Minus(const std::set<std::string>& a, const std::set<std::string>& b)
     return out;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * The wscript lists the same sources, headers, tests and examples as CMakeLists.txt.
@@ -228,3 +226,5 @@ class BuildListsTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static BuildListsTestSuite g_buildListsTestSuite;
+
+} // namespace

@@ -61,8 +61,6 @@ Input(const TrainingResult& r, const std::string& key)
     return it == r.inputs.end() ? -1 : it->second;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Incast: 8 workers into 10-packet queues drop at the server's switch port and retransmit; one
@@ -367,3 +365,5 @@ class CongestionTestSuite : public TestSuite
 
 /// The suite instance.
 static CongestionTestSuite g_congestionTestSuite;
+
+} // namespace

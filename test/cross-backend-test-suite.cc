@@ -47,8 +47,6 @@ Flow(const TrainingProfile& p, const TrainingScenario& s, const std::string& sha
     return flow->Run(p, s).at(0);
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * One worker, no contention: flow and packet agree within 3 %.
@@ -244,3 +242,5 @@ class CrossBackendTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static CrossBackendTestSuite g_crossBackendTestSuite;
+
+} // namespace

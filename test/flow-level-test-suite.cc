@@ -561,8 +561,6 @@ class ReferencePsSimulator
     double m_t{0};
 };
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Two equal transfers that start together.
@@ -1427,10 +1425,10 @@ class StepSamplingTestCase : public TestCase
  * \ingroup distributed-training
  * Determinism.
  */
-class DeterminismTestCase : public TestCase
+class FlowDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    FlowDeterminismTestCase()
         : TestCase("same seed gives identical records (async, 2 servers, random order, WIN, "
                    "overlap, sampled); another seed gives different ones")
     {
@@ -1858,7 +1856,7 @@ class FlowLevelTestSuite : public TestSuite
         AddTestCase(new ComputeScaleTestCase, DT_TEST_QUICK);
         AddTestCase(new MultiGpuParameterServerFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new StepSamplingTestCase, DT_TEST_QUICK);
-        AddTestCase(new DeterminismTestCase, DT_TEST_QUICK);
+        AddTestCase(new FlowDeterminismTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncDriftTestCase, DT_TEST_QUICK);
         AddTestCase(new LinkUtilisationTestCase, DT_TEST_QUICK);
         AddTestCase(new FlowBackendOptionsTestCase, DT_TEST_QUICK);
@@ -1869,3 +1867,5 @@ class FlowLevelTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static FlowLevelTestSuite g_flowLevelTestSuite;
+
+} // namespace

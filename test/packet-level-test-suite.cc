@@ -52,8 +52,6 @@ StepEnds(const TrainingResult& r, uint32_t steps)
     return ends;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * One worker, overlap off, no contention: the step is downlink + forward + backward + uplink +
@@ -593,10 +591,10 @@ class QueueDiscWiringTestCase : public TestCase
  * \ingroup distributed-training
  * Same seed, same JSON; another seed draws other steps.
  */
-class DeterminismTestCase : public TestCase
+class PacketDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    PacketDeterminismTestCase()
         : TestCase("packet: same seed gives identical JSON, another seed differs")
     {
     }
@@ -646,9 +644,11 @@ class PacketLevelTestSuite : public TestSuite
         AddTestCase(new FlowCapTestCase, DT_TEST_QUICK);
         AddTestCase(new MultiGpuParameterServerTestCase, DT_TEST_QUICK);
         AddTestCase(new QueueDiscWiringTestCase, DT_TEST_QUICK);
-        AddTestCase(new DeterminismTestCase, DT_TEST_QUICK);
+        AddTestCase(new PacketDeterminismTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static PacketLevelTestSuite g_packetLevelTestSuite;
+
+} // namespace

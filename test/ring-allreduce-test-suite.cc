@@ -148,8 +148,6 @@ ChunkSize(uint64_t m, uint32_t k, uint32_t c)
     return c + 1 < k ? m / k : m - (m / k) * (k - 1);
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Bucket formation on a hand-worked layer list.
@@ -691,3 +689,5 @@ class RingAllReduceTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static RingAllReduceTestSuite g_ringAllReduceTestSuite;
+
+} // namespace

@@ -52,8 +52,6 @@ Show(const std::vector<double>& v)
     return os.str();
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * FCFS and PS completion times worked by hand, C = 1000 B/s.
@@ -340,3 +338,5 @@ class SharingIndexTestSuite : public TestSuite
 };
 
 static SharingIndexTestSuite g_sharingIndexTestSuite; //!< the suite
+
+} // namespace

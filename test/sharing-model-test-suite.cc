@@ -54,8 +54,6 @@ Rates(const SharingModel& model,
     return rates;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Algorithm 1's PS: n flows on one link get 1/n each.
@@ -536,3 +534,5 @@ class SharingModelTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static SharingModelTestSuite g_sharingModelTestSuite;
+
+} // namespace

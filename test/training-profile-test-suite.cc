@@ -90,8 +90,6 @@ class TempFile
     std::string m_path;
 };
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * A profile saved and loaded again is equal to the original, bit for bit, samples and nested
@@ -660,3 +658,5 @@ class TrainingProfileTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static TrainingProfileTestSuite g_trainingProfileTestSuite;
+
+} // namespace

@@ -35,8 +35,6 @@ ProfileOfSizes(const std::vector<uint64_t>& sizes)
     return p;
 }
 
-} // namespace
-
 /**
  * \ingroup distributed-training
  * Greedy partition puts each layer, in forward order, on the server with the fewest bytes so far.
@@ -326,3 +324,5 @@ class TrainingScenarioTestSuite : public TestSuite
 
 /// Static instance: registers the suite.
 static TrainingScenarioTestSuite g_trainingScenarioTestSuite;
+
+} // namespace

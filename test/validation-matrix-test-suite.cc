@@ -54,8 +54,6 @@ MakeRow(const std::string& scenario,
     return r;
 }
 
-} // namespace
-
 /// The matrix's expansion into driver jobs.
 class ValidationExpansionTestCase : public TestCase
 {
@@ -373,3 +371,5 @@ class ValidationMatrixTestSuite : public TestSuite
 
 /// Static instance.
 static ValidationMatrixTestSuite g_validationMatrixTestSuite;
+
+} // namespace

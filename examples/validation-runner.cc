@@ -643,9 +643,16 @@ RunMatrix(const std::string& matrixFile,
     }
     if (sim.empty())
     {
+        // The driver beside this program, named as this program is: in an ns-3 source tree
+        // ns3.48-validation-runner-default goes with ns3.48-distributed-training-sim-default.
         std::error_code ec;
-        sim = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "distributed-training-sim")
-                  .string();
+        const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+        const std::string own = "validation-runner";
+        std::string name = self.filename().string();
+        const auto at = name.find(own);
+        name = at == std::string::npos ? std::string("distributed-training-sim")
+                                       : name.replace(at, own.size(), "distributed-training-sim");
+        sim = (self.parent_path() / name).string();
     }
     if (access(sim.c_str(), X_OK) != 0)
     {

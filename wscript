@@ -65,7 +65,8 @@ def build(bld):
         'model/training-worker-application.cc',
     ]
     module.use = ['NLOHMANN_JSON']
-    module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
+    # waf is ns-3.35 and older: the APIs of model/distributed-training-compat.h before 3.41.
+    module.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath(), 'DT_NS3_VERSION=335']
 
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
@@ -89,7 +90,7 @@ def build(bld):
         'test/transformer-profile-test-suite.cc',
         'test/validation-matrix-test-suite.cc',
     ]
-    module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath()]
+    module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath(), 'DT_NS3_VERSION=335']
 
     headers = bld(features='ns3header')
     headers.module = 'distributed-training'
@@ -112,6 +113,7 @@ def build(bld):
         'model/calibrated-sharing.h',
         'model/capped-sharing.h',
         'model/cynthia-model.h',
+        'model/distributed-training-compat.h',
         'model/fabric-ecmp-routing.h',
         'model/fabric-topology.h',
         'model/fcfs-sharing.h',

@@ -554,7 +554,14 @@ Runner::Runner(RunnerOptions options)
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (m_opt.sim.empty())
     {
-        m_opt.sim = (self.parent_path() / "distributed-training-sim").string();
+        // The driver beside this program, named as this program is: in an ns-3 source tree
+        // ns3.48-validation-runner-default goes with ns3.48-distributed-training-sim-default.
+        const std::string own = "validation-runner";
+        std::string name = self.filename().string();
+        const auto at = name.find(own);
+        name = at == std::string::npos ? std::string("distributed-training-sim")
+                                       : name.replace(at, own.size(), "distributed-training-sim");
+        m_opt.sim = (self.parent_path() / name).string();
     }
     if (access(m_opt.sim.c_str(), X_OK) != 0)
     {

@@ -6,6 +6,7 @@
 
 #include "ns3/async-ps-model.h"
 #include "ns3/cynthia-model.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -204,7 +205,7 @@ AnalyticBackend::GetTypeId()
                             "2^ExactMvaMaxWorkers populations, else Schweitzer-Bard), Exact, or "
                             "Approximate.",
                             EnumValue(MVA_AUTO),
-                            MakeEnumAccessor(&AnalyticBackend::m_mvaMethod),
+                            DtMakeEnumAccessor<MvaMethod>(&AnalyticBackend::m_mvaMethod),
                             MakeEnumChecker(MVA_AUTO,
                                             "Auto",
                                             MVA_EXACT,
@@ -243,7 +244,7 @@ AnalyticBackend::GetTypeId()
                   "AllReduce time of a tensor in the OSF models: Linear (004 Eq. (7)) "
                   "or Piecewise (004 Eq. (18)).",
                   EnumValue(TRANSFER_LINEAR),
-                  MakeEnumAccessor(&AnalyticBackend::m_transferModel),
+                  DtMakeEnumAccessor<TransferModel>(&AnalyticBackend::m_transferModel),
                   MakeEnumChecker(TRANSFER_LINEAR, "Linear", TRANSFER_PIECEWISE, "Piecewise"))
               .AddAttribute("PiecewiseA1",
                             "004 Eq. (18) a1, seconds per log2(byte) below the threshold. If "
@@ -352,7 +353,7 @@ AnalyticBackend::SetAttributeChecked(const std::string& name, const std::string&
         {
             ok = SetAttributeFailSafe(name, TimeValue(TrainingScenario::ParseTime(name, value)));
         }
-        else if (type == "ns3::EnumValue")
+        else if (type.rfind("ns3::EnumValue", 0) == 0) // "ns3::EnumValue<T>" from ns-3.41
         {
             std::istringstream names(expected);
             std::string item;

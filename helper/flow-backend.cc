@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fcfs-sharing.h"
@@ -48,7 +49,7 @@ FlowBackend::GetTypeId()
                             "attributes set its parameters) or allreduce (full bandwidth). Ring "
                             "scenarios always use allreduce.",
                             EnumValue(PS),
-                            MakeEnumAccessor(&FlowBackend::m_sharing),
+                            DtMakeEnumAccessor<Sharing>(&FlowBackend::m_sharing),
                             MakeEnumChecker(FCFS,
                                             "fcfs",
                                             PS,

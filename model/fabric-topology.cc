@@ -4,6 +4,7 @@
 
 #include "fabric-topology.h"
 
+#include "distributed-training-compat.h"
 #include "split-mix64.h"
 #include "training-input-error.h"
 #include "training-network.h"
@@ -831,7 +832,7 @@ FabricTopology::Place(const std::string& option,
         for (uint32_t i = hosts; i > 1; --i)
         {
             state = SplitMix64(state);
-            uint32_t j = static_cast<uint32_t>((static_cast<unsigned __int128>(state) * i) >> 64);
+            uint32_t j = static_cast<uint32_t>(DtMulHigh64(state, i));
             std::swap(order[i - 1], order[j]);
         }
     }

@@ -5,6 +5,7 @@
 #ifndef FLOW_EVENT_CORE_H
 #define FLOW_EVENT_CORE_H
 
+#include "distributed-training-compat.h"
 #include "fabric-topology.h"
 #include "sharing-model.h"
 #include "split-mix64.h"
@@ -77,7 +78,7 @@ class StepRng
      */
     uint64_t Below(uint64_t n)
     {
-        return static_cast<uint64_t>((static_cast<unsigned __int128>(Next()) * n) >> 64);
+        return DtMulHigh64(Next(), n);
     }
 
   private:

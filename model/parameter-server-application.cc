@@ -5,6 +5,7 @@
 #include "parameter-server-application.h"
 
 #include "ns3/boolean.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
@@ -48,7 +49,7 @@ ParameterServerApplication::GetTypeId()
               .AddAttribute("Mode",
                             "sync: barrier over all workers after each step; async: none",
                             EnumValue(ParameterServerApplication::SYNC),
-                            MakeEnumAccessor(&ParameterServerApplication::m_mode),
+                            DtMakeEnumAccessor<Mode>(&ParameterServerApplication::m_mode),
                             MakeEnumChecker(ParameterServerApplication::SYNC,
                                             "sync",
                                             ParameterServerApplication::ASYNC,
@@ -62,7 +63,7 @@ ParameterServerApplication::GetTypeId()
               .AddAttribute("Order",
                             "Order of the parameter tensors sent to a worker",
                             EnumValue(ParameterServerApplication::FORWARD),
-                            MakeEnumAccessor(&ParameterServerApplication::m_order),
+                            DtMakeEnumAccessor<Order>(&ParameterServerApplication::m_order),
                             MakeEnumChecker(ParameterServerApplication::FORWARD,
                                             "forward",
                                             ParameterServerApplication::REVERSE,

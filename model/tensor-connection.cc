@@ -97,7 +97,7 @@ TensorConnection::ScheduleSend()
 {
     // Everything queued at the same instant is scheduled together: the streams of a step are
     // all known to the multiplexer before it picks the first chunk.
-    if (!m_sendEvent.IsRunning())
+    if (m_sendEvent.IsExpired()) // = !IsRunning(), renamed IsPending() in ns-3.42
     {
         m_sendEvent = Simulator::ScheduleNow(&TensorConnection::TrySend, this);
     }

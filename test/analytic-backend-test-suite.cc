@@ -9,6 +9,7 @@
 #include "training-test-utils.h"
 
 #include "ns3/analytic-backend.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/test.h"
@@ -94,8 +95,6 @@ CountResult(uint32_t* count, const TrainingResult& /* result */)
 {
     ++*count;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -633,7 +632,7 @@ class BackendBadInputTestCase : public TestCase
         backend->SetAttributeChecked("MvaMethod", "Exact");
         backend->SetAttributeChecked("AllReduceOverhead", "5us");
         backend->SetAttributeChecked("ExactMvaMaxWorkers", "12");
-        EnumValue method;
+        DtEnumValue<AnalyticBackend::MvaMethod> method;
         backend->GetAttribute("MvaMethod", method);
         NS_TEST_EXPECT_MSG_EQ(method.Get(), AnalyticBackend::MVA_EXACT, "enum by name");
         UintegerValue maxWorkers;
@@ -677,17 +676,19 @@ class AnalyticBackendTestSuite : public TestSuite
 {
   public:
     AnalyticBackendTestSuite()
-        : TestSuite("distributed-training-analytic-backend", UNIT)
+        : TestSuite("distributed-training-analytic-backend", Type::UNIT)
     {
-        AddTestCase(new BackendSyncPsTestCase, TestCase::QUICK);
-        AddTestCase(new BackendAsyncPsTestCase, TestCase::QUICK);
-        AddTestCase(new BackendRingTestCase, TestCase::QUICK);
-        AddTestCase(new BackendClusterTestCase, TestCase::QUICK);
-        AddTestCase(new BackendAttributesTestCase, TestCase::QUICK);
-        AddTestCase(new BackendScaleTestCase, TestCase::QUICK);
-        AddTestCase(new BackendBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new BackendSyncPsTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendAsyncPsTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendRingTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendClusterTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendAttributesTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendScaleTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendBadInputTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static AnalyticBackendTestSuite g_analyticBackendTestSuite;
+
+} // namespace

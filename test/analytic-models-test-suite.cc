@@ -11,6 +11,7 @@
 
 #include "ns3/async-ps-model.h"
 #include "ns3/cynthia-model.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/mva-solver.h"
 #include "ns3/osf-model.h"
 #include "ns3/ps-read-bounds-model.h"
@@ -95,8 +96,6 @@ HandSingleClass(double z,
     }
     return x;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -752,9 +751,6 @@ class RingHandWorkedTestCase : public TestCase
     }
 };
 
-namespace
-{
-
 /// The 4-layer example of the OSF tests: N = 4, beta = 1 GB/s, R = 2 GB/s, delta = 1 ms.
 OsfModel::Params
 FourLayers(double delta = 1e-3)
@@ -772,8 +768,6 @@ FourLayers(double delta = 1e-3)
 
 /// Eq. (7) per byte for FourLayers(): 2 (N-1) / (N beta) + (N-1) / (N R).
 const double OSF_PER_BYTE = 2.0 * 3 / (4 * 1e9) + 3.0 / (4 * 2e9); // 1.875e-9
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -1337,28 +1331,30 @@ class AnalyticModelsTestSuite : public TestSuite
 {
   public:
     AnalyticModelsTestSuite()
-        : TestSuite("distributed-training-analytic-models", UNIT)
+        : TestSuite("distributed-training-analytic-models", Type::UNIT)
     {
-        AddTestCase(new MvaHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new MvaHeterogeneousTestCase, TestCase::QUICK);
-        AddTestCase(new MvaSingleWorkerTestCase, TestCase::QUICK);
-        AddTestCase(new MvaBoundsTestCase, TestCase::QUICK);
-        AddTestCase(new MvaFcfsResidualTestCase, TestCase::QUICK);
-        AddTestCase(new MvaApproximationErrorTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsThresholdTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncPsOverlapMonotoneTestCase, TestCase::QUICK);
-        AddTestCase(new SyncPsHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new RingHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfOneLayerTestCase, TestCase::QUICK);
-        AddTestCase(new OsfZeroBufferTestCase, TestCase::QUICK);
-        AddTestCase(new OsfFusionHandWorkedTestCase, TestCase::QUICK);
-        AddTestCase(new OsfAdaFusionTestCase, TestCase::QUICK);
-        AddTestCase(new ReadBoundsAndCynthiaTestCase, TestCase::QUICK);
-        AddTestCase(new ModelsBadInputTestCase, TestCase::QUICK);
+        AddTestCase(new MvaHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaHeterogeneousTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaSingleWorkerTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaBoundsTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaFcfsResidualTestCase, DT_TEST_QUICK);
+        AddTestCase(new MvaApproximationErrorTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsThresholdTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncPsOverlapMonotoneTestCase, DT_TEST_QUICK);
+        AddTestCase(new SyncPsHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfOneLayerTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfZeroBufferTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfFusionHandWorkedTestCase, DT_TEST_QUICK);
+        AddTestCase(new OsfAdaFusionTestCase, DT_TEST_QUICK);
+        AddTestCase(new ReadBoundsAndCynthiaTestCase, DT_TEST_QUICK);
+        AddTestCase(new ModelsBadInputTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static AnalyticModelsTestSuite g_analyticModelsTestSuite;
+
+} // namespace

@@ -5,6 +5,7 @@
  * wscript (waf, ns-3.35 and older), and both complete with respect to the files on disk.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -93,8 +94,6 @@ Minus(const std::set<std::string>& a, const std::set<std::string>& b)
     std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(out, out.end()));
     return out;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -218,12 +217,14 @@ class BuildListsTestSuite : public TestSuite
 {
   public:
     BuildListsTestSuite()
-        : TestSuite("distributed-training-build-lists", UNIT)
+        : TestSuite("distributed-training-build-lists", Type::UNIT)
     {
-        AddTestCase(new WafListsEqualCmakeListsTestCase, TestCase::QUICK);
-        AddTestCase(new BuildListsMatchDiskTestCase, TestCase::QUICK);
+        AddTestCase(new WafListsEqualCmakeListsTestCase, DT_TEST_QUICK);
+        AddTestCase(new BuildListsMatchDiskTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static BuildListsTestSuite g_buildListsTestSuite;
+
+} // namespace

@@ -11,6 +11,7 @@
 #include "training-test-utils.h"
 
 #include "ns3/core-module.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/ipv4.h"
 #include "ns3/point-to-point-net-device.h"
@@ -59,8 +60,6 @@ Input(const TrainingResult& r, const std::string& key)
     auto it = r.inputs.find(key);
     return it == r.inputs.end() ? -1 : it->second;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -354,15 +353,17 @@ class CongestionTestSuite : public TestSuite
 {
   public:
     CongestionTestSuite()
-        : TestSuite("distributed-training-congestion", UNIT)
+        : TestSuite("distributed-training-congestion", Type::UNIT)
     {
-        AddTestCase(new IncastCountersTestCase, TestCase::QUICK);
-        AddTestCase(new DropAccountingTestCase, TestCase::QUICK);
-        AddTestCase(new QueueDiscJobTestCase, TestCase::QUICK);
-        AddTestCase(new CrossTrafficTestCase, TestCase::QUICK);
-        AddTestCase(new CongestionInputTestCase, TestCase::QUICK);
+        AddTestCase(new IncastCountersTestCase, DT_TEST_QUICK);
+        AddTestCase(new DropAccountingTestCase, DT_TEST_QUICK);
+        AddTestCase(new QueueDiscJobTestCase, DT_TEST_QUICK);
+        AddTestCase(new CrossTrafficTestCase, DT_TEST_QUICK);
+        AddTestCase(new CongestionInputTestCase, DT_TEST_QUICK);
     }
 };
 
 /// The suite instance.
 static CongestionTestSuite g_congestionTestSuite;
+
+} // namespace

@@ -9,6 +9,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -45,8 +46,6 @@ Flow(const TrainingProfile& p, const TrainingScenario& s, const std::string& sha
     flow->SetAttribute("Sharing", StringValue(sharing));
     return flow->Run(p, s).at(0);
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -231,14 +230,16 @@ class CrossBackendTestSuite : public TestSuite
 {
   public:
     CrossBackendTestSuite()
-        : TestSuite("distributed-training-cross-backend", UNIT)
+        : TestSuite("distributed-training-cross-backend", Type::UNIT)
     {
-        AddTestCase(new OneWorkerFlowMatchesPacketTestCase, TestCase::QUICK);
-        AddTestCase(new SyncFourWorkersTestCase, TestCase::QUICK);
-        AddTestCase(new RingFourWorkersTestCase, TestCase::QUICK);
-        AddTestCase(new WindowModelTestCase, TestCase::QUICK);
+        AddTestCase(new OneWorkerFlowMatchesPacketTestCase, DT_TEST_QUICK);
+        AddTestCase(new SyncFourWorkersTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingFourWorkersTestCase, DT_TEST_QUICK);
+        AddTestCase(new WindowModelTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static CrossBackendTestSuite g_crossBackendTestSuite;
+
+} // namespace

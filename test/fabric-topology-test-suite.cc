@@ -7,6 +7,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/test.h"
 #include "ns3/training-scenario.h"
@@ -338,13 +339,13 @@ class FabricTopologyTestSuite : public TestSuite
 {
   public:
     FabricTopologyTestSuite()
-        : TestSuite("distributed-training-fabric-topology", UNIT)
+        : TestSuite("distributed-training-fabric-topology", Type::UNIT)
     {
-        AddTestCase(new FabricShapesTestCase, TestCase::QUICK);
-        AddTestCase(new EcmpHashTestCase, TestCase::QUICK);
-        AddTestCase(new PlacementTestCase, TestCase::QUICK);
-        AddTestCase(new ScenarioFabricTestCase, TestCase::QUICK);
-        AddTestCase(new JsonTopologyTestCase, TestCase::QUICK);
+        AddTestCase(new FabricShapesTestCase, DT_TEST_QUICK);
+        AddTestCase(new EcmpHashTestCase, DT_TEST_QUICK);
+        AddTestCase(new PlacementTestCase, DT_TEST_QUICK);
+        AddTestCase(new ScenarioFabricTestCase, DT_TEST_QUICK);
+        AddTestCase(new JsonTopologyTestCase, DT_TEST_QUICK);
     }
 };
 

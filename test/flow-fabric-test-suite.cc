@@ -8,6 +8,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/flow-event-core.h"
 #include "ns3/flow-level-simulator.h"
@@ -240,12 +241,12 @@ class FlowFabricTestSuite : public TestSuite
 {
   public:
     FlowFabricTestSuite()
-        : TestSuite("distributed-training-flow-fabric", UNIT)
+        : TestSuite("distributed-training-flow-fabric", Type::UNIT)
     {
-        AddTestCase(new OversubscribedUplinkTestCase, TestCase::QUICK);
-        AddTestCase(new EcmpCollisionTestCase, TestCase::QUICK);
-        AddTestCase(new RingOnFatTreeTestCase, TestCase::QUICK);
-        AddTestCase(new PacketEcmpMatchesFlowTestCase, TestCase::QUICK);
+        AddTestCase(new OversubscribedUplinkTestCase, DT_TEST_QUICK);
+        AddTestCase(new EcmpCollisionTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingOnFatTreeTestCase, DT_TEST_QUICK);
+        AddTestCase(new PacketEcmpMatchesFlowTestCase, DT_TEST_QUICK);
     }
 };
 

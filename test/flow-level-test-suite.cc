@@ -12,6 +12,7 @@
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
 #include "ns3/config.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fcfs-sharing.h"
@@ -560,8 +561,6 @@ class ReferencePsSimulator
     uint32_t m_ended{0};
     double m_t{0};
 };
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -1427,10 +1426,10 @@ class StepSamplingTestCase : public TestCase
  * \ingroup distributed-training
  * Determinism.
  */
-class DeterminismTestCase : public TestCase
+class FlowDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    FlowDeterminismTestCase()
         : TestCase("same seed gives identical records (async, 2 servers, random order, WIN, "
                    "overlap, sampled); another seed gives different ones")
     {
@@ -1688,7 +1687,7 @@ class CustomSharingTestCase : public TestCase
         s.warmup = 0;
         Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
         backend->SetAttribute("UseGoodput", BooleanValue(false));
-        backend->SetAttribute("SharingModel", PointerValue(Create<HalfRateSharing>()));
+        backend->SetAttribute("SharingModel", PointerValue(CreateObject<HalfRateSharing>()));
         std::vector<TrainingResult> r = backend->Run(p, s);
         NS_TEST_ASSERT_MSG_EQ(r.size(), 1, "one result");
         NS_TEST_EXPECT_MSG_EQ(r[0].variant, "half", "variant = the model's name");
@@ -1840,32 +1839,34 @@ class FlowLevelTestSuite : public TestSuite
 {
   public:
     FlowLevelTestSuite()
-        : TestSuite("distributed-training-flow", UNIT)
+        : TestSuite("distributed-training-flow", Type::UNIT)
     {
-        AddTestCase(new TwoTransfersTestCase, TestCase::QUICK);
-        AddTestCase(new CalibratedTransfersTestCase, TestCase::QUICK);
-        AddTestCase(new WindowModelFlowTestCase, TestCase::QUICK);
-        AddTestCase(new CappedTransfersTestCase, TestCase::QUICK);
-        AddTestCase(new SyncPsClosedFormTestCase, TestCase::QUICK);
-        AddTestCase(new RingClosedFormTestCase, TestCase::QUICK);
-        AddTestCase(new RingCostsTestCase, TestCase::QUICK);
-        AddTestCase(new RingBucketsTestCase, TestCase::QUICK);
-        AddTestCase(new RingOverlapTestCase, TestCase::QUICK);
-        AddTestCase(new WindowSchedulerTestCase, TestCase::QUICK);
-        AddTestCase(new TransmissionOrderTestCase, TestCase::QUICK);
-        AddTestCase(new PsOverlapTestCase, TestCase::QUICK);
-        AddTestCase(new TwoServersTestCase, TestCase::QUICK);
-        AddTestCase(new ComputeScaleTestCase, TestCase::QUICK);
-        AddTestCase(new MultiGpuParameterServerFlowTestCase, TestCase::QUICK);
-        AddTestCase(new StepSamplingTestCase, TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
-        AddTestCase(new AsyncDriftTestCase, TestCase::QUICK);
-        AddTestCase(new LinkUtilisationTestCase, TestCase::QUICK);
-        AddTestCase(new FlowBackendOptionsTestCase, TestCase::QUICK);
-        AddTestCase(new CustomSharingTestCase, TestCase::QUICK);
-        AddTestCase(new ReferenceCrossCheckTestCase, TestCase::QUICK);
+        AddTestCase(new TwoTransfersTestCase, DT_TEST_QUICK);
+        AddTestCase(new CalibratedTransfersTestCase, DT_TEST_QUICK);
+        AddTestCase(new WindowModelFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new CappedTransfersTestCase, DT_TEST_QUICK);
+        AddTestCase(new SyncPsClosedFormTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingClosedFormTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingCostsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingBucketsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingOverlapTestCase, DT_TEST_QUICK);
+        AddTestCase(new WindowSchedulerTestCase, DT_TEST_QUICK);
+        AddTestCase(new TransmissionOrderTestCase, DT_TEST_QUICK);
+        AddTestCase(new PsOverlapTestCase, DT_TEST_QUICK);
+        AddTestCase(new TwoServersTestCase, DT_TEST_QUICK);
+        AddTestCase(new ComputeScaleTestCase, DT_TEST_QUICK);
+        AddTestCase(new MultiGpuParameterServerFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new StepSamplingTestCase, DT_TEST_QUICK);
+        AddTestCase(new FlowDeterminismTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncDriftTestCase, DT_TEST_QUICK);
+        AddTestCase(new LinkUtilisationTestCase, DT_TEST_QUICK);
+        AddTestCase(new FlowBackendOptionsTestCase, DT_TEST_QUICK);
+        AddTestCase(new CustomSharingTestCase, DT_TEST_QUICK);
+        AddTestCase(new ReferenceCrossCheckTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static FlowLevelTestSuite g_flowLevelTestSuite;
+
+} // namespace

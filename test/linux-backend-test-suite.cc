@@ -423,12 +423,12 @@ class LinuxBackendTestSuite : public TestSuite
 {
   public:
     LinuxBackendTestSuite()
-        : TestSuite("distributed-training-linux-backend", UNIT)
+        : TestSuite("distributed-training-linux-backend", Type::UNIT)
     {
-        AddTestCase(new RefusalsTestCase, TestCase::QUICK);
-        AddTestCase(new OneWorkerClosedFormTestCase, TestCase::QUICK);
-        AddTestCase(new EndToEndBytesConservedTestCase, TestCase::QUICK);
-        AddTestCase(new NothingLeftBehindTestCase, TestCase::QUICK);
+        AddTestCase(new RefusalsTestCase, DT_TEST_QUICK);
+        AddTestCase(new OneWorkerClosedFormTestCase, DT_TEST_QUICK);
+        AddTestCase(new EndToEndBytesConservedTestCase, DT_TEST_QUICK);
+        AddTestCase(new NothingLeftBehindTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -12,6 +12,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/core-module.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -50,8 +51,6 @@ StepEnds(const TrainingResult& r, uint32_t steps)
     }
     return ends;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -597,10 +596,10 @@ class QueueDiscWiringTestCase : public TestCase
  * \ingroup distributed-training
  * Same seed, same JSON; another seed draws other steps.
  */
-class DeterminismTestCase : public TestCase
+class PacketDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    PacketDeterminismTestCase()
         : TestCase("packet: same seed gives identical JSON, another seed differs")
     {
     }
@@ -639,20 +638,22 @@ class PacketLevelTestSuite : public TestSuite
 {
   public:
     PacketLevelTestSuite()
-        : TestSuite("distributed-training-packet", UNIT)
+        : TestSuite("distributed-training-packet", Type::UNIT)
     {
-        AddTestCase(new OneWorkerMatchesClosedFormTestCase, TestCase::QUICK);
-        AddTestCase(new BytesConservedTestCase, TestCase::QUICK);
-        AddTestCase(new SyncBarrierAsyncDriftTestCase, TestCase::QUICK);
-        AddTestCase(new OverlapNeverSlowerTestCase, TestCase::QUICK);
-        AddTestCase(new MultiplexingOrderTestCase, TestCase::QUICK);
-        AddTestCase(new MultiServerPartitionTestCase, TestCase::QUICK);
-        AddTestCase(new FlowCapTestCase, TestCase::QUICK);
-        AddTestCase(new MultiGpuParameterServerTestCase, TestCase::QUICK);
-        AddTestCase(new QueueDiscWiringTestCase, TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new OneWorkerMatchesClosedFormTestCase, DT_TEST_QUICK);
+        AddTestCase(new BytesConservedTestCase, DT_TEST_QUICK);
+        AddTestCase(new SyncBarrierAsyncDriftTestCase, DT_TEST_QUICK);
+        AddTestCase(new OverlapNeverSlowerTestCase, DT_TEST_QUICK);
+        AddTestCase(new MultiplexingOrderTestCase, DT_TEST_QUICK);
+        AddTestCase(new MultiServerPartitionTestCase, DT_TEST_QUICK);
+        AddTestCase(new FlowCapTestCase, DT_TEST_QUICK);
+        AddTestCase(new MultiGpuParameterServerTestCase, DT_TEST_QUICK);
+        AddTestCase(new QueueDiscWiringTestCase, DT_TEST_QUICK);
+        AddTestCase(new PacketDeterminismTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static PacketLevelTestSuite g_packetLevelTestSuite;
+
+} // namespace

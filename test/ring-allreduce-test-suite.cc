@@ -6,6 +6,7 @@
  * 2(K-1) per-round latencies, conservation of bytes and chunks, multi-GPU nodes, bad input.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -146,8 +147,6 @@ ChunkSize(uint64_t m, uint32_t k, uint32_t c)
 {
     return c + 1 < k ? m / k : m - (m / k) * (k - 1);
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -490,10 +489,11 @@ class RingMultiGpuTestCase : public TestCase
 {
   public:
     RingMultiGpuTestCase()
-        : TestCase("ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; "
-                   "G = 2 adds a reduce and a broadcast of (G-1) M over (G B_intra) + (G-1) latency "
-                   "per bucket; larger intra-node "
-                   "bandwidth never slows a step")
+        : TestCase(
+            "ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; "
+            "G = 2 adds a reduce and a broadcast of (G-1) M over (G B_intra) + (G-1) latency "
+            "per bucket; larger intra-node "
+            "bandwidth never slows a step")
     {
     }
 
@@ -677,17 +677,19 @@ class RingAllReduceTestSuite : public TestSuite
 {
   public:
     RingAllReduceTestSuite()
-        : TestSuite("distributed-training-ring", UNIT)
+        : TestSuite("distributed-training-ring", Type::UNIT)
     {
-        AddTestCase(new RingBucketFormationTestCase, TestCase::QUICK);
-        AddTestCase(new RingPresetsAndBadInputTestCase, TestCase::QUICK);
-        AddTestCase(new RingBucketStartTestCase, TestCase::QUICK);
-        AddTestCase(new RingAllReduceTimeTestCase, TestCase::QUICK);
-        AddTestCase(new RingReductionRateTestCase, TestCase::QUICK);
-        AddTestCase(new RingConservationTestCase, TestCase::QUICK);
-        AddTestCase(new RingMultiGpuTestCase, TestCase::QUICK);
+        AddTestCase(new RingBucketFormationTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingPresetsAndBadInputTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingBucketStartTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingAllReduceTimeTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingReductionRateTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingConservationTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingMultiGpuTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static RingAllReduceTestSuite g_ringAllReduceTestSuite;
+
+} // namespace

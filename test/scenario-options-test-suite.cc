@@ -8,6 +8,7 @@
  * a command line; every option has a default that parses and help text.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/scenario-options.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
@@ -211,11 +212,11 @@ class ScenarioOptionsTestSuite : public TestSuite
 {
   public:
     ScenarioOptionsTestSuite()
-        : TestSuite("distributed-training-options", UNIT)
+        : TestSuite("distributed-training-options", Type::UNIT)
     {
-        AddTestCase(new BadOptionValuesTestCase, TestCase::QUICK);
-        AddTestCase(new JsonOptionsTestCase, TestCase::QUICK);
-        AddTestCase(new OptionTableTestCase, TestCase::QUICK);
+        AddTestCase(new BadOptionValuesTestCase, DT_TEST_QUICK);
+        AddTestCase(new JsonOptionsTestCase, DT_TEST_QUICK);
+        AddTestCase(new OptionTableTestCase, DT_TEST_QUICK);
     }
 };
 

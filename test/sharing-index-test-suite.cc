@@ -8,6 +8,7 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/test.h"
@@ -50,8 +51,6 @@ Show(const std::vector<double>& v)
     os << "]";
     return os.str();
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -330,12 +329,14 @@ class SharingIndexTestSuite : public TestSuite
 {
   public:
     SharingIndexTestSuite()
-        : TestSuite("distributed-training-sharing-index", UNIT)
+        : TestSuite("distributed-training-sharing-index", Type::UNIT)
     {
-        AddTestCase(new SharingIndexModelTimesTestCase, TestCase::QUICK);
-        AddTestCase(new SharingIndexValuesTestCase, TestCase::QUICK);
-        AddTestCase(new SharingIndexTcpTestCase, TestCase::QUICK);
+        AddTestCase(new SharingIndexModelTimesTestCase, DT_TEST_QUICK);
+        AddTestCase(new SharingIndexValuesTestCase, DT_TEST_QUICK);
+        AddTestCase(new SharingIndexTcpTestCase, DT_TEST_QUICK);
     }
 };
 
 static SharingIndexTestSuite g_sharingIndexTestSuite; //!< the suite
+
+} // namespace

@@ -9,6 +9,7 @@
 #include "ns3/allreduce-sharing.h"
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
+#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/fcfs-sharing.h"
 #include "ns3/nstime.h"
@@ -52,8 +53,6 @@ Rates(const SharingModel& model,
     model.AssignRates(flows, capacity, rates);
     return rates;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -520,18 +519,20 @@ class SharingModelTestSuite : public TestSuite
 {
   public:
     SharingModelTestSuite()
-        : TestSuite("distributed-training-flow-sharing", UNIT)
+        : TestSuite("distributed-training-flow-sharing", Type::UNIT)
     {
-        AddTestCase(new PsEqualShareTestCase, TestCase::QUICK);
-        AddTestCase(new CappedShareTestCase, TestCase::QUICK);
-        AddTestCase(new FcfsShareTestCase, TestCase::QUICK);
-        AddTestCase(new TwoServerRuleTestCase, TestCase::QUICK);
-        AddTestCase(new AllReduceShareTestCase, TestCase::QUICK);
-        AddTestCase(new MaxMinPropertyTestCase, TestCase::QUICK);
-        AddTestCase(new CalibratedShareTestCase, TestCase::QUICK);
-        AddTestCase(new CalibratedPropertyTestCase, TestCase::QUICK);
+        AddTestCase(new PsEqualShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new CappedShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new FcfsShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new TwoServerRuleTestCase, DT_TEST_QUICK);
+        AddTestCase(new AllReduceShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new MaxMinPropertyTestCase, DT_TEST_QUICK);
+        AddTestCase(new CalibratedShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new CalibratedPropertyTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static SharingModelTestSuite g_sharingModelTestSuite;
+
+} // namespace

@@ -8,6 +8,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/sweep-engine.h"
 #include "ns3/test.h"
 
@@ -228,12 +229,12 @@ class SweepEngineTestSuite : public TestSuite
 {
   public:
     SweepEngineTestSuite()
-        : TestSuite("distributed-training-sweep-engine", UNIT)
+        : TestSuite("distributed-training-sweep-engine", Type::UNIT)
     {
-        AddTestCase(new CsvQuotingTestCase, TestCase::QUICK);
-        AddTestCase(new AtomicWriteTestCase, TestCase::QUICK);
-        AddTestCase(new ResumeKeyTestCase, TestCase::QUICK);
-        AddTestCase(new SlurmArrayTestCase, TestCase::QUICK);
+        AddTestCase(new CsvQuotingTestCase, DT_TEST_QUICK);
+        AddTestCase(new AtomicWriteTestCase, DT_TEST_QUICK);
+        AddTestCase(new ResumeKeyTestCase, DT_TEST_QUICK);
+        AddTestCase(new SlurmArrayTestCase, DT_TEST_QUICK);
     }
 };
 

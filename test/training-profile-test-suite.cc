@@ -6,6 +6,7 @@
  * traces/ (real architectures: total parameter counts equal the published ones).
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
@@ -88,8 +89,6 @@ class TempFile
   private:
     std::string m_path;
 };
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -649,13 +648,15 @@ class TrainingProfileTestSuite : public TestSuite
 {
   public:
     TrainingProfileTestSuite()
-        : TestSuite("distributed-training-profile", UNIT)
+        : TestSuite("distributed-training-profile", Type::UNIT)
     {
-        AddTestCase(new ProfileRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new ProfileBadInputTestCase, TestCase::QUICK);
-        AddTestCase(new ShippedProfilesTestCase, TestCase::QUICK);
+        AddTestCase(new ProfileRoundTripTestCase, DT_TEST_QUICK);
+        AddTestCase(new ProfileBadInputTestCase, DT_TEST_QUICK);
+        AddTestCase(new ShippedProfilesTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static TrainingProfileTestSuite g_trainingProfileTestSuite;
+
+} // namespace

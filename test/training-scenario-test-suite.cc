@@ -6,6 +6,7 @@
  * backends share (sync barrier-to-barrier, async window), on hand-made step records.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
@@ -34,8 +35,6 @@ ProfileOfSizes(const std::vector<uint64_t>& sizes)
     }
     return p;
 }
-
-} // namespace
 
 /**
  * \ingroup distributed-training
@@ -318,14 +317,16 @@ class TrainingScenarioTestSuite : public TestSuite
 {
   public:
     TrainingScenarioTestSuite()
-        : TestSuite("distributed-training-scenario", UNIT)
+        : TestSuite("distributed-training-scenario", Type::UNIT)
     {
-        AddTestCase(new LayerPartitionTestCase, TestCase::QUICK);
-        AddTestCase(new GoodputTestCase, TestCase::QUICK);
-        AddTestCase(new ScenarioBadInputTestCase, TestCase::QUICK);
-        AddTestCase(new ThroughputDefinitionTestCase, TestCase::QUICK);
+        AddTestCase(new LayerPartitionTestCase, DT_TEST_QUICK);
+        AddTestCase(new GoodputTestCase, DT_TEST_QUICK);
+        AddTestCase(new ScenarioBadInputTestCase, DT_TEST_QUICK);
+        AddTestCase(new ThroughputDefinitionTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance: registers the suite.
 static TrainingScenarioTestSuite g_trainingScenarioTestSuite;
+
+} // namespace

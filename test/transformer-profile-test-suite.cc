@@ -7,6 +7,7 @@
  * folded into their attention layer, and no recorded step was disturbed.
  */
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
@@ -181,11 +182,11 @@ class TransformerProfileTestSuite : public TestSuite
 {
   public:
     TransformerProfileTestSuite()
-        : TestSuite("distributed-training-transformer-profiles", UNIT)
+        : TestSuite("distributed-training-transformer-profiles", Type::UNIT)
     {
-        AddTestCase(new PublishedCountsTestCase, TestCase::QUICK);
-        AddTestCase(new TiedAndFoldedTestCase, TestCase::QUICK);
-        AddTestCase(new UndisturbedTestCase, TestCase::QUICK);
+        AddTestCase(new PublishedCountsTestCase, DT_TEST_QUICK);
+        AddTestCase(new TiedAndFoldedTestCase, DT_TEST_QUICK);
+        AddTestCase(new UndisturbedTestCase, DT_TEST_QUICK);
     }
 };
 

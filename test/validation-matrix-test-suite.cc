@@ -8,6 +8,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/test.h"
 #include "ns3/validation-matrix.h"
 
@@ -52,8 +53,6 @@ MakeRow(const std::string& scenario,
     r.throughput = throughput;
     return r;
 }
-
-} // namespace
 
 /// The matrix's expansion into driver jobs.
 class ValidationExpansionTestCase : public TestCase
@@ -366,14 +365,16 @@ class ValidationMatrixTestSuite : public TestSuite
 {
   public:
     ValidationMatrixTestSuite()
-        : TestSuite("distributed-training-validation-matrix", UNIT)
+        : TestSuite("distributed-training-validation-matrix", Type::UNIT)
     {
-        AddTestCase(new ValidationExpansionTestCase, TestCase::QUICK);
-        AddTestCase(new ValidationCalibrationTestCase, TestCase::QUICK);
-        AddTestCase(new ValidationErrorTableTestCase, TestCase::QUICK);
-        AddTestCase(new ValidationBadMatrixTestCase, TestCase::QUICK);
+        AddTestCase(new ValidationExpansionTestCase, DT_TEST_QUICK);
+        AddTestCase(new ValidationCalibrationTestCase, DT_TEST_QUICK);
+        AddTestCase(new ValidationErrorTableTestCase, DT_TEST_QUICK);
+        AddTestCase(new ValidationBadMatrixTestCase, DT_TEST_QUICK);
     }
 };
 
 /// Static instance.
 static ValidationMatrixTestSuite g_validationMatrixTestSuite;
+
+} // namespace

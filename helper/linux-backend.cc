@@ -9,6 +9,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/training-input-error.h"
@@ -47,7 +48,8 @@ struct Snapshots
     /// Bytes per port by time t (the snapshot at or before t; zeros before the first).
     std::vector<LinuxTestbed::PortBytes> BytesAt(double t, std::size_t hosts) const
     {
-        auto it = at.upper_bound(t + 1e-12);
+        // Step ends come back through the NOTICE header in whole nanoseconds: allow for that.
+        auto it = at.upper_bound(t + 2e-9);
         if (it == at.begin())
         {
             return std::vector<LinuxTestbed::PortBytes>(hosts, LinuxTestbed::PortBytes{0, 0});
@@ -107,7 +109,146 @@ struct Run
     TrainingResult result;            //!< output
 };
 
-/// Open every socket in its host's namespace, run the event loop, collect the records.
+/// The applications of one run (they reference the job, which outlives them).
+struct Apps
+{
+    std::vector<std::unique_ptr<LinuxParameterServer>> servers; //!< PS servers
+    std::vector<std::unique_ptr<LinuxTrainingWorker>> workers;  //!< PS workers
+    std::vector<std::unique_ptr<LinuxRingNode>> nodes;          //!< ring nodes
+};
+
+/// Ring: every node listens (in its namespace), then connects to its successor.
+void
+StartRing(const Run& run, const LinuxTestbed& bed, LinuxJob& job, Apps& apps, double pace)
+{
+    const uint32_t k = run.scenario.workers;
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        apps.nodes.push_back(std::make_unique<LinuxRingNode>(job, w, w));
+        if (k > 1)
+        {
+            bed.RunIn(w,
+                      [&]
+                      {
+                          apps.nodes[w]->Listen(run.port, run.congestion, pace);
+                      });
+        }
+    }
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        if (k == 1)
+        {
+            apps.nodes[w]->MaybeStart(); // no network
+            continue;
+        }
+        bed.RunIn(w,
+                  [&]
+                  {
+                      apps.nodes[w]->Connect(LinuxTestbed::GetAddress((w + 1) % k),
+                                             run.port,
+                                             run.congestion,
+                                             pace);
+                  });
+    }
+}
+
+/// PS: every server listens (hosts K..K+P-1), then every worker connects to all of them.
+void
+StartParameterServers(const Run& run,
+                      const LinuxTestbed& bed,
+                      LinuxJob& job,
+                      Apps& apps,
+                      double pace)
+{
+    const TrainingScenario& s = run.scenario;
+    std::vector<uint32_t> owners = s.AssignLayersToServers(run.profile);
+    std::vector<std::string> addresses;
+    for (uint32_t p = 0; p < s.servers; ++p)
+    {
+        std::vector<uint32_t> layers;
+        for (uint32_t l = 0; l < owners.size(); ++l)
+        {
+            if (owners[l] == p)
+            {
+                layers.push_back(l);
+            }
+        }
+        apps.servers.push_back(
+            std::make_unique<LinuxParameterServer>(job, p, layers, s.workers + p));
+        bed.RunIn(s.workers + p,
+                  [&]
+                  {
+                      apps.servers[p]->Listen(run.port, run.congestion, pace);
+                  });
+        addresses.push_back(LinuxTestbed::GetAddress(s.workers + p));
+    }
+    for (uint32_t w = 0; w < s.workers; ++w)
+    {
+        apps.workers.push_back(std::make_unique<LinuxTrainingWorker>(job, w, owners, w));
+        bed.RunIn(w,
+                  [&]
+                  {
+                      apps.workers[w]->Connect(addresses, run.port, run.congestion, pace);
+                  });
+    }
+}
+
+/// Utilisation of every link direction over the measurement window, and the busiest link.
+void
+FillUtilisation(const TrainingScenario& s,
+                uint32_t hosts,
+                const Snapshots& snapshots,
+                TrainingResult& result)
+{
+    const double window = result.windowEnd - result.windowStart;
+    if (!(window > 0))
+    {
+        return;
+    }
+    auto before = snapshots.BytesAt(result.windowStart, hosts);
+    auto after = snapshots.BytesAt(result.windowEnd, hosts);
+    const double rate = static_cast<double>(s.nicRate.GetBitRate());
+    double best = -1;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        const std::string name = h < s.workers ? "worker" + std::to_string(h)
+                                               : "server" + std::to_string(h - s.workers);
+        // Counted bytes / (undilated rate x undilated window) = the dilated run's fraction.
+        const double up = (after[h].up - before[h].up) * 8.0 / (rate * window);
+        const double down = (after[h].down - before[h].down) * 8.0 / (rate * window);
+        result.linkUtilisation[name + "->switch"] = up;
+        result.linkUtilisation["switch->" + name] = down;
+        for (auto [u, link] :
+             {std::make_pair(up, name + "->switch"), std::make_pair(down, "switch->" + name)})
+        {
+            if (u > best)
+            {
+                best = u;
+                result.bottleneck = link;
+            }
+        }
+    }
+}
+
+/// Drops and retransmissions of the whole testbed into result.inputs.
+void
+FillCongestion(const LinuxTestbed& bed, uint32_t hosts, TrainingResult& result)
+{
+    result.inputs["drops_queue_disc"] = static_cast<double>(bed.CountQdiscDrops());
+    double retrans = 0;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        bed.RunIn(h,
+                  [&]
+                  {
+                      retrans += RetransmittedSegments();
+                  });
+    }
+    result.inputs["retransmitted_segments"] = retrans;
+}
+
+/// Build the testbed, open every socket in its host's namespace, run the event loop (bounded by
+/// the watchdog), collect the records.
 void
 Execute(Run& run)
 {
@@ -121,6 +262,9 @@ Execute(Run& run)
     config.switchQueue = s.queueSize;
     config.hostQueue = s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize;
     config.burstSeconds = run.burstSeconds;
+    // Dilated, every idle gap lasts D times longer than in the scenario, while the RTO that
+    // decides whether TCP restarts from slow start after idle does not: keep the window.
+    config.slowStartAfterIdle = run.dilation <= 1;
     LinuxTestbed bed(config);
 
     LinuxJob job;
@@ -135,91 +279,22 @@ Execute(Run& run)
     };
     const double pace
         = s.flowCap.GetBitRate() > 0 ? s.flowCap.GetBitRate() / 8.0 / run.dilation : 0;
-    std::vector<std::unique_ptr<LinuxParameterServer>> servers;
-    std::vector<std::unique_ptr<LinuxTrainingWorker>> workers;
-    std::vector<std::unique_ptr<LinuxRingNode>> nodes;
+    Apps apps;
     job.clock.Start();
     if (ring)
     {
-        for (uint32_t w = 0; w < s.workers; ++w)
-        {
-            nodes.push_back(std::make_unique<LinuxRingNode>(job, w, w));
-            if (s.workers > 1)
-            {
-                bed.RunIn(w,
-                          [&]
-                          {
-                              nodes[w]->Listen(run.port, run.congestion, pace);
-                          });
-            }
-        }
-        for (uint32_t w = 0; w < s.workers; ++w)
-        {
-            if (s.workers == 1)
-            {
-                nodes[w]->MaybeStart();
-                continue;
-            }
-            bed.RunIn(w,
-                      [&]
-                      {
-                          nodes[w]->Connect(LinuxTestbed::GetAddress((w + 1) % s.workers),
-                                            run.port,
-                                            run.congestion,
-                                            pace);
-                      });
-        }
+        StartRing(run, bed, job, apps, pace);
     }
     else
     {
-        std::vector<uint32_t> owners = s.AssignLayersToServers(run.profile);
-        std::vector<std::string> addresses;
-        for (uint32_t p = 0; p < s.servers; ++p)
-        {
-            std::vector<uint32_t> layers;
-            for (uint32_t l = 0; l < owners.size(); ++l)
-            {
-                if (owners[l] == p)
-                {
-                    layers.push_back(l);
-                }
-            }
-            servers.push_back(
-                std::make_unique<LinuxParameterServer>(job, p, layers, s.workers + p));
-            bed.RunIn(s.workers + p,
-                      [&]
-                      {
-                          servers[p]->Listen(run.port, run.congestion, pace);
-                      });
-            addresses.push_back(LinuxTestbed::GetAddress(s.workers + p));
-        }
-        for (uint32_t w = 0; w < s.workers; ++w)
-        {
-            workers.push_back(std::make_unique<LinuxTrainingWorker>(job, w, owners, w));
-            bed.RunIn(w,
-                      [&]
-                      {
-                          workers[w]->Connect(addresses, run.port, run.congestion, pace);
-                      });
-        }
+        StartParameterServers(run, bed, job, apps, pace);
     }
     snapshots.at[0] = bed.ReadPortBytes();
     const auto limit = std::chrono::duration<double>(run.maxWallSeconds);
     job.io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(limit));
-    TrainingResult& result = run.result;
-    result.steps = job.steps;
-    result.transfers = job.transfers;
-    result.inputs["drops_queue_disc"] = static_cast<double>(bed.CountQdiscDrops());
-    double retrans = 0;
-    for (uint32_t h = 0; h < hosts; ++h)
-    {
-        bed.RunIn(h,
-                  [&]
-                  {
-                      retrans += RetransmittedSegments();
-                  });
-    }
-    result.inputs["retransmitted_segments"] = retrans;
+    run.result.steps = job.steps;
+    run.result.transfers = job.transfers;
+    FillCongestion(bed, hosts, run.result);
     if (!job.error.empty())
     {
         throw TrainingInputError(job.error);
@@ -232,33 +307,28 @@ Execute(Run& run)
             + std::to_string(run.maxWallSeconds)
             + " s of wall time (raise ns3::LinuxBackend::MaxWallTime, or fewer --steps)");
     }
-    result.Finalize(s, run.profile.GetBatchSize() * s.gpusPerNode);
-    const double window = result.windowEnd - result.windowStart;
-    if (window > 0)
+    run.result.Finalize(s, run.profile.GetBatchSize() * s.gpusPerNode);
+    FillUtilisation(s, hosts, snapshots, run.result);
+}
+
+/// Refuse what the kernel or the testbed cannot do (throws TrainingInputError naming it).
+void
+CheckSupported(const TrainingScenario& scenario, const std::string& cc)
+{
+    if (AvailableCongestionControls().find(cc) == std::string::npos)
     {
-        auto before = snapshots.BytesAt(result.windowStart, hosts);
-        auto after = snapshots.BytesAt(result.windowEnd, hosts);
-        double best = -1;
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            const std::string name = h < s.workers ? "worker" + std::to_string(h)
-                                                   : "server" + std::to_string(h - s.workers);
-            const double rate = static_cast<double>(s.nicRate.GetBitRate());
-            // Counted bytes / (undilated rate x undilated window) = the dilated run's fraction.
-            const double up = (after[h].up - before[h].up) * 8.0 / (rate * window);
-            const double down = (after[h].down - before[h].down) * 8.0 / (rate * window);
-            result.linkUtilisation[name + "->switch"] = up;
-            result.linkUtilisation["switch->" + name] = down;
-            for (auto [u, link] :
-                 {std::make_pair(up, name + "->switch"), std::make_pair(down, "switch->" + name)})
-            {
-                if (u > best)
-                {
-                    best = u;
-                    result.bottleneck = link;
-                }
-            }
-        }
+        throw TrainingInputError("--tcp: the kernel has no '" + cc + "' congestion control ("
+                                 + AvailableCongestionControls() + ")");
+    }
+    if (scenario.crossTraffic != "none" || scenario.queueDisc != "none" || scenario.ecn)
+    {
+        throw TrainingInputError("--backend=linux: --crossTraffic, --queueDisc and --ecn are "
+                                 "packet-backend only (expected none, none, false)");
+    }
+    if (scenario.minRto != MilliSeconds(200))
+    {
+        throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "
+                                 "TCP_RTO_MIN)");
     }
 }
 
@@ -308,6 +378,13 @@ LinuxBackend::GetTypeId()
                             TimeValue(MilliSeconds(1)),
                             MakeTimeAccessor(&LinuxBackend::m_burst),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "Nice",
+                  "Nice value of the run's thread (applied if permitted: root): a real-time "
+                  "run must not queue behind other work on the machine",
+                  IntegerValue(-5),
+                  MakeIntegerAccessor(&LinuxBackend::m_nice),
+                  MakeIntegerChecker<int32_t>(-20, 19))
               .AddAttribute("Port",
                             "TCP port the parameter servers and ring workers listen on",
                             UintegerValue(5000),
@@ -323,7 +400,8 @@ LinuxBackend::LinuxBackend()
       m_maxPortFrames(85000),
       m_maxTotalFrames(170000),
       m_burst(MilliSeconds(1)),
-      m_port(5000)
+      m_port(5000),
+      m_nice(-5)
 {
 }
 
@@ -406,21 +484,7 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
         throw TrainingInputError("--backend=linux: " + why);
     }
     const std::string cc = MapCongestionControl(scenario.tcpVariant);
-    if (AvailableCongestionControls().find(cc) == std::string::npos)
-    {
-        throw TrainingInputError("--tcp: the kernel has no '" + cc + "' congestion control ("
-                                 + AvailableCongestionControls() + ")");
-    }
-    if (scenario.crossTraffic != "none" || scenario.queueDisc != "none" || scenario.ecn)
-    {
-        throw TrainingInputError("--backend=linux: --crossTraffic, --queueDisc and --ecn are "
-                                 "packet-backend only (expected none, none, false)");
-    }
-    if (scenario.minRto != MilliSeconds(200))
-    {
-        throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "
-                                 "TCP_RTO_MIN)");
-    }
+    CheckSupported(scenario, cc);
     const std::string unfaithful = CheckFidelity(scenario);
     if (!unfaithful.empty())
     {
@@ -444,6 +508,7 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     std::thread worker(
         [&]
         {
+            LinuxTestbed::RaisePriority(m_nice);
             try
             {
                 Execute(run);

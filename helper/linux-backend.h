@@ -83,6 +83,7 @@ class LinuxBackend : public TrainingBackend
     double m_maxTotalFrames; //!< most faithful frames/s of all ports busy at once
     Time m_burst;            //!< tbf bucket in time at the port rate
     uint16_t m_port;         //!< TCP port of servers / ring listeners
+    int32_t m_nice;          //!< nice value of the run thread
 };
 
 } // namespace ns3

@@ -64,8 +64,7 @@ main(int argc, char* argv[])
             s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
             s.linkDelay = TrainingScenario::ParseTime("--linkDelay", linkDelay);
             s.Validate(profile);
-            std::size_t buckets
-                = RingAllReduceApplication::FormBuckets(profile, q, 0, Seconds(0)).size();
+            std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();
             double packetThroughput = -1;
             if (packet)
             {

@@ -73,11 +73,11 @@ RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
         sinks.Add(downSink.Install(worker));
         BulkSendHelper up("ns3::TcpSocketFactory", InetSocketAddress(serverAddress, upPort));
         up.SetAttribute("MaxBytes", UintegerValue(bytesPerDirection));
-        up.SetAttribute("SendSize", UintegerValue(s.GetSegmentSize()));
+        up.SetAttribute("SendSize", UintegerValue(TrainingNetwork::GetSegmentSize(s)));
         up.Install(worker);
         BulkSendHelper down("ns3::TcpSocketFactory", InetSocketAddress(workerAddress, downPort));
         down.SetAttribute("MaxBytes", UintegerValue(bytesPerDirection));
-        down.SetAttribute("SendSize", UintegerValue(s.GetSegmentSize()));
+        down.SetAttribute("SendSize", UintegerValue(TrainingNetwork::GetSegmentSize(s)));
         down.Install(server);
     }
     for (auto it = sinks.Begin(); it != sinks.End(); ++it)

@@ -335,10 +335,12 @@ main(int argc, char* argv[])
         // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
         // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
         const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), mtu);
-        const double c = g_stack == "linux" ? linuxC : s.GetLinkGoodputBytesPerSecond();
+        const double c
+            = g_stack == "linux" ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
         const double linuxOne
             = o.cap.GetBitRate() > 0 ? std::min(linuxC, o.cap.GetBitRate() / 8.0) : linuxC;
-        const double one = g_stack == "linux" ? linuxOne : s.GetGoodputBytesPerSecond();
+        const double one
+            = g_stack == "linux" ? linuxOne : TrainingNetwork::GetGoodputBytesPerSecond(s);
         const double capBytes = o.cap.GetBitRate() / 8.0;
         const double rtt = 4 * o.delay.GetSeconds();
         const double bdp = one * rtt;

@@ -17,6 +17,7 @@
 #include "ns3/sync-ps-model.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
 #include "ns3/uinteger.h"
@@ -101,13 +102,13 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
         d.serverBytes = *std::max_element(bytes.begin(), bytes.end());
         d.update = *std::max_element(update.begin(), update.end());
     }
-    d.flowRate = scenario.GetGoodputBytesPerSecond();
+    d.flowRate = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
     if (!(d.flowRate > 0) || !std::isfinite(d.flowRate))
     {
         throw TrainingInputError("--nicRate: zero goodput (expected a positive NIC rate and, "
                                  "if set, a positive per-flow cap)");
     }
-    d.linkRate = scenario.GetLinkGoodputBytesPerSecond();
+    d.linkRate = TrainingNetwork::GetLinkGoodputBytesPerSecond(scenario);
     d.maxScale = 0;
     d.meanScale = 0;
     for (uint32_t w = 0; w < d.workers; ++w)
@@ -120,10 +121,11 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
     d.roundTrip = 4 * d.linkDelay;
     if (d.gpus > 1)
     {
-        const double g = d.gpus;
-        d.intraPerByte = 2 * (g - 1) / g / (scenario.intraBandwidth.GetBitRate() / 8.0);
-        d.intraPerOperation = 2 * (g - 1) * scenario.intraLatency.GetSeconds();
-        d.intra = d.intraPerByte * d.modelBytes + d.intraPerOperation;
+        // Reduce before and broadcast after the exchange (TrainingNetwork, 000 Sec. 4.4).
+        d.intraPerOperation = 2 * TrainingNetwork::GetIntraNodeHalfSeconds(scenario, 0.0);
+        d.intraPerByte
+            = 2 * TrainingNetwork::GetIntraNodeHalfSeconds(scenario, 1.0) - d.intraPerOperation;
+        d.intra = 2 * TrainingNetwork::GetIntraNodeHalfSeconds(scenario, d.modelBytes);
     }
     return d;
 }

@@ -42,7 +42,7 @@ class TrainingScenario;
  * and "recommended" (1 for the variant the seeds recommend for this scenario's overlap
  * setting: mva-hybrid(-overlap), sync-eq9/10, ring-eq11 or osf(-fusion)).
  *
- * Bandwidth: B is scenario.GetGoodputBytesPerSecond(), the TCP payload rate of one flow (which
+ * Bandwidth: B is TrainingNetwork::GetGoodputBytesPerSecond(scenario), the TCP payload rate of one flow (which
  * includes a per-flow cap); B_link is the same without the cap. Without a cap and with one
  * server, every model is its seed's equation with that B. Times are the sums of the profile's
  * per-layer means (T_F, T_B; T_S of the busiest server), scaled per worker by

@@ -15,8 +15,8 @@
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
-#include "ns3/training-cluster-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <chrono>
 #include <sstream>
@@ -213,14 +213,12 @@ FlowBackend::MakeOptions(const TrainingScenario& scenario) const
     FlowLevelSimulator::Options options;
     if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER)
     {
-        // What the packet level would use: the cluster helper's socket buffer (its SendBuffer
-        // attribute, or the automatic rule), round trip and buffers.
-        Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->Configure(scenario);
-        options.windowBytes = cluster->GetSocketBufferBytes();
-        options.baseRtt = cluster->GetBaseRttSeconds();
-        options.switchBufferBytes = cluster->GetBufferBytes(false);
-        options.hostBufferBytes = cluster->GetBufferBytes(true);
+        // The packet level's socket buffer, round trip and buffers (one rule for both).
+        options.windowBytes
+            = TrainingNetwork::GetSocketBufferBytes(scenario, scenario.sendBufferBytes);
+        options.baseRtt = TrainingNetwork::GetBaseRttSeconds(scenario);
+        options.switchBufferBytes = TrainingNetwork::GetBufferBytes(scenario, false);
+        options.hostBufferBytes = TrainingNetwork::GetBufferBytes(scenario, true);
     }
     options.useGoodput = m_useGoodput;
     options.recordTransfers = m_recordTransfers;

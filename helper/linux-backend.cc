@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -527,7 +528,8 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     r.inputs["dilation"] = m_dilation;
     r.inputs["gpus_per_node"] = scenario.gpusPerNode;
     r.inputs["goodput_bytes_per_s"]
-        = scenario.nicRate.GetBitRate() / 8.0 * (scenario.mtu - 52) / (scenario.mtu + 14);
+        = TrainingNetwork::GetEthernetGoodputBytesPerSecond(scenario.nicRate.GetBitRate(),
+                                                            scenario.mtu);
     r.notes.push_back("linkDelay " + std::to_string(scenario.linkDelay.GetMicroSeconds())
                       + " us is not emulated (no netem): the RTT is the veth/bridge path's own, "
                         "not scaled by the dilation");

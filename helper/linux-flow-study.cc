@@ -9,6 +9,7 @@
 
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <boost/asio.hpp>
 #include <exception>
@@ -246,7 +247,7 @@ LinuxFlowStudy::Run(const Config& config)
 double
 LinuxFlowStudy::GetGoodputBytesPerSecond(double rateBps, uint32_t mtu)
 {
-    return rateBps / 8 * (mtu - 52.0) / (mtu + 14.0);
+    return TrainingNetwork::GetEthernetGoodputBytesPerSecond(rateBps, mtu);
 }
 
 } // namespace ns3

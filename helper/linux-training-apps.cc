@@ -7,6 +7,7 @@
 #include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <algorithm>
 #include <netinet/in.h>
@@ -776,10 +777,8 @@ LinuxTrainingWorker::Compute(double us) const
 double
 LinuxTrainingWorker::IntraNode(uint32_t layer) const
 {
-    return m_job.scenario.intraBandwidth
-               .CalculateBytesTxTime(m_job.profile->GetLayer(layer).paramBytes)
-               .GetSeconds()
-           + m_job.scenario.intraLatency.GetSeconds();
+    return TrainingNetwork::GetIntraNodeHalfSeconds(m_job.scenario,
+                                                    m_job.profile->GetLayer(layer).paramBytes);
 }
 
 void
@@ -934,10 +933,10 @@ LinuxRingNode::LinuxRingNode(LinuxJob& job, uint32_t index, int64_t stream)
     m_rng = CreateObject<UniformRandomVariable>();
     m_rng->SetStream(stream);
     const TrainingScenario& s = job.scenario;
-    m_buckets = RingAllReduceApplication::FormBuckets(*job.profile,
-                                                      s.bucketBytes,
-                                                      s.firstBucketBytes,
-                                                      s.fusionTimeout);
+    m_buckets = TensorFusion::FormBuckets(*job.profile,
+                                          s.bucketBytes,
+                                          s.firstBucketBytes,
+                                          s.fusionTimeout);
     m_bucketOfLayer.assign(job.profile->GetNLayers(), 0);
     for (std::size_t b = 0; b < m_buckets.size(); ++b)
     {
@@ -1018,9 +1017,7 @@ LinuxRingNode::MaybeStart()
 double
 LinuxRingNode::IntraDelay(uint64_t bytes) const
 {
-    return static_cast<double>(bytes) * 8.0
-               / static_cast<double>(m_job.scenario.intraBandwidth.GetBitRate())
-           + m_job.scenario.intraLatency.GetSeconds();
+    return TrainingNetwork::GetIntraNodeHalfSeconds(m_job.scenario, static_cast<double>(bytes));
 }
 
 uint64_t

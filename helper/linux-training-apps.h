@@ -343,7 +343,7 @@ class LinuxTrainingWorker
 /**
  * \ingroup distributed-training
  * \brief RingAllReduceApplication's protocol over kernel TCP: buckets formed by
- * RingAllReduceApplication::FormBuckets, 2(K-1) rounds per bucket to the successor.
+ * TensorFusion::FormBuckets, 2(K-1) rounds per bucket to the successor.
  */
 class LinuxRingNode
 {

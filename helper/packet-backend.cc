@@ -15,6 +15,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <chrono>
 #include <iostream>
@@ -148,7 +149,7 @@ ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingRes
         }
         for (uint32_t p = 0; p < servers; ++p)
         {
-            if (port == "switch->server" + std::to_string(p))
+            if (port == TrainingNetwork::GetLinkName("server" + std::to_string(p), false))
             {
                 serverDrops += drops;
                 serverMarks += c.ecnMarks;
@@ -246,8 +247,8 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         for (uint32_t h = 0; h < hosts; ++h)
         {
             NetDeviceContainer d = cluster->GetLinkDevices(h);
-            linkNames.push_back(cluster->GetHostName(h) + "->switch");
-            linkNames.push_back("switch->" + cluster->GetHostName(h));
+            linkNames.push_back(TrainingNetwork::GetLinkName(cluster->GetHostName(h), true));
+            linkNames.push_back(TrainingNetwork::GetLinkName(cluster->GetHostName(h), false));
             for (uint32_t side = 0; side < 2; ++side)
             {
                 std::size_t index = 2 * h + side;
@@ -260,8 +261,9 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         for (uint32_t c = 0; c < cluster->GetCrossHosts().GetN(); ++c)
         {
             NetDeviceContainer d = cluster->GetCrossLinkDevices(c);
-            monitor->InstallDevice(d.Get(0), "cross" + std::to_string(c) + "->switch");
-            monitor->InstallDevice(d.Get(1), "switch->cross" + std::to_string(c));
+            const std::string host = "cross" + std::to_string(c);
+            monitor->InstallDevice(d.Get(0), TrainingNetwork::GetLinkName(host, true));
+            monitor->InstallDevice(d.Get(1), TrainingNetwork::GetLinkName(host, false));
         }
         for (auto it = cross.Begin(); it != cross.End(); ++it)
         {
@@ -336,7 +338,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             result.inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
         }
-        result.inputs["goodput_bytes_per_s"] = scenario.GetGoodputBytesPerSecond();
+        result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
     }
     catch (...)
     {

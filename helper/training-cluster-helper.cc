@@ -30,6 +30,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-worker-application.h"
 #include "ns3/uinteger.h"
 
@@ -37,15 +38,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-/// Largest window TCP can advertise: 16-bit field, window scale at most 14 (RFC 7323).
-constexpr uint32_t MAX_ADVERTISED_WINDOW = 65535u << 14;
-/// Receive buffer minus send buffer: more than the rounding of the largest window scale
-/// (2^14 - 1 bytes), see ConfigureTcp().
-constexpr uint32_t RCV_BUF_MARGIN = 64 * 1024;
-} // namespace
 
 NS_LOG_COMPONENT_DEFINE("TrainingClusterHelper");
 
@@ -122,11 +114,13 @@ TrainingClusterHelper::GetTypeId()
                             UintegerValue(1),
                             MakeUintegerAccessor(&TrainingClusterHelper::m_delAckCount),
                             MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("SendBuffer",
-                            "TCP send buffer in bytes (0: automatic, see ConfigureTcp())",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&TrainingClusterHelper::m_sendBuffer),
-                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute(
+                  "SendBuffer",
+                  "TCP send buffer in bytes (0: automatic, TrainingNetwork::GetSocketBufferBytes); "
+                  "Configure() sets it from the scenario's sendBufferBytes",
+                  UintegerValue(0),
+                  MakeUintegerAccessor(&TrainingClusterHelper::m_sendBuffer),
+                  MakeUintegerChecker<uint32_t>())
               .AddAttribute("Port",
                             "TCP port of the parameter servers (and of the ring workers)",
                             UintegerValue(5000),
@@ -236,6 +230,7 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_queueDisc = scenario.queueDisc;
     m_tcpVariant = scenario.tcpVariant;
     m_mtu = scenario.mtu;
+    m_sendBuffer = scenario.sendBufferBytes;
     m_minRto = scenario.minRto;
     m_ecn = scenario.ecn;
     m_cross = scenario.crossTraffic;
@@ -245,52 +240,44 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_crossProtocol = scenario.crossProtocol;
 }
 
+TrainingScenario
+TrainingClusterHelper::GetNetworkScenario() const
+{
+    TrainingScenario s;
+    s.architecture
+        = m_servers == 0 ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
+    s.nicRate = m_nicRate;
+    s.flowCap = m_flowCap;
+    s.linkDelay = m_linkDelay;
+    s.queueSize = m_queueSize;
+    s.hostQueueSize = m_hostQueueSize;
+    s.mtu = m_mtu;
+    s.sendBufferBytes = m_sendBuffer;
+    return s;
+}
+
 uint32_t
 TrainingClusterHelper::GetSocketBufferBytes() const
 {
-    double bytes = m_sendBuffer;
-    if (bytes == 0)
-    {
-        // Automatic: twice the bandwidth-delay product of the empty path, at least 256 KiB.
-        // Larger windows let every flow of an incast overrun the switch port (each flow alone
-        // already fills the link at 2 x BDP).
-        const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
-        bytes = std::max(256.0 * 1024, 2 * rate * GetBaseRttSeconds());
-        if (m_servers == 0)
-        {
-            // Ring AllReduce (no servers): every NIC direction carries exactly one data flow
-            // (no incast), and every NIC queue holds the host's outgoing data ahead of the ACKs
-            // of its incoming flow. ns-3 has no TCP small queues, so those ACKs wait behind up
-            // to a send buffer of data: at 256 KiB a 10 Gb/s ring ran 8-10 % below goodput,
-            // at 1 MiB 2-6 % (doc/distributed-training.rst, Ring AllReduce).
-            bytes = std::max(bytes, 1024.0 * 1024);
-        }
-    }
-    // Leave room for the receive-buffer margin below the largest window TCP can advertise.
-    return static_cast<uint32_t>(std::min(bytes, double(MAX_ADVERTISED_WINDOW - RCV_BUF_MARGIN)));
+    return TrainingNetwork::GetSocketBufferBytes(GetNetworkScenario(), m_sendBuffer);
 }
 
 double
 TrainingClusterHelper::GetBaseRttSeconds() const
 {
-    const double rate = m_nicRate.GetBitRate() / 8.0; // bytes/s
-    return 4 * m_linkDelay.GetSeconds() + 4 * (m_mtu + 2) / rate;
+    return TrainingNetwork::GetBaseRttSeconds(GetNetworkScenario());
 }
 
 double
 TrainingClusterHelper::GetBufferBytes(bool host) const
 {
-    const bool own = host && !m_hostQueueSize.empty();
-    const QueueSize q = TrainingScenario::ParseQueueSize(own ? "--hostQueue" : "--queue",
-                                                         own ? m_hostQueueSize : m_queueSize);
-    return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * (m_mtu + 2.0)
-                                                 : static_cast<double>(q.GetValue());
+    return TrainingNetwork::GetBufferBytes(GetNetworkScenario(), host);
 }
 
 uint32_t
 TrainingClusterHelper::GetReceiveBufferBytes() const
 {
-    return GetSocketBufferBytes() + RCV_BUF_MARGIN;
+    return TrainingNetwork::GetReceiveBufferBytes(GetNetworkScenario(), m_sendBuffer);
 }
 
 void
@@ -719,8 +706,9 @@ TrainingClusterHelper::GetServerAddress(uint32_t p) const
 std::string
 TrainingClusterHelper::GetHostName(uint32_t host) const
 {
-    return host < m_workers ? "worker" + std::to_string(host)
-                            : "server" + std::to_string(host - m_workers);
+    TrainingScenario s;
+    s.workers = m_workers;
+    return TrainingNetwork::GetHostName(s, host);
 }
 
 } // namespace ns3

@@ -186,6 +186,12 @@ class TrainingClusterHelper : public Object
     uint32_t m_mtu;              //!< MTU
     Time m_minRto;               //!< TCP minimum RTO
     uint32_t m_delAckCount;      //!< TCP delayed-ACK count
+    /**
+     * \return the network part of the scenario this helper was configured with (from its
+     *         attributes), for the rules of TrainingNetwork
+     */
+    TrainingScenario GetNetworkScenario() const;
+
     uint32_t m_sendBuffer;       //!< TCP send buffer (0: automatic)
     uint16_t m_port;             //!< servers' port
     bool m_ecn;                  //!< ECN in TCP and in queue discs that support it

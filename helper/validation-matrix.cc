@@ -4,6 +4,8 @@
 
 #include "validation-matrix.h"
 
+#include "sweep-engine.h"
+
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 
@@ -841,7 +843,7 @@ ValidationMatrix::FormatCsv(const Table& table, const std::string& title)
     out << "\n";
     for (const auto& label : RowOrder(table))
     {
-        out << label;
+        out << CsvField(label);
         for (const auto& category : GetCategories())
         {
             Cell c = Lookup(table, label, category);

@@ -4,6 +4,8 @@
 
 #include "flow-level-simulator.h"
 
+#include "tensor-fusion.h"
+#include "training-network.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -652,13 +654,11 @@ PsEngine::DownlinkDone(uint32_t w)
     const auto& bwd = *ws.bwd;
     // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
     // reduced inside it, one tensor after another over the intra-node interconnect, each taking
-    // bytes / intraBandwidth + intraLatency (the packet level does the same).
+    // TrainingNetwork::GetIntraNodeHalfSeconds (the packet level does the same).
     const bool multiGpu = m_scenario.gpusPerNode > 1;
-    const double intraRate = m_scenario.intraBandwidth.GetBitRate() / 8.0;
-    const double intraLatency = m_scenario.intraLatency.GetSeconds();
     auto intra = [&](uint32_t l)
     {
-        return m_bytes[l] / intraRate + intraLatency;
+        return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_bytes[l]);
     };
     std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
     if (multiGpu)
@@ -1202,8 +1202,8 @@ PsEngine::ConnectionDone(Connection& c)
  * by a ring AllReduce of its M_b bytes taking 2(K-1)/K * M_b / r + 2(K-1) * (2 link delays)
  * + (K-1)/K * M_b / reductionRate, where r is the rate the sharing model gives the K ring flows
  * (w -> w+1; the full NIC under AllReduceSharing). With G GPUs per node an intra-node reduce and
- * broadcast of M_b / intraBandwidth + intraLatency each come before and after the ring. Buckets
- * are reduced one after another; the step ends when the last is done, and the next step's
+ * broadcast (TrainingNetwork::GetIntraNodeHalfSeconds of M_b) come before and after the ring.
+ * Buckets are reduced one after another; the step ends when the last is done, and the next step's
  * forward starts then. Under ALL_REDUCE sharing nothing contends, so the engine evaluates each
  * step in one pass instead of through the event heap.
  */
@@ -1258,18 +1258,14 @@ class RingEngine
     {
         const uint32_t k = m_scenario.workers;
         const uint32_t nl = static_cast<uint32_t>(m_profile.GetNLayers());
-        const uint32_t g = m_scenario.gpusPerNode;
         const double inf = INF;
-        const double q = m_scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
-                             ? inf
-                             : static_cast<double>(m_scenario.bucketBytes);
-        const double q1 = m_scenario.firstBucketBytes > 0
-                              ? static_cast<double>(m_scenario.firstBucketBytes)
-                              : q;
+        std::vector<uint64_t> layerBytes(nl);
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            layerBytes[l] = m_profile.GetLayer(l).paramBytes;
+        }
         const double timeout = m_scenario.fusionTimeout.GetSeconds();
         const double hop = 2 * m_scenario.linkDelay.GetSeconds(); // worker - switch - worker
-        const double intraRate = static_cast<double>(m_scenario.intraBandwidth.GetBitRate()) / 8;
-        const double intraLatency = m_scenario.intraLatency.GetSeconds();
         const double reduction = m_scenario.reductionRate;
 
         std::vector<double> ready(nl);
@@ -1310,31 +1306,15 @@ class RingEngine
                 }
                 ++events;
             }
-            // Tensor fusion (004 Sec. 2.2): a bucket closes when it holds >= Q bytes, when the
-            // fusion timeout expires after its first gradient, or at layer 0.
+            // Tensor fusion (004 Sec. 2.2), the packet level's rule (TensorFusion).
             buckets.clear();
-            bool open = false;
-            double openedAt = 0;
-            double bytes = 0;
-            for (uint32_t l = nl; l-- > 0;)
+            for (const auto& b : TensorFusion::FormBuckets(layerBytes,
+                                                           ready,
+                                                           m_scenario.bucketBytes,
+                                                           m_scenario.firstBucketBytes,
+                                                           timeout))
             {
-                if (open && timeout > 0 && ready[l] > openedAt + timeout)
-                {
-                    buckets.push_back({bytes, openedAt + timeout});
-                    open = false;
-                }
-                if (!open)
-                {
-                    open = true;
-                    openedAt = ready[l];
-                    bytes = 0;
-                }
-                bytes += static_cast<double>(m_profile.GetLayer(l).paramBytes);
-                if (bytes >= (buckets.empty() ? q1 : q) || l == 0)
-                {
-                    buckets.push_back({bytes, ready[l]});
-                    open = false;
-                }
+                buckets.push_back({static_cast<double>(b.bytes), b.closeSeconds});
             }
             const double backwardDone = ready[0];
             double prevEnd = stepStart;
@@ -1343,7 +1323,7 @@ class RingEngine
                 const double m = buckets[b].bytes;
                 double start
                     = std::max(prevEnd, m_scenario.overlap ? buckets[b].close : backwardDone);
-                double intra = g > 1 ? m / intraRate + intraLatency : 0.0;
+                double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
                 double inter = 0;
                 if (k > 1)
                 {
@@ -1429,7 +1409,7 @@ FlowLevelSimulator::GetLinkCapacity() const
         return raw;
     }
     // The scenario's goodput rule (payload / wire bytes of a full segment).
-    return m_scenario.GetLinkGoodputBytesPerSecond();
+    return TrainingNetwork::GetLinkGoodputBytesPerSecond(m_scenario);
 }
 
 double
@@ -1440,7 +1420,7 @@ FlowLevelSimulator::GetFlowCap() const
         return INF;
     }
     double raw = static_cast<double>(m_scenario.flowCap.GetBitRate()) / 8.0;
-    return m_options.useGoodput ? m_scenario.GetGoodputBytesPerSecond() : raw;
+    return m_options.useGoodput ? TrainingNetwork::GetGoodputBytesPerSecond(m_scenario) : raw;
 }
 
 uint64_t
@@ -1484,11 +1464,11 @@ FlowLevelSimulator::Run()
             const auto& b = engine.GetLinkBytes(d);
             for (uint32_t i = 0; i < k + p; ++i)
             {
-                // Named as the packet level names its links: "<host>->switch", "switch-><host>".
-                std::string host
-                    = i < k ? "worker" + std::to_string(i) : "server" + std::to_string(i - k);
+                // Named as the packet level names its links (TrainingNetwork).
                 bool toSwitch = (d == DOWN) == (i >= k);
-                names.push_back(toSwitch ? host + "->switch" : "switch->" + host);
+                names.push_back(
+                    TrainingNetwork::GetLinkName(TrainingNetwork::GetHostName(m_scenario, i),
+                                                 toSwitch));
                 bytes.push_back(b[i]);
             }
         }
@@ -1501,8 +1481,9 @@ FlowLevelSimulator::Run()
         m_rateComputations = engine.rateComputations;
         for (uint32_t i = 0; i < 2 * k; ++i)
         {
-            std::string host = "worker" + std::to_string(i % k);
-            names.push_back(i < k ? host + "->switch" : "switch->" + host);
+            names.push_back(
+                TrainingNetwork::GetLinkName(TrainingNetwork::GetHostName(m_scenario, i % k),
+                                             i < k));
             bytes.push_back(engine.linkBytes[i]);
         }
         result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;

@@ -4,6 +4,7 @@
 
 #include "ring-allreduce-application.h"
 
+#include "training-network.h"
 #include "training-scenario.h"
 
 #include "ns3/boolean.h"
@@ -196,70 +197,6 @@ RingAllReduceApplication::DoDispose()
     Application::DoDispose();
 }
 
-std::vector<RingAllReduceApplication::Bucket>
-RingAllReduceApplication::FormBuckets(const std::vector<uint64_t>& layerBytes,
-                                      const std::vector<double>& readySeconds,
-                                      uint64_t bucketBytes,
-                                      uint64_t firstBucketBytes,
-                                      double timeoutSeconds)
-{
-    NS_ABORT_MSG_IF(layerBytes.size() != readySeconds.size(),
-                    "FormBuckets: one ready time per layer expected");
-    const uint64_t first = firstBucketBytes > 0 ? firstBucketBytes : bucketBytes;
-    std::vector<Bucket> buckets;
-    bool open = false;
-    double openedAt = 0;
-    Bucket current{{}, 0, false};
-    for (std::size_t l = layerBytes.size(); l-- > 0;)
-    {
-        if (open && timeoutSeconds > 0 && readySeconds[l] > openedAt + timeoutSeconds)
-        {
-            // The fusion cycle fired before this gradient was ready.
-            current.byTimeout = true;
-            buckets.push_back(current);
-            open = false;
-        }
-        if (!open)
-        {
-            open = true;
-            openedAt = readySeconds[l];
-            current = Bucket{{}, 0, false};
-        }
-        current.layers.push_back(static_cast<uint32_t>(l));
-        current.bytes += layerBytes[l];
-        if (current.bytes >= (buckets.empty() ? first : bucketBytes) || l == 0)
-        {
-            buckets.push_back(current);
-            open = false;
-        }
-    }
-    return buckets;
-}
-
-std::vector<RingAllReduceApplication::Bucket>
-RingAllReduceApplication::FormBuckets(const TrainingProfile& profile,
-                                      uint64_t bucketBytes,
-                                      uint64_t firstBucketBytes,
-                                      Time timeout)
-{
-    const std::size_t n = profile.GetNLayers();
-    TrainingProfile::StepTimes mean = profile.GetMeanStep();
-    std::vector<uint64_t> bytes(n);
-    std::vector<double> ready(n);
-    double t = 0;
-    for (std::size_t l = 0; l < n; ++l)
-    {
-        bytes[l] = profile.GetLayer(l).paramBytes;
-        t += mean.forwardUs[l] * 1e-6;
-    }
-    for (std::size_t l = n; l-- > 0;)
-    {
-        t += mean.backwardUs[l] * 1e-6;
-        ready[l] = t;
-    }
-    return FormBuckets(bytes, ready, bucketBytes, firstBucketBytes, timeout.GetSeconds());
-}
-
 void
 RingAllReduceApplication::SetModel(std::shared_ptr<const TrainingProfile> profile,
                                    Ipv4Address successor)
@@ -316,7 +253,8 @@ RingAllReduceApplication::StartApplication()
                     "RingAllReduceApplication: WorkerIndex " << m_index << " >= Workers "
                                                              << m_workers);
     m_running = true;
-    m_buckets = FormBuckets(*m_profile, m_bucketBytes, m_firstBucket, m_fusionTimeout);
+    m_buckets
+        = TensorFusion::FormBuckets(*m_profile, m_bucketBytes, m_firstBucket, m_fusionTimeout);
     m_bucketOfLayer.assign(m_profile->GetNLayers(), 0);
     for (std::size_t b = 0; b < m_buckets.size(); ++b)
     {
@@ -428,9 +366,10 @@ RingAllReduceApplication::Compute(double us) const
 Time
 RingAllReduceApplication::IntraDelay(uint64_t bytes) const
 {
-    return Seconds(static_cast<double>(bytes) * 8.0
-                   / static_cast<double>(m_intraBandwidth.GetBitRate()))
-           + m_intraLatency;
+    return Seconds(TrainingNetwork::GetIntraNodeHalfSeconds(m_gpusPerNode,
+                                                            m_intraBandwidth.GetBitRate() / 8.0,
+                                                            m_intraLatency.GetSeconds(),
+                                                            static_cast<double>(bytes)));
 }
 
 uint64_t

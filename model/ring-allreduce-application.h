@@ -6,6 +6,7 @@
 #define RING_ALLREDUCE_APPLICATION_H
 
 #include "tensor-connection.h"
+#include "tensor-fusion.h"
 #include "training-profile.h"
 #include "training-result.h"
 
@@ -31,11 +32,11 @@ namespace ns3
  *
  * K workers form a logical ring; worker w listens for its predecessor w-1 and holds one
  * persistent TCP connection to its successor w+1. Gradients become ready in reverse layer order
- * during backward and are fused into buckets (FormBuckets()). The AllReduce of an M-byte bucket is
- * a reduce-scatter followed by an all-gather, each K-1 rounds; chunk c is M/K bytes (the last
- * chunk takes the remainder). In global round g = 0 .. 2K-3 worker w sends chunk (w - g) mod K to
- * w+1; round g >= 1 may go as soon as round g-1's chunk from w-1 has arrived (after a reduction
- * delay of chunkBytes / ReductionRate if that chunk was a reduce-scatter chunk and
+ * during backward and are fused into buckets (TensorFusion::FormBuckets()). The AllReduce of an
+ * M-byte bucket is a reduce-scatter followed by an all-gather, each K-1 rounds; chunk c is M/K
+ * bytes (the last chunk takes the remainder). In global round g = 0 .. 2K-3 worker w sends chunk (w
+ * - g) mod K to w+1; round g >= 1 may go as soon as round g-1's chunk from w-1 has arrived (after a
+ * reduction delay of chunkBytes / ReductionRate if that chunk was a reduce-scatter chunk and
  * ReductionRate > 0). There is no global barrier: chunks that arrive early (later rounds, buckets
  * or steps) are buffered by (step, bucket, round). Buckets are reduced one after another. With
  * Overlap a bucket's AllReduce starts when it is closed, while backward continues; without, after
@@ -58,47 +59,8 @@ class RingAllReduceApplication : public Application
     RingAllReduceApplication();
     ~RingAllReduceApplication() override;
 
-    /// One fused gradient bucket.
-    struct Bucket
-    {
-        std::vector<uint32_t> layers; //!< member layers in backward order (first ready first)
-        uint64_t bytes;               //!< sum of the members' parameter bytes
-        bool byTimeout;               //!< closed because the fusion timeout expired
-    };
-
-    /**
-     * \brief Tensor fusion (004 Sec. 2.2), as the flow backend's RingEngine: walking the layers
-     * from L-1 down to 0, a bucket closes when it holds >= Q bytes (the first bucket:
-     * firstBucketBytes if > 0), when the fusion timeout (if > 0) has expired after its first
-     * gradient was ready before the next gradient is ready, or at layer 0. Q = 0: one bucket per
-     * layer; Q = TrainingScenario::UNLIMITED_BUCKET: one bucket (unless the timeout splits it).
-     * \param layerBytes parameter bytes of each layer, forward order
-     * \param readySeconds when each layer's gradient is ready (non-increasing in the layer index)
-     * \param bucketBytes Q
-     * \param firstBucketBytes size of the first bucket (0: Q)
-     * \param timeoutSeconds fusion timeout (0: none)
-     * \return the buckets in the order they are reduced
-     */
-    static std::vector<Bucket> FormBuckets(const std::vector<uint64_t>& layerBytes,
-                                           const std::vector<double>& readySeconds,
-                                           uint64_t bucketBytes,
-                                           uint64_t firstBucketBytes,
-                                           double timeoutSeconds);
-
-    /**
-     * \brief Bucket membership every worker uses: FormBuckets() on the profile's mean step
-     * timeline (forward then backward of the per-layer mean times, unscaled), so that all
-     * workers agree without a coordinator.
-     * \param profile the DNN
-     * \param bucketBytes Q
-     * \param firstBucketBytes size of the first bucket (0: Q)
-     * \param timeout fusion timeout (0: none)
-     * \return the buckets
-     */
-    static std::vector<Bucket> FormBuckets(const TrainingProfile& profile,
-                                           uint64_t bucketBytes,
-                                           uint64_t firstBucketBytes,
-                                           Time timeout);
+    /// One fused gradient bucket (TensorFusion).
+    using Bucket = TensorFusion::Bucket;
 
     /**
      * \param profile the DNN

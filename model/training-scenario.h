@@ -91,6 +91,9 @@ class TrainingScenario
     std::string queueDisc{"none"};        //!< traffic-control queue disc TypeId, or "none"
     std::string tcpVariant{"TcpCubic"};   //!< ns-3 TCP congestion control (TypeId name)
     uint32_t mtu{1500};                   //!< bytes (1500 or 9000)
+    /// TCP send buffer of every training socket in bytes; 0: the automatic rule of
+    /// TrainingNetwork::GetSocketBufferBytes() (every backend uses the same one).
+    uint32_t sendBufferBytes{0};
 
     // ---- congestion (packet backend only; doc/congestion.rst) ----------------------------
     Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
@@ -124,31 +127,6 @@ class TrainingScenario
      * \return the compute time multiplier of that worker (1 when computeScale is empty)
      */
     double GetComputeScale(uint32_t worker) const;
-
-    /** \return the TCP payload bytes per segment for this MTU (MTU - 40 IP/TCP - 12 options) */
-    uint32_t GetSegmentSize() const;
-
-    /**
-     * \brief The rate a single TCP flow can reach: the NIC rate, or the per-flow cap if lower.
-     * \return bits per second
-     */
-    double GetFlowRateBps() const;
-
-    /**
-     * \brief Payload bytes per second a link carries when saturated by full segments: the NIC
-     * rate times segment / (MTU + 2 bytes of PPP header), 1448/1502 at MTU 1500.
-     * \return bytes per second
-     */
-    double GetLinkGoodputBytesPerSecond() const;
-
-    /**
-     * \brief Application goodput of one saturated TCP flow on a point-to-point link: the NIC
-     * rate times payload/wire bytes (segment / (MTU + 2 bytes of PPP header)), at most the
-     * per-flow cap (ns-3.37's pacing limits payload bytes, so a 10 Gb/s cap gives 10 Gb/s of
-     * goodput, about 10.4 Gb/s on the wire).
-     * \return bytes per second
-     */
-    double GetGoodputBytesPerSecond() const;
 
     /**
      * \brief Assign layers to servers (001 Sec. 5): greedy by size in forward order, or

@@ -4,6 +4,8 @@
 
 #include "training-worker-application.h"
 
+#include "training-network.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/inet-socket-address.h"
@@ -346,7 +348,10 @@ TrainingWorkerApplication::Compute(double us) const
 Time
 TrainingWorkerApplication::IntraNode(uint32_t layer) const
 {
-    return m_intraRate.CalculateBytesTxTime(m_profile->GetLayer(layer).paramBytes) + m_intraLatency;
+    return Seconds(TrainingNetwork::GetIntraNodeHalfSeconds(m_gpus,
+                                                            m_intraRate.GetBitRate() / 8.0,
+                                                            m_intraLatency.GetSeconds(),
+                                                            m_profile->GetLayer(layer).paramBytes));
 }
 
 void

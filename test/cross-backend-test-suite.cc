@@ -166,9 +166,8 @@ class WindowModelTestCase : public TestCase
         one.workers = 1;
         one.steps = 4;
         one.warmup = 1;
-        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(32768));
+        one.sendBufferBytes = 32768;
         Compare(googlenet, one, "K = 1, 32 KiB send buffer");
-        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(0));
 
         TrainingScenario async;
         async.mode = TrainingScenario::ASYNC;

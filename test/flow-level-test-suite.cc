@@ -23,6 +23,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -585,7 +586,7 @@ class TwoTransfersTestCase : public TestCase
         s.warmup = 0;
         for (bool goodput : {false, true})
         {
-            const double b = goodput ? s.GetGoodputBytesPerSecond() : B10;
+            const double b = goodput ? TrainingNetwork::GetGoodputBytesPerSecond(s) : B10;
             const double t1 = m / b;
             TrainingResult fcfs = RunFlow(p, s, "fcfs", goodput)[0];
             auto a = Find(fcfs, 0, 0, 0, "down");
@@ -693,12 +694,11 @@ class WindowModelFlowTestCase : public TestCase
         s.steps = 1;
         s.warmup = 0;
         const double rtt = 40e-6 + 4 * 1502 / B10;
-        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(20000));
+        s.sendBufferBytes = 20000;
         Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
         backend->SetAttribute("UseGoodput", BooleanValue(false));
         backend->SetAttribute("WindowModel", BooleanValue(true));
         TrainingResult r = backend->Run(p, s)[0];
-        Config::SetDefault("ns3::TrainingClusterHelper::SendBuffer", UintegerValue(0));
         NS_TEST_EXPECT_MSG_EQ(r.variant, "ps-window", "variant");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["window_bytes"], 20000.0, 1e-9, "window = SendBuffer");
         NS_TEST_EXPECT_MSG_EQ_TOL(r.inputs["window_base_rtt_s"], rtt, 1e-15, "round trip");
@@ -821,7 +821,7 @@ class SyncPsClosedFormTestCase : public TestCase
             TrainingScenario s = BaseScenario(k);
             for (bool goodput : {false, true})
             {
-                const double b = goodput ? s.GetGoodputBytesPerSecond() : B10;
+                const double b = goodput ? TrainingNetwork::GetGoodputBytesPerSecond(s) : B10;
                 // Eq. (7): T_PS = K M/B + (T_F + T_B) + K M/B + T_S
                 const double eq7 = k * m / b + (tf + tb) + k * m / b + ts;
                 // Eq. (8): T_FCFS = K M/B + (T_F + T_B) + M/B + T_S
@@ -905,7 +905,7 @@ class RingCostsTestCase : public TestCase
   public:
     RingCostsTestCase()
         : TestCase("ring: each bucket adds 2(K-1) two-hop latencies, (K-1) M over (K R) of "
-                   "reduction and, with G > 1, an intra-node reduce and broadcast of M over I "
+                   "reduction and, with G = 2, an intra-node reduce and broadcast of M over 2I "
                    "plus latency")
     {
     }
@@ -941,7 +941,7 @@ class RingCostsTestCase : public TestCase
             const double buckets = q == 0 ? 5 : 1;
             const double expected = (tf + tb) + 2.0 * (k - 1) * m / (k * B10)
                                     + buckets * 2 * (k - 1) * 2 * d + (k - 1.0) / k * m / red
-                                    + 2 * (m / intra + buckets * lat);
+                                    + 2 * (m / (2 * intra) + buckets * lat);
             TrainingResult r = RunFlow(p, s, "allreduce")[0];
             NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean, expected, expected * 1e-9, "Q = " << q);
         }
@@ -1297,9 +1297,10 @@ class MultiGpuParameterServerFlowTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // 3, 1 and 4 MB at B = 1.25 GB/s arrive at 2.4, 3.2 and 6.4 ms; broadcasts at 2.5 GB/s
-        // plus 50 us take 1.25, 0.45 and 1.65 ms: the first two end (3.65, 4.1 ms) before the
-        // last tensor arrives, so only the last adds to the downlink.
+        // 3, 1 and 4 MB at B = 1.25 GB/s arrive at 2.4, 3.2 and 6.4 ms; broadcasts at G = 2
+        // ((G-1)/G x bytes over 2.5 GB/s plus (G-1) x 50 us) take 0.65, 0.25 and 0.85 ms: the
+        // first two end (3.05, 3.45 ms) before the last tensor arrives, so only the last adds
+        // to the downlink.
         TrainingProfile p = MakeProfile({3000000, 1000000, 4000000},
                                         {4000, 4000, 4000},
                                         {8000, 8000, 8000},
@@ -1311,7 +1312,7 @@ class MultiGpuParameterServerFlowTestCase : public TestCase
         TrainingResult r = RunFlow(p, s, "ps")[0];
         auto intra = [](double bytes)
         {
-            return bytes / 2.5e9 + 50e-6;
+            return bytes / 2 / 2.5e9 + 50e-6;
         };
         const double m = 8e6;
         const double expected = m / B10 + intra(4e6) + 0.012 + 0.024 + intra(4e6) + intra(1e6)

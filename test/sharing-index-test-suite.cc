@@ -276,7 +276,7 @@ class SharingIndexTcpTestCase : public TestCase
         TrainingScenario s;
         s.nicRate = DataRate("1Gbps");
         s.linkDelay = MicroSeconds(10);
-        const double c = s.GetGoodputBytesPerSecond();
+        const double c = TrainingNetwork::GetGoodputBytesPerSecond(s);
         const uint64_t size = static_cast<uint64_t>(50 * c * 4 * s.linkDelay.GetSeconds());
 
         Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();

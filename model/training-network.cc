@@ -1,0 +1,137 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-network.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+uint32_t
+TrainingNetwork::GetSegmentSize(const TrainingScenario& s)
+{
+    return s.mtu - 52;
+}
+
+uint32_t
+TrainingNetwork::GetFrameBytes(const TrainingScenario& s)
+{
+    return s.mtu + 2;
+}
+
+double
+TrainingNetwork::GetFlowRateBps(const TrainingScenario& s)
+{
+    double rate = static_cast<double>(s.nicRate.GetBitRate());
+    if (s.flowCap.GetBitRate() > 0)
+    {
+        rate = std::min(rate, static_cast<double>(s.flowCap.GetBitRate()));
+    }
+    return rate;
+}
+
+double
+TrainingNetwork::GetLinkGoodputBytesPerSecond(const TrainingScenario& s)
+{
+    const double efficiency = static_cast<double>(GetSegmentSize(s)) / GetFrameBytes(s);
+    return s.nicRate.GetBitRate() / 8.0 * efficiency;
+}
+
+double
+TrainingNetwork::GetEthernetGoodputBytesPerSecond(double rateBps, uint32_t mtu)
+{
+    return rateBps / 8 * (mtu - 52.0) / (mtu + 14.0);
+}
+
+double
+TrainingNetwork::GetGoodputBytesPerSecond(const TrainingScenario& s)
+{
+    double goodput = GetLinkGoodputBytesPerSecond(s);
+    if (s.flowCap.GetBitRate() > 0)
+    {
+        // ns-3.37 paces the segment payload (TcpSocketBase::SendDataPacket times the pacing
+        // interval with the payload size), so the cap bounds goodput, not wire bytes.
+        goodput = std::min(goodput, s.flowCap.GetBitRate() / 8.0);
+    }
+    return goodput;
+}
+
+double
+TrainingNetwork::GetBaseRttSeconds(const TrainingScenario& s)
+{
+    const double rate = s.nicRate.GetBitRate() / 8.0; // bytes/s
+    return 4 * s.linkDelay.GetSeconds() + 4 * GetFrameBytes(s) / rate;
+}
+
+uint32_t
+TrainingNetwork::GetSocketBufferBytes(const TrainingScenario& s, uint32_t configured)
+{
+    double bytes = configured;
+    if (bytes == 0)
+    {
+        const double rate = s.nicRate.GetBitRate() / 8.0; // bytes/s
+        bytes = std::max(256.0 * 1024, 2 * rate * GetBaseRttSeconds(s));
+        if (s.architecture == TrainingScenario::RING_ALLREDUCE)
+        {
+            bytes = std::max(bytes, 1024.0 * 1024);
+        }
+    }
+    return static_cast<uint32_t>(
+        std::min(bytes, double(MAX_ADVERTISED_WINDOW - RECEIVE_BUFFER_MARGIN)));
+}
+
+uint32_t
+TrainingNetwork::GetReceiveBufferBytes(const TrainingScenario& s, uint32_t configured)
+{
+    return GetSocketBufferBytes(s, configured) + RECEIVE_BUFFER_MARGIN;
+}
+
+double
+TrainingNetwork::GetBufferBytes(const TrainingScenario& s, bool host)
+{
+    const bool own = host && !s.hostQueueSize.empty();
+    const QueueSize q = TrainingScenario::ParseQueueSize(own ? "--hostQueue" : "--queue",
+                                                         own ? s.hostQueueSize : s.queueSize);
+    return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * double(GetFrameBytes(s))
+                                                 : static_cast<double>(q.GetValue());
+}
+
+double
+TrainingNetwork::GetIntraNodeHalfSeconds(const TrainingScenario& s, double bytes)
+{
+    return GetIntraNodeHalfSeconds(s.gpusPerNode,
+                                   s.intraBandwidth.GetBitRate() / 8.0,
+                                   s.intraLatency.GetSeconds(),
+                                   bytes);
+}
+
+double
+TrainingNetwork::GetIntraNodeHalfSeconds(uint32_t gpus,
+                                         double bytesPerSecond,
+                                         double latency,
+                                         double bytes)
+{
+    if (gpus <= 1)
+    {
+        return 0;
+    }
+    const double g = gpus;
+    return (g - 1) / g * bytes / bytesPerSecond + (g - 1) * latency;
+}
+
+std::string
+TrainingNetwork::GetHostName(const TrainingScenario& s, uint32_t host)
+{
+    return host < s.workers ? "worker" + std::to_string(host)
+                            : "server" + std::to_string(host - s.workers);
+}
+
+std::string
+TrainingNetwork::GetLinkName(const std::string& host, bool toSwitch)
+{
+    return toSwitch ? host + "->switch" : "switch->" + host;
+}
+
+} // namespace ns3

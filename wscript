@@ -8,6 +8,8 @@ def configure(conf):
     conf.env.append_value('CXXFLAGS', ['-std=c++17'])
     conf.check_cfg(package='nlohmann_json', uselib_store='NLOHMANN_JSON',
                    args=['--cflags'], mandatory=True)
+    # FabricTopology uses the header-only part of Boost.Graph (Debian: libboost-graph-dev).
+    conf.check_cxx(header_name='boost/graph/adjacency_list.hpp', mandatory=True)
 
 
 def build(bld):
@@ -27,13 +29,21 @@ def build(bld):
         'helper/sweep-engine.cc',
         'helper/training-backend.cc',
         'helper/training-cluster-helper.cc',
+        'helper/training-cluster-cross-traffic.cc',
+        'helper/training-cluster-jobs.cc',
+        'helper/training-cluster-topology.cc',
         'helper/validation-matrix.cc',
         'model/allreduce-sharing.cc',
         'model/async-ps-model.cc',
         'model/calibrated-sharing.cc',
         'model/capped-sharing.cc',
         'model/cynthia-model.cc',
+        'model/fabric-ecmp-routing.cc',
+        'model/fabric-topology.cc',
         'model/fcfs-sharing.cc',
+        'model/flow-event-core.cc',
+        'model/flow-ps-engine.cc',
+        'model/flow-ring-engine.cc',
         'model/flow-level-simulator.cc',
         'model/mva-solver.cc',
         'model/osf-model.cc',
@@ -64,6 +74,8 @@ def build(bld):
         'test/build-lists-test-suite.cc',
         'test/congestion-test-suite.cc',
         'test/cross-backend-test-suite.cc',
+        'test/fabric-topology-test-suite.cc',
+        'test/flow-fabric-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/linux-backend-test-suite.cc',
         'test/packet-level-test-suite.cc',
@@ -100,7 +112,12 @@ def build(bld):
         'model/calibrated-sharing.h',
         'model/capped-sharing.h',
         'model/cynthia-model.h',
+        'model/fabric-ecmp-routing.h',
+        'model/fabric-topology.h',
         'model/fcfs-sharing.h',
+        'model/flow-event-core.h',
+        'model/flow-ps-engine.h',
+        'model/flow-ring-engine.h',
         'model/flow-level-simulator.h',
         'model/mva-solver.h',
         'model/osf-model.h',
@@ -111,6 +128,7 @@ def build(bld):
         'model/ring-allreduce-model.h',
         'model/sharing-index.h',
         'model/sharing-model.h',
+        'model/split-mix64.h',
         'model/sync-ps-model.h',
         'model/tensor-chunk-header.h',
         'model/tensor-connection.h',

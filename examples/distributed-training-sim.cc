@@ -211,6 +211,10 @@ PrintSummary(const TrainingProfile& profile,
                   .c_str()
             : "",
         scenario.overlap ? "on" : "off");
+    if (scenario.topology != "star")
+    {
+        std::printf("fabric: %s\n", FabricTopology::FromScenario(scenario).Describe().c_str());
+    }
     std::printf("%-9s %-20s %14s %13s  %s\n",
                 "backend",
                 "variant",

@@ -56,16 +56,23 @@ ResultFile(const std::string& outDir, const std::string& id)
 }
 
 /**
- * The sweep job of a matrix job: the driver with the job's arguments (however the matrix built
- * them) and the runner's output options; the engine adds --output.
+ * The sweep job of a matrix job: the driver reading the job's options from a scenario file
+ * (ScenarioOptions JSON) and the runner's output options; the engine adds --output. The file
+ * name carries a hash of its content, so --resume (which keys on the arguments) reruns a job
+ * whose options changed.
  */
 SweepJob
 ToSweepJob(const ValidationMatrix::Job& job, const std::string& sim, const std::string& outDir)
 {
+    const std::string text = job.options.dump(2) + "\n";
+    char hash[17];
+    std::snprintf(hash, sizeof(hash), "%016zx", std::hash<std::string>{}(text));
+    const std::string scenario = outDir + "/jobs/" + job.id + "." + hash + ".scenario.json";
+    fs::create_directories(outDir + "/jobs");
+    WriteFileAtomically(scenario, text);
     SweepJob s;
     s.id = job.id;
-    s.argv = {sim};
-    s.argv.insert(s.argv.end(), job.args.begin(), job.args.end());
+    s.argv = {sim, "--scenario=" + scenario};
     s.argv.push_back("--progress=false");
     s.argv.push_back(std::string("--records=") + (job.records ? "true" : "false"));
     s.result = ResultFile(outDir, job.id);
@@ -85,14 +92,7 @@ CheckNotReference(const ValidationMatrix::Job& job)
     {
         return;
     }
-    std::string backend = job.backend;
-    for (const auto& a : job.args)
-    {
-        if (a.rfind("--backend=", 0) == 0)
-        {
-            backend = a.substr(10);
-        }
-    }
+    const std::string backend = job.options.value("backend", job.backend);
     if (backend == "packet" || backend == "all")
     {
         throw TrainingInputError("job " + job.id + ": --backend=" + backend + " in a compared "

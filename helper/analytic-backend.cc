@@ -385,6 +385,14 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
     NS_LOG_FUNCTION(this);
     profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
     scenario.Validate(profile);
+    if (scenario.topology != "star")
+    {
+        throw TrainingInputError(
+            "--topology: '" + scenario.topology
+            + "' with the analytic backend (expected star: its models have one "
+              "bottleneck, the server's or a worker's NIC, and no ECMP paths "
+              "or oversubscribed uplinks; use --backend=flow)");
+    }
     AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
     const Derived d = Derive(profile, scenario);
     std::vector<TrainingResult> results;

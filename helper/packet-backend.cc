@@ -239,24 +239,17 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         collector.steps = scenario.steps;
         collector.wallStart = wallStart;
 
-        const uint32_t hosts = scenario.workers + (ring ? 0 : scenario.servers);
-        // One counter per link direction, then the cross traffic's delivered payload.
-        const std::size_t crossIndex = 2 * hosts;
-        collector.txBytes.assign(2 * hosts + 1, 0);
-        std::vector<std::string> linkNames;
-        for (uint32_t h = 0; h < hosts; ++h)
+        // One counter per link direction (the star's host links, or every fabric link), then
+        // the cross traffic's delivered payload.
+        const auto links = cluster->GetMonitoredLinks();
+        const std::size_t crossIndex = links.size();
+        collector.txBytes.assign(links.size() + 1, 0);
+        for (std::size_t i = 0; i < links.size(); ++i)
         {
-            NetDeviceContainer d = cluster->GetLinkDevices(h);
-            linkNames.push_back(TrainingNetwork::GetLinkName(cluster->GetHostName(h), true));
-            linkNames.push_back(TrainingNetwork::GetLinkName(cluster->GetHostName(h), false));
-            for (uint32_t side = 0; side < 2; ++side)
-            {
-                std::size_t index = 2 * h + side;
-                d.Get(side)->TraceConnectWithoutContext(
-                    "PhyTxEnd",
-                    MakeBoundCallback(&CountTx, &collector.txBytes, index));
-                monitor->InstallDevice(d.Get(side), linkNames[index]);
-            }
+            links[i].device->TraceConnectWithoutContext(
+                "PhyTxEnd",
+                MakeBoundCallback(&CountTx, &collector.txBytes, i));
+            monitor->InstallDevice(links[i].device, links[i].name);
         }
         for (uint32_t c = 0; c < cluster->GetCrossHosts().GetN(); ++c)
         {
@@ -321,14 +314,14 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
                     = (after[crossIndex] - before[crossIndex]) * 8.0 / window;
             }
             double best = -1;
-            for (std::size_t i = 0; i < linkNames.size(); ++i)
+            for (std::size_t i = 0; i < links.size(); ++i)
             {
-                double u = (after[i] - before[i]) * 8.0 / (scenario.nicRate.GetBitRate() * window);
-                result.linkUtilisation[linkNames[i]] = u;
+                double u = (after[i] - before[i]) * 8.0 / (links[i].bitRate * window);
+                result.linkUtilisation[links[i].name] = u;
                 if (u > best)
                 {
                     best = u;
-                    result.bottleneck = linkNames[i];
+                    result.bottleneck = links[i].name;
                 }
             }
         }

@@ -179,6 +179,69 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
+/// Fabric options (doc/fabric.rst): topology, placement, leaf-spine and fat-tree sizes.
+void
+AddFabric(std::vector<ScenarioOptions::Option>& o)
+{
+    using S = ScenarioOptions;
+    o.push_back(Make("topology",
+                     "star",
+                     "Fabric: star, leafspine, fattree or a JSON file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.scenario.topology = v;
+                     }));
+    o.push_back(Make("placement",
+                     "packed",
+                     "Hosts of the workers then servers: packed, spread, random or a list 0,4,8",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.scenario.placement = v;
+                     }));
+    o.push_back(Make("leaves",
+                     "4",
+                     "leafspine: leaf switches",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.leaves = S::ParseUnsigned(n, v, 1, 4096);
+                     }));
+    o.push_back(Make("spines",
+                     "2",
+                     "leafspine: spine switches",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.spines = S::ParseUnsigned(n, v, 1, 4096);
+                     }));
+    o.push_back(Make("hostsPerLeaf",
+                     "0",
+                     "leafspine: hosts per leaf (0: enough for all)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.hostsPerLeaf = S::ParseUnsigned(n, v, 0, 65536);
+                     }));
+    o.push_back(Make("fatTreeK",
+                     "4",
+                     "fattree: switch radix k (even; k^3/4 hosts)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.fatTreeK = S::ParseUnsigned(n, v, 2, 64);
+                     }));
+    o.push_back(Make("uplinkRate",
+                     "0",
+                     "Switch-switch link rate (0: --nicRate)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.uplinkRate = Rate(n, v, true);
+                     }));
+    o.push_back(Make("ecmpSeed",
+                     "1",
+                     "Seed of the per-flow ECMP hash",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.ecmpSeed = S::ParseUnsigned(n, v, 0, UINT64_MAX);
+                     }));
+}
+
 /// Ring AllReduce, tensor fusion and multi-GPU options.
 void
 AddRing(std::vector<ScenarioOptions::Option>& o)
@@ -543,6 +606,7 @@ ScenarioOptions::GetOptions()
         AddOutput(o);
         AddArchitecture(o);
         AddNetwork(o);
+        AddFabric(o);
         AddRing(o);
         AddBackend(o);
         return o;

@@ -7,11 +7,15 @@
 
 #include "ns3/application-container.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-interface-container.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/queue-disc.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
 
@@ -170,10 +174,75 @@ class TrainingClusterHelper : public Object
      * send buffer, see ConfigureTcp()) */
     uint32_t GetReceiveBufferBytes() const;
 
+    /// One direction of one link, as the packet backend counts it.
+    struct MonitoredLink
+    {
+        Ptr<NetDevice> device; //!< the device sending in this direction
+        std::string name;      //!< "worker0->switch", "leaf0->spine1", ...
+        double bitRate;        //!< its rate (bit/s)
+    };
+
+    /**
+     * \return every link direction of the built network: on the star, per host its NIC then
+     * the switch port towards it; on a fabric, every directed link in FabricTopology order
+     */
+    std::vector<MonitoredLink> GetMonitoredLinks() const;
+
   protected:
     void DoDispose() override;
 
   private:
+    /// Check the cross-traffic attributes. \throws TrainingInputError naming the option
+    void CheckCrossTraffic() const;
+    /**
+     * \return the queue-disc TypeId name, or "none" (RED for DCTCP without a disc)
+     * \throws TrainingInputError for an unknown queue disc
+     */
+    std::string GetQueueDiscName() const;
+    /** \return true for TCP DCTCP */
+    bool IsDctcp() const;
+    /**
+     * \brief Set the buffer, ECN and RED attributes of one installed queue disc.
+     * \param qd the disc
+     * \param queue its buffer
+     */
+    void ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& queue) const;
+    /**
+     * \brief Buffers (device queues, or queue discs) and addresses of one installed link.
+     * \param link the two devices
+     * \param first buffer at the first device
+     * \param second buffer at the second device
+     * \param disc queue-disc TypeId name or "none"
+     * \param address the subnet to assign
+     * \return the two interfaces
+     */
+    Ipv4InterfaceContainer SetUpLink(const NetDeviceContainer& link,
+                                     const QueueSize& first,
+                                     const QueueSize& second,
+                                     const std::string& disc,
+                                     Ipv4AddressHelper& address) const;
+    /**
+     * \param haveDisc a queue disc will hold the backlog
+     * \param queue the device buffer otherwise
+     * \return a point-to-point helper at the NIC rate, MTU and link delay
+     */
+    PointToPointHelper MakeLinkHelper(bool haveDisc, const QueueSize& queue) const;
+    /**
+     * \brief Build a FabricTopology (not the star): every node, every link at its tier's rate,
+     * delay and buffer, per-flow ECMP routing (FabricEcmpRouting).
+     * \param disc queue-disc TypeId name or "none"
+     */
+    void BuildFabric(const std::string& disc);
+    /**
+     * \brief Give every node its routing state and the roles their nodes.
+     * \param nodes one per fabric node
+     * \param interface per directed link: IPv4 interface index at its sending end
+     * \param remote per directed link: the address at its receiving end
+     */
+    void CompleteFabric(const NodeContainer& nodes,
+                        const std::vector<uint32_t>& interface,
+                        const std::vector<Ipv4Address>& remote);
+
     uint32_t m_workers;          //!< K
     uint32_t m_servers;          //!< P
     DataRate m_nicRate;          //!< link rate
@@ -203,14 +272,16 @@ class TrainingClusterHelper : public Object
     Time m_crossOnTime;          //!< onoff: mean on-period
     uint16_t m_crossPort;        //!< port of the cross-traffic sink
 
-    NodeContainer m_workerNodes;                  //!< workers
-    NodeContainer m_serverNodes;                  //!< servers
-    Ptr<Node> m_switch;                           //!< the switch
-    std::vector<NetDeviceContainer> m_links;      //!< per host: host device, switch device
-    std::vector<Ipv4InterfaceContainer> m_ifaces; //!< per host: host, switch interface
-    NodeContainer m_crossNodes;                   //!< cross-traffic hosts
-    std::vector<NetDeviceContainer> m_crossLinks; //!< per cross host: host, switch device
-    ApplicationContainer m_apps;                  //!< installed applications
+    NodeContainer m_workerNodes;                    //!< workers
+    NodeContainer m_serverNodes;                    //!< servers
+    Ptr<Node> m_switch;                             //!< the switch
+    std::vector<NetDeviceContainer> m_links;        //!< per host: host device, switch device
+    std::vector<Ipv4InterfaceContainer> m_ifaces;   //!< per host: host, switch interface
+    NodeContainer m_crossNodes;                     //!< cross-traffic hosts
+    std::vector<NetDeviceContainer> m_crossLinks;   //!< per cross host: host, switch device
+    ApplicationContainer m_apps;                    //!< installed applications
+    std::shared_ptr<const FabricTopology> m_fabric; //!< the fabric (null: the star)
+    std::vector<Ptr<NetDevice>> m_fabricDevices;    //!< per directed link: its sending device
 };
 
 } // namespace ns3

@@ -117,6 +117,11 @@ class FlowLevelSimulator
 
   private:
     /**
+     * \brief The model inputs of the run (B, cap, M, T_F, T_B, T_S, layers, events).
+     * \param result the result to complete
+     */
+    void AddInputs(TrainingResult& result) const;
+    /**
      * \param result a finished run
      * \return true when, in every measured step, all workers ended at the same time
      */

@@ -35,8 +35,9 @@ namespace ns3
 class SharingModel : public Object
 {
   public:
-    /// Largest number of links a flow may cross (2 in the star topology).
-    static constexpr std::size_t MAX_LINKS = 4;
+    /// Largest number of links a flow may cross (2 on the star, 4 on a leaf-spine, 6 on a
+    /// three-tier fat-tree; FabricTopology paths).
+    static constexpr std::size_t MAX_LINKS = 8;
 
     /// One active flow, as the sharing model sees it.
     struct Flow

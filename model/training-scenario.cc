@@ -4,6 +4,7 @@
 
 #include "training-scenario.h"
 
+#include "fabric-topology.h"
 #include "training-input-error.h"
 #include "training-profile.h"
 
@@ -175,6 +176,42 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
              "value " + Str(reductionRate),
              "0 (free) or a positive rate in bytes/s");
     }
+    ValidateFabric();
+}
+
+void
+TrainingScenario::ValidateFabric() const
+{
+    if (leaves == 0 || leaves > 4096 || spines == 0 || spines > 4096)
+    {
+        Fail(leaves == 0 || leaves > 4096 ? "--leaves" : "--spines",
+             std::to_string(leaves == 0 || leaves > 4096 ? leaves : spines) + " out of range",
+             "1 to 4096");
+    }
+    if (fatTreeK < 2 || fatTreeK > 64 || fatTreeK % 2 != 0)
+    {
+        Fail("--fatTreeK", std::to_string(fatTreeK), "an even radix from 2 to 64");
+    }
+    const bool file = topology.size() > 5 && topology.substr(topology.size() - 5) == ".json";
+    if (topology != "star" && topology != "leafspine" && topology != "fattree" && !file)
+    {
+        Fail("--topology",
+             "unknown value '" + topology + "'",
+             "star, leafspine, fattree or a topology file ending in .json");
+    }
+    if (crossTraffic != "none" && topology != "star")
+    {
+        Fail("--crossTraffic",
+             "cross traffic with --topology=" + topology,
+             "none: cross hosts hang off the star's one switch only");
+    }
+    if (topology == "star"
+        && (placement == "packed" || placement == "spread" || placement == "random"))
+    {
+        return; // the star has one host per role: nothing to check (and nothing to build)
+    }
+    // Builds the fabric: checks the file, the number of hosts and the placement.
+    FabricTopology::FromScenario(*this);
 }
 
 std::string
@@ -227,6 +264,24 @@ TrainingScenario::ToJson() const
         j["cross_rate_bps"] = crossRate.GetBitRate();
         j["cross_target"] = crossTarget;
         j["cross_protocol"] = crossTraffic == "bulk" ? "tcp" : crossProtocol;
+    }
+    if (topology != "star")
+    {
+        // (Star scenarios print as before.)
+        j["topology"] = topology;
+        j["placement"] = placement;
+        if (topology == "leafspine")
+        {
+            j["leaves"] = leaves;
+            j["spines"] = spines;
+            j["hosts_per_leaf"] = hostsPerLeaf;
+        }
+        if (topology == "fattree")
+        {
+            j["fat_tree_k"] = fatTreeK;
+        }
+        j["uplink_rate_bps"] = (uplinkRate.GetBitRate() > 0 ? uplinkRate : nicRate).GetBitRate();
+        j["ecmp_seed"] = ecmpSeed;
     }
     j["steps"] = steps;
     j["warmup"] = warmup;

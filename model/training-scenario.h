@@ -106,6 +106,16 @@ class TrainingScenario
     std::string crossTarget{"server"}; //!< "server" (server 0's port) or "worker" (worker 0's)
     std::string crossProtocol{"udp"};  //!< onoff: "udp" or "tcp" (bulk is always TCP)
 
+    // ---- fabric (FabricTopology, doc/fabric.rst) -------------------------------------------
+    std::string topology{"star"};     //!< star, leafspine, fattree, or a JSON topology file
+    std::string placement{"packed"};  //!< packed, spread, random, or a host list "0,4,8"
+    uint32_t leaves{4};               //!< leafspine: leaf (top-of-rack) switches
+    uint32_t spines{2};               //!< leafspine: spine switches
+    uint32_t hostsPerLeaf{0};         //!< leafspine: hosts per leaf (0: enough for every role)
+    uint32_t fatTreeK{4};             //!< fattree: switch radix k (even; k^3/4 hosts)
+    DataRate uplinkRate{DataRate(0)}; //!< switch-switch links (0: nicRate)
+    uint64_t ecmpSeed{1};             //!< seed of the per-flow ECMP hash
+
     // ---- run ----------------------------------------------------------------------------
     uint32_t steps{20};     //!< steps per worker (sync: global steps)
     uint32_t warmup{2};     //!< first steps excluded from throughput (001: 50 of 1000)
@@ -121,6 +131,13 @@ class TrainingScenario
 
     /** \return every input as a JSON object (text), for the result files */
     std::string ToJson() const;
+
+    /**
+     * \brief Check the fabric fields (topology, placement, leaf-spine and fat-tree sizes) and
+     * build the fabric once, which checks a topology file and the placement.
+     * \throws TrainingInputError naming the option or the file
+     */
+    void ValidateFabric() const;
 
     /**
      * \param worker worker index

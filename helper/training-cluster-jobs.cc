@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * TrainingClusterHelper (see training-cluster-helper.h). Job installation: the parameter-server and
+ * ring applications on the cluster's nodes.
+ */
+
+#include "training-cluster-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/bulk-send-helper.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/object-factory.h"
+#include "ns3/on-off-helper.h"
+#include "ns3/onoff-application.h"
+#include "ns3/packet-sink-helper.h"
+#include "ns3/parameter-server-application.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-disc.h"
+#include "ns3/queue-size.h"
+#include "ns3/queue.h"
+#include "ns3/ring-allreduce-application.h"
+#include "ns3/string.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/traffic-control-helper.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-worker-application.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingClusterJobs");
+
+ApplicationContainer
+TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
+                                                 const TrainingScenario& scenario)
+{
+    NS_LOG_FUNCTION(this);
+    std::vector<uint32_t> owners = scenario.AssignLayersToServers(*profile);
+    std::vector<std::vector<uint32_t>> layers(m_servers);
+    for (std::size_t l = 0; l < owners.size(); ++l)
+    {
+        layers[owners[l]].push_back(static_cast<uint32_t>(l));
+    }
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t p = 0; p < m_servers; ++p)
+    {
+        if (layers[p].empty())
+        {
+            throw TrainingInputError("--servers: server " + std::to_string(p)
+                                     + " would own no layer with --partition="
+                                     + scenario.GetPartitionName() + " (expected fewer servers)");
+        }
+        addresses.push_back(GetServerAddress(p));
+    }
+
+    ApplicationContainer apps;
+    for (uint32_t p = 0; p < m_servers; ++p)
+    {
+        Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
+        ps->SetAttribute("Port", UintegerValue(m_port));
+        ps->SetAttribute("ServerIndex", UintegerValue(p));
+        ps->SetAttribute("Workers", UintegerValue(m_workers));
+        ps->SetAttribute("Mode", StringValue(scenario.GetModeName()));
+        ps->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
+        ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        ps->SetModel(profile, layers[p]);
+        m_serverNodes.Get(p)->AddApplication(ps);
+        apps.Add(ps);
+    }
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        Ptr<TrainingWorkerApplication> worker = CreateObject<TrainingWorkerApplication>();
+        worker->SetAttribute("WorkerIndex", UintegerValue(w));
+        worker->SetAttribute("Port", UintegerValue(m_port));
+        worker->SetAttribute("Steps", UintegerValue(scenario.steps));
+        worker->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        worker->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
+        worker->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+        worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        worker->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
+        worker->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
+        worker->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+        worker->SetModel(profile, owners, addresses);
+        m_workerNodes.Get(w)->AddApplication(worker);
+        apps.Add(worker);
+    }
+    m_apps.Add(apps);
+    return apps;
+}
+
+ApplicationContainer
+TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> profile,
+                                      const TrainingScenario& scenario)
+{
+    NS_LOG_FUNCTION(this);
+    ApplicationContainer apps;
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
+        app->SetAttribute("WorkerIndex", UintegerValue(w));
+        app->SetAttribute("Workers", UintegerValue(m_workers));
+        app->SetAttribute("Port", UintegerValue(m_port));
+        app->SetAttribute("Steps", UintegerValue(scenario.steps));
+        app->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+        app->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
+        app->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+        app->SetAttribute("BucketBytes", UintegerValue(scenario.bucketBytes));
+        app->SetAttribute("FirstBucketBytes", UintegerValue(scenario.firstBucketBytes));
+        app->SetAttribute("FusionTimeout", TimeValue(scenario.fusionTimeout));
+        app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
+        app->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
+        app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
+        app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+        app->SetModel(profile, GetWorkerAddress((w + 1) % m_workers));
+        m_workerNodes.Get(w)->AddApplication(app);
+        apps.Add(app);
+    }
+    m_apps.Add(apps);
+    return apps;
+}
+
+int64_t
+TrainingClusterHelper::AssignStreams(int64_t stream)
+{
+    int64_t current = stream;
+    for (auto it = m_apps.Begin(); it != m_apps.End(); ++it)
+    {
+        if (auto ps = DynamicCast<ParameterServerApplication>(*it))
+        {
+            current += ps->AssignStreams(current);
+        }
+        else if (auto w = DynamicCast<TrainingWorkerApplication>(*it))
+        {
+            current += w->AssignStreams(current);
+        }
+        else if (auto r = DynamicCast<RingAllReduceApplication>(*it))
+        {
+            current += r->AssignStreams(current);
+        }
+        else if (auto onoff = DynamicCast<OnOffApplication>(*it))
+        {
+            current += onoff->AssignStreams(current);
+        }
+    }
+    return current - stream;
+}
+
+} // namespace ns3

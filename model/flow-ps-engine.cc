@@ -1,0 +1,846 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-ps-engine.h"
+
+#include "training-network.h"
+#include "training-result.h"
+#include "training-scenario.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowPsEngine");
+
+namespace flow
+{
+
+FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
+                           const TrainingScenario& scenario,
+                           const SharingModel& sharing,
+                           const FlowLevelSimulator::Options& options,
+                           const FlowFabric& fabric,
+                           double flowCap,
+                           TrainingResult& result)
+    : m_profile(profile),
+      m_scenario(scenario),
+      m_sharing(sharing),
+      m_options(options),
+      m_result(result),
+      m_k(scenario.workers),
+      m_p(std::max<uint32_t>(1, scenario.servers)),
+      m_l(static_cast<uint32_t>(profile.GetNLayers())),
+      m_flowCap(flowCap),
+      m_owner(scenario.AssignLayersToServers(profile)),
+      m_mean(profile.GetMeanStep())
+{
+    for (const auto& layer : profile.GetLayers())
+    {
+        m_bytes.push_back(static_cast<double>(layer.paramBytes));
+    }
+    m_conns.resize(static_cast<std::size_t>(m_k) * m_p * 2);
+    for (uint32_t w = 0; w < m_k; ++w)
+    {
+        for (uint32_t p = 0; p < m_p; ++p)
+        {
+            for (Direction d : {DOWN, UP})
+            {
+                Connection& c = m_conns[ConnIndex(w, p, d)];
+                c.worker = w;
+                c.server = p;
+                c.dir = d;
+                // The worker's p-th connection: its 5-tuple decides the ECMP path, and the
+                // parameters come back along the reverse tuple's path.
+                const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + p;
+                const auto path = d == DOWN
+                                      ? fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
+                                      : fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
+                std::copy(path.begin(), path.end(), c.links.begin());
+                c.nLinks = static_cast<uint32_t>(path.size());
+                const uint32_t uplink = fabric.GetUplink(m_k + p);
+                c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
+            }
+        }
+    }
+    for (auto& g : m_groups)
+    {
+        g.capacity = fabric.GetCapacity();
+        g.linkBytes.assign(g.capacity.size(), 0);
+    }
+    m_workers.resize(m_k);
+    for (auto& ws : m_workers)
+    {
+        ws.downStart.assign(m_l, 0);
+        ws.downEnd.assign(m_l, 0);
+        ws.upStart.assign(m_l, 0);
+        ws.upEnd.assign(m_l, 0);
+    }
+}
+
+void
+FlowPsEngine::Schedule(double time, EventType type, uint32_t id, uint64_t tag)
+{
+    m_queue.Schedule(time, type, id, tag);
+}
+
+double
+FlowPsEngine::Overhead(uint32_t layer) const
+{
+    return m_options.parsingPerByte * m_bytes[layer] + m_options.parsingPerTensor;
+}
+
+void
+FlowPsEngine::Run()
+{
+    if (m_options.recordTransfers)
+    {
+        m_result.transfers.reserve(m_result.transfers.size() + 2ULL * m_k * m_scenario.steps * m_l);
+    }
+    m_result.steps.reserve(m_result.steps.size() + 1ULL * m_k * m_scenario.steps);
+    if (m_scenario.warmup == 0)
+    {
+        SetCounting(true);
+    }
+    for (uint32_t w = 0; w < m_k; ++w)
+    {
+        StartStep(w, 0);
+    }
+    RecomputeDirty();
+    while (!m_queue.IsEmpty())
+    {
+        Event e = m_queue.Pop();
+        m_now = e.time;
+        Handle(e);
+        // Rates matter only once time moves on: batch all set changes of one instant.
+        if (m_queue.InstantOver())
+        {
+            RecomputeDirty();
+        }
+    }
+}
+
+void
+FlowPsEngine::RecomputeDirty()
+{
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        if (m_groups[gi].dirty)
+        {
+            Recompute(gi);
+        }
+    }
+}
+
+void
+FlowPsEngine::Handle(const Event& e)
+{
+    switch (e.type)
+    {
+        case GROUP_CHECK:
+            if (e.tag != m_groups[e.id].version)
+            {
+                break; // superseded by a later rate computation
+            }
+            ++events;
+            GroupCheck(e.id);
+            break;
+        case CONN_ACTIVATE:
+        {
+            Connection& c = m_conns[e.id];
+            if (c.active || c.step != e.tag || c.head >= c.segs.size())
+            {
+                break;
+            }
+            ++events;
+            Activate(e.id);
+            break;
+        }
+        case STEP_END:
+            ++events;
+            StepEnd(e.id);
+            break;
+    }
+}
+
+void
+FlowPsEngine::SelectSample(uint32_t w, uint32_t step)
+{
+    WorkerState& ws = m_workers[w];
+    if (m_scenario.sampleSteps && m_profile.GetNSamples() > 0)
+    {
+        StepRng rng(m_scenario.seed, w, step, 0);
+        const auto& s = m_profile.GetSample(rng.Below(m_profile.GetNSamples()));
+        ws.fwd = &s.forwardUs;
+        ws.bwd = &s.backwardUs;
+        ws.upd = &s.updateUs;
+    }
+    else
+    {
+        ws.fwd = &m_mean.forwardUs;
+        ws.bwd = &m_mean.backwardUs;
+        ws.upd = &m_mean.updateUs;
+    }
+}
+
+void
+FlowPsEngine::MakeOrder(uint32_t w, uint32_t step)
+{
+    m_order.resize(m_l);
+    for (uint32_t l = 0; l < m_l; ++l)
+    {
+        m_order[l] = l;
+    }
+    if (m_scenario.order == TrainingScenario::REVERSE_ORDER)
+    {
+        std::reverse(m_order.begin(), m_order.end());
+    }
+    else if (m_scenario.order == TrainingScenario::RANDOM_ORDER)
+    {
+        StepRng rng(m_scenario.seed, w, step, 1);
+        for (uint32_t i = m_l; i > 1; --i)
+        {
+            std::swap(m_order[i - 1], m_order[rng.Below(i)]);
+        }
+    }
+}
+
+void
+FlowPsEngine::ResetConnections(uint32_t w, Direction d, uint32_t step)
+{
+    for (uint32_t p = 0; p < m_p; ++p)
+    {
+        Connection& c = m_conns[ConnIndex(w, p, d)];
+        c.segs.clear();
+        c.head = c.admitted = 0;
+        c.headSent = 0;
+        c.headStarted = false;
+        c.queued = 0;
+        c.step = step;
+    }
+}
+
+void
+FlowPsEngine::StartStep(uint32_t w, uint32_t step)
+{
+    NS_LOG_FUNCTION(this << w << step << m_now);
+    WorkerState& ws = m_workers[w];
+    ws.step = step;
+    ws.stepStart = m_now;
+    SelectSample(w, step);
+    MakeOrder(w, step); // each server sends its own layers in this order
+    ResetConnections(w, DOWN, step);
+    // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
+    // of the streams that had bytes left, in the order they were preempted. All streams of the
+    // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
+    const double win = static_cast<double>(m_scenario.windowBytes);
+    m_split.clear();
+    for (uint32_t l : m_order)
+    {
+        Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
+        bool whole = win <= 0 || m_bytes[l] <= win;
+        c.segs.push_back(Segment{m_now, whole ? m_bytes[l] : win, l, true, whole});
+        if (!whole)
+        {
+            m_split.push_back(l);
+        }
+    }
+    for (uint32_t l : m_split)
+    {
+        Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
+        c.segs.push_back(Segment{m_now, m_bytes[l] - win, l, false, true});
+    }
+    // Connections become active in the order of their first tensor in the transmission order
+    // (it matters for FCFS priority between one worker's connections to several servers).
+    ws.pendingDown = 0;
+    m_flag.assign(m_p, 0);
+    for (uint32_t l : m_order)
+    {
+        if (!m_flag[m_owner[l]])
+        {
+            m_flag[m_owner[l]] = 1;
+            ++ws.pendingDown;
+            Activate(ConnIndex(w, m_owner[l], DOWN));
+        }
+    }
+}
+
+double
+FlowPsEngine::IntraNode(uint32_t l) const
+{
+    // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
+    // reduced inside it, one tensor after another over the intra-node interconnect, each taking
+    // TrainingNetwork::GetIntraNodeHalfSeconds (the packet level does the same).
+    return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_bytes[l]);
+}
+
+std::vector<double>
+FlowPsEngine::UsableTimes(uint32_t w) const
+{
+    const WorkerState& ws = m_workers[w];
+    std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
+    if (m_scenario.gpusPerNode > 1)
+    {
+        std::vector<uint32_t> byArrival(m_l);
+        for (uint32_t l = 0; l < m_l; ++l)
+        {
+            byArrival[l] = l;
+        }
+        std::stable_sort(byArrival.begin(),
+                         byArrival.end(),
+                         [&ws](uint32_t a, uint32_t b)
+                         {
+                             return ws.downEnd[a] < ws.downEnd[b];
+                         });
+        double free = ws.stepStart;
+        for (uint32_t l : byArrival)
+        {
+            free = std::max(free, ws.downEnd[l]) + IntraNode(l);
+            usable[l] = free;
+        }
+    }
+    return usable;
+}
+
+double
+FlowPsEngine::ForwardEnd(uint32_t w) const
+{
+    const WorkerState& ws = m_workers[w];
+    const double scale = m_scenario.GetComputeScale(w);
+    const auto& fwd = *ws.fwd;
+    const std::vector<double> usable = UsableTimes(w);
+    // Overlap on, layer l starts when its parameters are in and layer l-1 is done; overlap off,
+    // all of it after the last parameter of the step arrived.
+    double t = ws.stepStart;
+    if (m_scenario.overlap)
+    {
+        for (uint32_t l = 0; l < m_l; ++l)
+        {
+            t = std::max(t, usable[l]) + fwd[l] * US * scale + Overhead(l);
+        }
+        return t;
+    }
+    for (uint32_t l = 0; l < m_l; ++l)
+    {
+        t = std::max(t, usable[l]);
+    }
+    for (uint32_t l = 0; l < m_l; ++l)
+    {
+        t += fwd[l] * US * scale + Overhead(l);
+    }
+    return t;
+}
+
+double
+FlowPsEngine::QueueGradients(uint32_t w, double t)
+{
+    WorkerState& ws = m_workers[w];
+    const double scale = m_scenario.GetComputeScale(w);
+    const auto& bwd = *ws.bwd;
+    const bool multiGpu = m_scenario.gpusPerNode > 1;
+    ResetConnections(w, UP, ws.step);
+    // Backward in reverse layer order; gradient l may leave when its backward is done (overlap
+    // on) or when the whole backward is done (overlap off).
+    double reduceFree = 0;
+    for (uint32_t i = m_l; i-- > 0;)
+    {
+        t += bwd[i] * US * scale;
+        double ready = t;
+        if (multiGpu && m_scenario.overlap)
+        {
+            reduceFree = std::max(reduceFree, t) + IntraNode(i);
+            ready = reduceFree;
+        }
+        m_conns[ConnIndex(w, m_owner[i], UP)].segs.push_back(
+            Segment{ready, m_bytes[i], i, true, true});
+    }
+    if (multiGpu && !m_scenario.overlap)
+    {
+        // Strict phases: all reductions after the whole backward, then all uplinks.
+        for (uint32_t i = m_l; i-- > 0;)
+        {
+            t += IntraNode(i);
+        }
+    }
+    return t;
+}
+
+void
+FlowPsEngine::ScheduleUplinks(uint32_t w, double allReady)
+{
+    // Activation events are scheduled in backward order of the connections' first gradients, so
+    // that simultaneous activations (overlap off) keep that order (FCFS priority).
+    WorkerState& ws = m_workers[w];
+    ws.pendingUp = 0;
+    m_flag.assign(m_p, 0);
+    for (uint32_t i = m_l; i-- > 0;)
+    {
+        if (m_flag[m_owner[i]])
+        {
+            continue;
+        }
+        m_flag[m_owner[i]] = 1;
+        uint32_t ci = ConnIndex(w, m_owner[i], UP);
+        Connection& c = m_conns[ci];
+        if (!m_scenario.overlap)
+        {
+            for (auto& s : c.segs)
+            {
+                s.ready = allReady;
+            }
+        }
+        ++ws.pendingUp;
+        Schedule(c.segs.front().ready, CONN_ACTIVATE, ci, c.step);
+    }
+}
+
+void
+FlowPsEngine::DownlinkDone(uint32_t w)
+{
+    NS_LOG_FUNCTION(this << w << m_now);
+    ScheduleUplinks(w, QueueGradients(w, ForwardEnd(w)));
+}
+
+void
+FlowPsEngine::UplinkDone(uint32_t w)
+{
+    NS_LOG_FUNCTION(this << w << m_now);
+    WorkerState& ws = m_workers[w];
+    const auto& upd = *ws.upd;
+    // Updates of one worker at one server run one after another, in arrival order; different
+    // workers (and different servers) in parallel. Overlap on: each as soon as its gradient is
+    // in; overlap off: once all of the worker's gradients for *that server* are in (a server
+    // cannot see the others; the packet-level ParameterServerApplication does the same).
+    double allIn = ws.stepStart;
+    for (uint32_t l = 0; l < m_l; ++l)
+    {
+        allIn = std::max(allIn, ws.upEnd[l]);
+    }
+    double end = allIn;
+    for (uint32_t p = 0; p < m_p; ++p)
+    {
+        const Connection& c = m_conns[ConnIndex(w, p, UP)];
+        double t = ws.stepStart;
+        if (!m_scenario.overlap)
+        {
+            for (const auto& s : c.segs)
+            {
+                t = std::max(t, ws.upEnd[s.layer]);
+            }
+        }
+        for (const auto& s : c.segs)
+        {
+            if (m_scenario.overlap)
+            {
+                t = std::max(t, ws.upEnd[s.layer]);
+            }
+            t += upd[s.layer] * US + Overhead(s.layer);
+        }
+        end = std::max(end, t);
+    }
+    Schedule(end, STEP_END, w, ws.step);
+}
+
+void
+FlowPsEngine::StepEnd(uint32_t w)
+{
+    WorkerState& ws = m_workers[w];
+    NS_LOG_FUNCTION(this << w << ws.step << m_now);
+    m_result.steps.push_back({w, ws.step, ws.stepStart, m_now});
+    const uint32_t n = m_scenario.steps;
+    const uint32_t warm = m_scenario.warmup;
+    if (m_scenario.mode == TrainingScenario::ASYNC)
+    {
+        // Finalize(): the window opens when every worker has done its warm-up steps and closes
+        // when the first worker has done all its steps.
+        if (warm > 0 && ws.step + 1 == warm && ++m_warmDone == m_k)
+        {
+            SetCounting(true);
+        }
+        if (ws.step + 1 == n && !m_windowClosed)
+        {
+            SetCounting(false);
+            m_windowClosed = true;
+        }
+        if (ws.step + 1 < n)
+        {
+            StartStep(w, ws.step + 1);
+        }
+        return;
+    }
+    // Sync: the barrier of Algorithm 1 lines 36-39.
+    if (++m_barrierCount < m_k)
+    {
+        return;
+    }
+    m_barrierCount = 0;
+    const uint32_t next = ws.step + 1; // StartStep(w, ...) below changes ws.step
+    if (warm > 0 && next == warm)
+    {
+        SetCounting(true);
+    }
+    if (next == n)
+    {
+        SetCounting(false);
+        return;
+    }
+    for (uint32_t v = 0; v < m_k; ++v)
+    {
+        StartStep(v, next);
+    }
+}
+
+void
+FlowPsEngine::SetCounting(bool on)
+{
+    if (on && m_windowClosed)
+    {
+        return; // async: a worker finished before another's warm-up; the window is empty
+    }
+    EnsureAdvanced(m_groups[DOWN]);
+    EnsureAdvanced(m_groups[UP]);
+    m_counting = on;
+}
+
+void
+FlowPsEngine::Admit(Connection& c)
+{
+    while (c.admitted < c.segs.size() && c.segs[c.admitted].ready <= m_now)
+    {
+        c.queued += c.segs[c.admitted].bytes;
+        ++c.admitted;
+    }
+}
+
+void
+FlowPsEngine::Activate(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    Group& g = m_groups[c.dir];
+    EnsureAdvanced(g);
+    Admit(c);
+    NS_ASSERT_MSG(c.admitted > c.head, "activating a connection with nothing ready");
+    c.active = true;
+    c.lastTime = m_now;
+    c.rate = 0;
+    c.priority = ++m_prioritySeq;
+    c.activeSince = m_now;
+    c.nextCheck = INF;
+    g.active.push_back(ci);
+    g.dirty = true;
+    MarkOtherDirection(c.dir);
+}
+
+void
+FlowPsEngine::Deactivate(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    Group& g = m_groups[c.dir];
+    c.active = false;
+    c.rate = 0;
+    c.nextCheck = INF;
+    g.active.erase(std::find(g.active.begin(), g.active.end(), ci));
+    g.dirty = true;
+    MarkOtherDirection(c.dir);
+}
+
+void
+FlowPsEngine::MarkOtherDirection(Direction d)
+{
+    if (m_options.windowBytes > 0)
+    {
+        // The window model couples the directions: one direction's standing queue lengthens the
+        // other's round trip (its ACKs wait in it).
+        // (Recompute accounts its connections up to now at their old rates first.)
+        m_groups[d == DOWN ? UP : DOWN].dirty = true;
+    }
+}
+
+void
+FlowPsEngine::ComputeWindowCaps(uint32_t gi)
+{
+    // Per server link: the direction whose connections have more window beyond the empty
+    // path's bandwidth-delay product fills its link and builds the standing queue (the excess,
+    // at most its buffer: the server's NIC for parameters, the switch port for gradients). The
+    // other direction's ACKs wait in that queue, so each of its connections sends at most one
+    // window per (empty round trip + that queue's delay). The filling direction's connections
+    // send at most one window per empty round trip, which binds only when their windows do not
+    // cover the path (with them, the link and, once the buffer is full, losses limit it).
+    const double w = m_options.windowBytes;
+    m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
+    for (Direction d : {DOWN, UP})
+    {
+        for (uint32_t ci : m_groups[d].active)
+        {
+            ++m_windowCount[d * m_p + m_conns[ci].server];
+        }
+    }
+    const Group& g = m_groups[gi];
+    const Direction other = gi == DOWN ? UP : DOWN;
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        const Connection& c = m_conns[g.active[i]];
+        const double capacity = g.capacity[c.serverLink];
+        const double pipe = capacity * m_options.baseRtt;
+        const double mine = m_windowCount[gi * m_p + c.server] * w - pipe;
+        const double theirs = m_windowCount[other * m_p + c.server] * w - pipe;
+        double queue = 0; // in front of this direction's ACKs
+        if (theirs > mine && theirs > 0)
+        {
+            const double buffer
+                = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
+            queue = std::min(buffer, theirs);
+        }
+        m_flows[i].cap = std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+    }
+}
+
+void
+FlowPsEngine::Account(Connection& c, double bytes)
+{
+    c.queued -= bytes;
+    if (m_counting)
+    {
+        Group& g = m_groups[c.dir];
+        for (uint32_t k = 0; k < c.nLinks; ++k)
+        {
+            g.linkBytes[c.links[k]] += bytes;
+        }
+    }
+}
+
+void
+FlowPsEngine::SegmentStarted(Connection& c, const Segment& s, double t)
+{
+    c.headStarted = true;
+    if (s.first)
+    {
+        WorkerState& ws = m_workers[c.worker];
+        (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer] = t;
+    }
+}
+
+void
+FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
+{
+    if (!s.last)
+    {
+        return;
+    }
+    WorkerState& ws = m_workers[c.worker];
+    double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
+    (c.dir == DOWN ? ws.downEnd : ws.upEnd)[s.layer] = t;
+    if (m_options.recordTransfers)
+    {
+        m_result.transfers.push_back({c.worker,
+                                      c.server,
+                                      c.step,
+                                      static_cast<int32_t>(s.layer),
+                                      c.dir == DOWN ? "down" : "up",
+                                      m_profile.GetLayer(s.layer).paramBytes,
+                                      start,
+                                      t});
+    }
+}
+
+void
+FlowPsEngine::Advance(Connection& c, double t)
+{
+    if (t <= c.lastTime)
+    {
+        return;
+    }
+    double budget = c.rate * (t - c.lastTime);
+    double cur = c.lastTime;
+    while (c.head < c.admitted)
+    {
+        const Segment& s = c.segs[c.head];
+        double rem = s.bytes - c.headSent;
+        if (!c.headStarted)
+        {
+            if (c.rate <= 0 && rem > ByteTolerance(s.bytes))
+            {
+                break; // waiting (FCFS): service has not begun
+            }
+            SegmentStarted(c, s, cur);
+        }
+        if (rem <= budget + ByteTolerance(s.bytes))
+        {
+            double end = c.rate > 0 ? std::min(t, cur + rem / c.rate) : cur;
+            Account(c, rem);
+            budget = std::max(0.0, budget - rem);
+            SegmentDone(c, s, end);
+            cur = end;
+            ++c.head;
+            c.headSent = 0;
+            c.headStarted = false;
+        }
+        else
+        {
+            c.headSent += budget;
+            Account(c, budget);
+            break;
+        }
+    }
+    c.lastTime = t;
+}
+
+void
+FlowPsEngine::FinishAdmitted(Connection& c)
+{
+    // Called at the connection's check time: what is left of the admitted bytes is rounding.
+    while (c.head < c.admitted)
+    {
+        const Segment& s = c.segs[c.head];
+        if (!c.headStarted)
+        {
+            SegmentStarted(c, s, m_now);
+        }
+        Account(c, s.bytes - c.headSent);
+        SegmentDone(c, s, m_now);
+        ++c.head;
+        c.headSent = 0;
+        c.headStarted = false;
+    }
+    c.queued = 0;
+}
+
+void
+FlowPsEngine::EnsureAdvanced(Group& g)
+{
+    if (g.advancedTo == m_now)
+    {
+        return;
+    }
+    for (uint32_t ci : g.active)
+    {
+        Advance(m_conns[ci], m_now);
+    }
+    g.advancedTo = m_now;
+}
+
+double
+FlowPsEngine::NextCheck(const Connection& c) const
+{
+    if (c.head >= c.admitted)
+    {
+        return c.lastTime;
+    }
+    if (c.queued <= ByteTolerance(c.queued))
+    {
+        return c.lastTime;
+    }
+    return c.rate > 0 ? c.lastTime + c.queued / c.rate : INF;
+}
+
+void
+FlowPsEngine::Recompute(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    EnsureAdvanced(g);
+    g.dirty = false;
+    m_flows.resize(g.active.size());
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        const Connection& c = m_conns[g.active[i]];
+        SharingModel::Flow& f = m_flows[i];
+        f.links = c.links;
+        f.nLinks = c.nLinks;
+        f.priority = c.priority;
+        f.start = c.activeSince;
+        f.cap = m_flowCap;
+    }
+    if (m_options.windowBytes > 0)
+    {
+        ComputeWindowCaps(gi);
+    }
+    m_sharing.AssignRates(m_flows, g.capacity, m_rates);
+    ++rateComputations;
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        Connection& c = m_conns[g.active[i]];
+        c.rate = m_rates[i];
+        c.nextCheck = NextCheck(c);
+    }
+    PushCheck(gi);
+}
+
+void
+FlowPsEngine::PushCheck(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    double next = INF;
+    for (uint32_t ci : g.active)
+    {
+        next = std::min(next, m_conns[ci].nextCheck);
+    }
+    ++g.version;
+    if (next < INF)
+    {
+        Schedule(std::max(next, m_now), GROUP_CHECK, gi, g.version);
+    }
+}
+
+void
+FlowPsEngine::GroupCheck(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    EnsureAdvanced(g);
+    // Connections whose queue drains now; copy, since Deactivate() edits the active list.
+    m_split.clear();
+    for (uint32_t ci : g.active)
+    {
+        if (m_conns[ci].nextCheck <= m_now)
+        {
+            m_split.push_back(ci);
+        }
+    }
+    for (uint32_t ci : m_split)
+    {
+        Connection& c = m_conns[ci];
+        FinishAdmitted(c);
+        Admit(c);
+        if (c.admitted > c.head)
+        {
+            c.nextCheck = NextCheck(c); // busy on: same rate, no event for the boundary
+        }
+        else if (c.head < c.segs.size())
+        {
+            Deactivate(ci); // idle until its next tensor is ready
+            Schedule(c.segs[c.head].ready, CONN_ACTIVATE, ci, c.step);
+        }
+        else
+        {
+            Deactivate(ci);
+            ConnectionDone(c);
+        }
+    }
+    if (!g.dirty)
+    {
+        PushCheck(gi);
+    }
+}
+
+void
+FlowPsEngine::ConnectionDone(Connection& c)
+{
+    WorkerState& ws = m_workers[c.worker];
+    if (c.dir == DOWN)
+    {
+        if (--ws.pendingDown == 0)
+        {
+            DownlinkDone(c.worker);
+        }
+    }
+    else if (--ws.pendingUp == 0)
+    {
+        UplinkDone(c.worker);
+    }
+}
+
+} // namespace flow
+} // namespace ns3

@@ -1,0 +1,372 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_PS_ENGINE_H
+#define FLOW_PS_ENGINE_H
+
+#include "flow-event-core.h"
+#include "flow-level-simulator.h"
+#include "training-profile.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class TrainingScenario;
+
+namespace flow
+{
+
+enum Direction : uint8_t
+{
+    DOWN = 0, //!< server to worker (parameters)
+    UP = 1,   //!< worker to server (gradients)
+};
+
+/// A piece of one tensor sent on a connection (a whole tensor unless WIN splits it).
+struct Segment
+{
+    double ready;   //!< when it may be sent (seconds)
+    double bytes;   //!< payload bytes
+    uint32_t layer; //!< tensor = layer index
+    bool first;     //!< first piece of its tensor (its start is the tensor's start)
+    bool last;      //!< last piece of its tensor (its end is the tensor's arrival)
+};
+
+/// One direction of one (worker, server) pair: a FIFO of segments served by one fluid flow.
+struct Connection
+{
+    uint32_t worker{0};        //!< worker index
+    uint32_t server{0};        //!< server index
+    Direction dir{DOWN};       //!< direction
+    uint32_t step{0};          //!< step the segments belong to
+    std::vector<Segment> segs; //!< this step's segments in service order
+    std::size_t head{0};       //!< first segment not completely sent
+    std::size_t admitted{0};   //!< segments [head, admitted) are ready and queued
+    double headSent{0};        //!< bytes of segs[head] already sent
+    bool headStarted{false};   //!< segs[head] has begun service
+    double queued{0};          //!< unsent bytes of the admitted segments
+    double lastTime{0};        //!< time up to which the bytes above are accounted
+    double rate{0};            //!< current rate (bytes/s)
+    double nextCheck{INF};     //!< when the admitted segments will have been sent
+    uint64_t priority{0};      //!< activation order (FCFS)
+    double activeSince{0};     //!< when it last became active (age-dependent sharing)
+    bool active{false};        //!< in the active set of its group
+    std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< directed links of its path
+    uint32_t nLinks{0};                                    //!< links used in `links`
+    uint32_t serverLink{0}; //!< the server's NIC link in this direction (window model)
+};
+
+/// The links of one direction and the connections active on them.
+struct Group
+{
+    std::vector<uint32_t> active;  //!< active connections in activation order
+    std::vector<double> capacity;  //!< per directed link of the fabric (bytes/s)
+    std::vector<double> linkBytes; //!< per directed link: bytes carried inside the window
+    bool dirty{false};             //!< the active set changed since the last rate computation
+    double advancedTo{-1};         //!< every active connection is accounted up to this time
+    uint64_t version{0};           //!< version of the pending check event
+};
+
+/// One worker's state for its current step.
+struct WorkerState
+{
+    uint32_t step{0};               //!< current step
+    double stepStart{0};            //!< when it began
+    const std::vector<double>* fwd; //!< forward times of the step (us)
+    const std::vector<double>* bwd; //!< backward times of the step (us)
+    const std::vector<double>* upd; //!< update times of the step (us)
+    uint32_t pendingDown{0};        //!< downlink connections not finished
+    uint32_t pendingUp{0};          //!< uplink connections not finished
+    std::vector<double> downStart;  //!< per layer: its parameters began to arrive
+    std::vector<double> downEnd;    //!< per layer: its parameters arrived
+    std::vector<double> upStart;    //!< per layer: its gradient began to leave
+    std::vector<double> upEnd;      //!< per layer: its gradient arrived at the server
+};
+
+/**
+ * The parameter-server simulation of one run. Connections of one direction share the links of
+ * that direction (DOWN: server NICs' send side, workers' receive side; UP: the reverse), so the
+ * two directions are independent groups whose rates are computed separately.
+ */
+class FlowPsEngine
+{
+  public:
+    /**
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param sharing the sharing model
+     * \param options run options
+     * \param fabric the placed fabric: link capacities and paths
+     * \param flowCap per-flow cap (bytes/s, infinity for none)
+     * \param result where records go
+     */
+    FlowPsEngine(const TrainingProfile& profile,
+                 const TrainingScenario& scenario,
+                 const SharingModel& sharing,
+                 const FlowLevelSimulator::Options& options,
+                 const FlowFabric& fabric,
+                 double flowCap,
+                 TrainingResult& result);
+
+    /// Run to the end.
+    void Run();
+
+    /**
+     * \param d direction
+     * \return bytes carried by each link of that direction inside the measurement window
+     */
+    const std::vector<double>& GetLinkBytes(Direction d) const
+    {
+        return m_groups[d].linkBytes;
+    }
+
+    uint64_t events{0};           //!< events handled
+    uint64_t rateComputations{0}; //!< sharing-model calls
+
+  private:
+    /**
+     * \brief Push an event.
+     * \param time when (>= now)
+     * \param type kind
+     * \param id group, connection or worker
+     * \param tag group version or step
+     */
+    void Schedule(double time, EventType type, uint32_t id, uint64_t tag);
+    /**
+     * \brief Begin a worker's step now: draw its times, queue its downlink tensors (in the
+     * transmission order, split by WIN) and activate its downlink connections.
+     * \param w worker
+     * \param step step index
+     */
+    void StartStep(uint32_t w, uint32_t step);
+    /**
+     * \brief Handle one event of the heap.
+     * \param e the event
+     */
+    void Handle(const Event& e);
+    /**
+     * \brief Rates of every group whose active set changed.
+     */
+    void RecomputeDirty();
+    /**
+     * \brief Fill m_order with this step's transmission order of the worker's tensors.
+     * \param w worker
+     * \param step step index
+     */
+    void MakeOrder(uint32_t w, uint32_t step);
+    /**
+     * \brief Empty the worker's connections of one direction for a new step.
+     * \param w worker
+     * \param d direction
+     * \param step step index
+     */
+    void ResetConnections(uint32_t w, Direction d, uint32_t step);
+    /**
+     * \brief When each layer's parameters are usable on the node: their arrival, or with G GPUs
+     * the end of their intra-node broadcast (one tensor after another, in arrival order).
+     * \param w worker
+     * \return per layer, the time
+     */
+    std::vector<double> UsableTimes(uint32_t w) const;
+    /**
+     * \param w worker
+     * \return the time the worker's forward pass ends
+     */
+    double ForwardEnd(uint32_t w) const;
+    /**
+     * \brief Backward pass from time t: queue each gradient on its uplink connection, ready when
+     * its backward (and intra-node reduction) is done.
+     * \param w worker
+     * \param t when the backward pass starts
+     * \return when the last gradient is ready (all of them with overlap off)
+     */
+    double QueueGradients(uint32_t w, double t);
+    /**
+     * \brief Schedule the activation of the worker's uplink connections.
+     * \param w worker
+     * \param allReady overlap off: when every gradient may leave
+     */
+    void ScheduleUplinks(uint32_t w, double allReady);
+    /**
+     * \param l layer
+     * \return the intra-node transfer time of its tensor (000 Sec. 4.4)
+     */
+    double IntraNode(uint32_t l) const;
+    /**
+     * \brief Point the worker at the compute times of a recorded step (drawn with replacement)
+     * or at the means.
+     * \param w worker
+     * \param step step index
+     */
+    void SelectSample(uint32_t w, uint32_t step);
+    /**
+     * \brief All parameters of the worker's step are in: evaluate its forward and backward
+     * chain and queue its gradients (ready when their backward ends, or all at the end).
+     * \param w worker
+     */
+    void DownlinkDone(uint32_t w);
+    /**
+     * \brief All gradients of the worker's step are at the servers: evaluate the update chains
+     * and schedule the step's end.
+     * \param w worker
+     */
+    void UplinkDone(uint32_t w);
+    /**
+     * \brief The worker's last update is applied: record the step, then the barrier (sync) or
+     * the worker's next step (async).
+     * \param w worker
+     */
+    void StepEnd(uint32_t w);
+    /**
+     * \brief An idle connection with a ready segment joins the active set of its direction.
+     * \param c connection index
+     */
+    void Activate(uint32_t c);
+    /**
+     * \brief A connection leaves the active set (its queue is empty).
+     * \param c connection index
+     */
+    void Deactivate(uint32_t c);
+    /**
+     * \brief Queue the connection's segments that are ready now.
+     * \param c connection
+     */
+    void Admit(Connection& c);
+    /**
+     * \brief Account the bytes sent at the current rate up to t; segments that completed in
+     * between get their end time by interpolation.
+     * \param c connection
+     * \param t time (>= its last time)
+     */
+    void Advance(Connection& c, double t);
+    /**
+     * \brief At the connection's check time, complete what rounding left of its queue.
+     * \param c connection
+     */
+    void FinishAdmitted(Connection& c);
+    /**
+     * \brief A segment begins service.
+     * \param c connection
+     * \param s segment
+     * \param t time
+     */
+    void SegmentStarted(Connection& c, const Segment& s, double t);
+    /**
+     * \brief A segment is completely sent; the last one of a tensor makes its record.
+     * \param c connection
+     * \param s segment
+     * \param t time
+     */
+    void SegmentDone(Connection& c, const Segment& s, double t);
+    /**
+     * \brief Count sent bytes (queue and, inside the window, link utilisation).
+     * \param c connection
+     * \param bytes bytes sent
+     */
+    void Account(Connection& c, double bytes);
+    /**
+     * \brief Advance every active connection of a group to now (once per instant).
+     * \param g group
+     */
+    void EnsureAdvanced(Group& g);
+    /**
+     * \brief Ask the sharing model for the rates of a group's active connections and schedule
+     * the group's next check.
+     * \param gi group index
+     */
+    void Recompute(uint32_t gi);
+
+    /**
+     * \brief Window model: the other direction's rates depend on this one's active set.
+     * \param d the direction whose active set changed
+     */
+    void MarkOtherDirection(Direction d);
+
+    /**
+     * \brief Window model: set m_flows[i].cap of group gi's active connections to
+     * min(flow cap, window / round trip with both standing queues).
+     * \param gi the group
+     */
+    void ComputeWindowCaps(uint32_t gi);
+    /**
+     * \brief Schedule the group's check at its earliest connection check (new version).
+     * \param gi group index
+     */
+    void PushCheck(uint32_t gi);
+    /**
+     * \brief Handle the connections of a group whose queues drained now: go on with newly ready
+     * segments (same rate, no event), or go idle, or finish the step's transfers.
+     * \param gi group index
+     */
+    void GroupCheck(uint32_t gi);
+    /**
+     * \brief A connection has sent all segments of its step.
+     * \param c connection
+     */
+    void ConnectionDone(Connection& c);
+    /**
+     * \brief Open or close the measurement window for link utilisation.
+     * \param on open
+     */
+    void SetCounting(bool on);
+    /**
+     * \param c an active connection
+     * \return when its admitted segments will have been sent at its current rate
+     */
+    double NextCheck(const Connection& c) const;
+    /**
+     * \param layer layer index
+     * \return the parsing overhead alpha * size + beta of its tensor (seconds)
+     */
+    double Overhead(uint32_t layer) const;
+
+    /**
+     * \param w worker
+     * \param p server
+     * \param d direction
+     * \return the connection index
+     */
+    uint32_t ConnIndex(uint32_t w, uint32_t p, Direction d) const
+    {
+        return (w * m_p + p) * 2 + d;
+    }
+
+    const TrainingProfile& m_profile;        //!< the DNN
+    const TrainingScenario& m_scenario;      //!< the scenario
+    const SharingModel& m_sharing;           //!< the sharing model
+    FlowLevelSimulator::Options m_options;   //!< run options
+    TrainingResult& m_result;                //!< records go here
+    uint32_t m_k;                            //!< workers
+    uint32_t m_p;                            //!< servers
+    uint32_t m_l;                            //!< layers
+    double m_flowCap;                        //!< per-flow cap (bytes/s)
+    std::vector<uint32_t> m_owner;           //!< server of each layer
+    std::vector<double> m_bytes;             //!< bytes of each layer
+    TrainingProfile::StepTimes m_mean;       //!< the mean step
+    std::vector<Connection> m_conns;         //!< all connections
+    Group m_groups[2];                       //!< DOWN and UP links
+    std::vector<WorkerState> m_workers;      //!< per worker
+    EventQueue m_queue;                      //!< pending events
+    uint64_t m_prioritySeq{0};               //!< activations so far
+    double m_now{0};                         //!< current time (s)
+    uint32_t m_barrierCount{0};              //!< sync: workers at barrier
+    uint32_t m_warmDone{0};                  //!< async: workers past warm-up
+    bool m_counting{false};                  //!< inside the measurement window
+    bool m_windowClosed{false};              //!< async: window already closed
+    std::vector<SharingModel::Flow> m_flows; //!< scratch: flows for the sharing model
+    std::vector<double> m_rates;             //!< scratch: rates from the sharing model
+    std::vector<uint32_t> m_order;           //!< scratch: transmission order
+    std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
+    std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
+    std::vector<uint32_t> m_windowCount;     //!< scratch: active connections per direction, server
+};
+
+} // namespace flow
+} // namespace ns3
+
+#endif /* FLOW_PS_ENGINE_H */

@@ -105,6 +105,9 @@ SimulateLinux(const Options& o, bool sample)
     c.dilation = g_dilation;
     c.sampleSeconds = sample ? o.sample.GetSeconds() : 0;
     c.maxWallSeconds = o.maxSimTime.GetSeconds() * g_dilation;
+    std::cerr << "note: --stack=linux: --delay is not emulated (no netem); the RTT is the "
+                 "veth path's own"
+              << std::endl;
     LinuxFlowStudy::Result r = LinuxFlowStudy::Run(c);
     return Measurement{r.completion, r.rx, r.received, r.done};
 }

@@ -79,9 +79,11 @@ class LinuxBackend : public TrainingBackend
     double m_dilation;       //!< D
     Time m_maxWallTime;      //!< watchdog
     DataRate m_maxPortRate;  //!< fastest faithful shaped port (after dilation)
-    DataRate m_maxTotalRate; //!< fastest faithful total of concurrently busy ports
+    double m_maxPortFrames;  //!< most faithful frames/s of one port
+    double m_maxTotalFrames; //!< most faithful frames/s of all ports busy at once
     Time m_burst;            //!< tbf bucket in time at the port rate
     uint16_t m_port;         //!< TCP port of servers / ring listeners
+    int32_t m_nice;          //!< nice value of the run thread
 };
 
 } // namespace ns3

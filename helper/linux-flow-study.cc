@@ -105,26 +105,11 @@ struct Study
     }
 };
 
-/// Build the testbed, open sockets in their namespaces, run the flows.
+/// Listen for flow i on port 6000 + i in the receiver's namespace (host n).
 void
-Execute(Study& st)
+OpenReceivers(Study& st, const LinuxTestbed& bed, uint32_t n)
 {
     const LinuxFlowStudy::Config& c = st.config;
-    const uint32_t n = static_cast<uint32_t>(c.arrivals.size());
-    LinuxTestbed::Config bedConfig;
-    bedConfig.hosts = n + 1;
-    bedConfig.mtu = c.mtu;
-    bedConfig.rateBps = c.rateBps / c.dilation;
-    bedConfig.switchQueue = c.queue;
-    bedConfig.hostQueue = c.queue;
-    bedConfig.burstSeconds = c.burstSeconds;
-    LinuxTestbed bed(bedConfig);
-    st.job.clock = LinuxClock(c.dilation);
-    st.result.completion.assign(n, -1);
-    st.result.received.assign(n, 0);
-    st.written.assign(n, 0);
-    st.receivers.resize(n);
-    const double pace = c.capBps > 0 ? c.capBps / 8 / c.dilation : 0;
     bed.RunIn(n,
               [&]
               {
@@ -148,6 +133,29 @@ Execute(Study& st)
                       st.acceptors.push_back(std::move(a));
                   }
               });
+}
+
+/// Build the testbed, open sockets in their namespaces, run the flows.
+void
+Execute(Study& st)
+{
+    const LinuxFlowStudy::Config& c = st.config;
+    const uint32_t n = static_cast<uint32_t>(c.arrivals.size());
+    LinuxTestbed::Config bedConfig;
+    bedConfig.hosts = n + 1;
+    bedConfig.mtu = c.mtu;
+    bedConfig.rateBps = c.rateBps / c.dilation;
+    bedConfig.switchQueue = c.queue;
+    bedConfig.hostQueue = c.queue;
+    bedConfig.burstSeconds = c.burstSeconds;
+    LinuxTestbed bed(bedConfig);
+    st.job.clock = LinuxClock(c.dilation);
+    st.result.completion.assign(n, -1);
+    st.result.received.assign(n, 0);
+    st.written.assign(n, 0);
+    st.receivers.resize(n);
+    const double pace = c.capBps > 0 ? c.capBps / 8 / c.dilation : 0;
+    OpenReceivers(st, bed, n);
     for (uint32_t i = 0; i < n; ++i)
     {
         bed.RunIn(i,
@@ -216,6 +224,7 @@ LinuxFlowStudy::Run(const Config& config)
     std::thread worker(
         [&]
         {
+            LinuxTestbed::RaisePriority(config.nice);
             try
             {
                 Execute(st);

@@ -39,6 +39,7 @@ class LinuxFlowStudy
         double burstSeconds{1e-3};         //!< tbf bucket at the port rate
         double sampleSeconds{0};           //!< sampling interval (0: none)
         double maxWallSeconds{120};        //!< watchdog
+        int nice{-5}; //!< nice value of the run thread (real time must not queue; if permitted)
     };
 
     /// What was measured (undilated seconds).

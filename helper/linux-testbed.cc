@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <spawn.h>
 #include <sstream>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -183,6 +184,8 @@ LinuxTestbed::CreateNamespaces()
         // No IPv6 chatter (router solicitations) on the counted ports.
         WriteProc("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
         WriteProc("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+        WriteProc("/proc/sys/net/ipv4/tcp_slow_start_after_idle",
+                  m_config.slowStartAfterIdle ? "1" : "0");
         Enter(home);
     }
     close(home);
@@ -460,6 +463,13 @@ LinuxTestbed::Execute(const std::vector<std::string>& argv, std::string* output)
     {
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void
+LinuxTestbed::RaisePriority(int nice)
+{
+    // On Linux a thread id is a valid PRIO_PROCESS target: this thread only.
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice);
 }
 
 void

@@ -48,6 +48,8 @@ class LinuxTestbed
         std::string switchQueue{"100p"}; //!< switch port queue: "<n>p" packets or "<n>B" bytes
         std::string hostQueue{"100p"};   //!< host egress queue, same syntax
         double burstSeconds{1e-3};       //!< tbf bucket: rate x this, at least 2 frames
+        /// tcp_slow_start_after_idle of every host (the kernel default is 1)
+        bool slowStartAfterIdle{true};
     };
 
     /// Bytes a switch port has carried (Ethernet frames, as the kernel counts them).
@@ -108,6 +110,13 @@ class LinuxTestbed
      * \return the count
      */
     static uint32_t CountNamespaceDescriptors();
+
+    /**
+     * \brief Set the calling thread's nice value (real-time runs must not queue behind other
+     * work); silently kept as it is when not permitted.
+     * \param nice -20..19
+     */
+    static void RaisePriority(int nice);
 
     /**
      * \brief Run a command (no shell) in the calling thread's namespace and wait for it.

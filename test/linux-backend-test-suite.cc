@@ -126,10 +126,12 @@ NamespacesHeldByAnyProcess()
     return held;
 }
 
-/// Namespaces the process pid holds by descriptor.
+/// Namespaces the process pid holds by descriptor, except ours (RunIn's way back home).
 std::set<std::string>
 NamespaceDescriptorsOf(pid_t pid)
 {
+    char home[256] = {0};
+    readlink("/proc/self/ns/net", home, sizeof(home) - 1);
     std::set<std::string> held;
     std::string base = "/proc/" + std::to_string(pid) + "/fd";
     DIR* fds = opendir(base.c_str());
@@ -137,7 +139,8 @@ NamespaceDescriptorsOf(pid_t pid)
     {
         char target[256];
         ssize_t n = readlink((base + "/" + f->d_name).c_str(), target, sizeof(target) - 1);
-        if (n > 0 && std::string(target, n).rfind("net:[", 0) == 0)
+        if (n > 0 && std::string(target, n).rfind("net:[", 0) == 0
+            && std::string(target, n) != home)
         {
             held.insert(std::string(target, n));
         }
@@ -344,8 +347,14 @@ class NothingLeftBehindTestCase : public TestCase
                 }
                 _exit(0);
             }
-            usleep(1500000); // the run is well under way (namespaces built in ~0.3 s)
-            std::set<std::string> created = NamespaceDescriptorsOf(pid);
+            // Wait (at most 20 s) until the run holds its 4 namespaces, then let it run a bit.
+            std::set<std::string> created;
+            for (int i = 0; i < 200 && created.size() < 4; ++i)
+            {
+                usleep(100000);
+                created = NamespaceDescriptorsOf(pid);
+            }
+            usleep(300000);
             kill(pid, sig);
             int status = 0;
             waitpid(pid, &status, 0);

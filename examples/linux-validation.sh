@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Validation against real TCP (issue 14): regenerates the tables of doc/validation-runner.rst,
+# section "Validation against real TCP". Needs root (the linux backend builds network
+# namespaces). Runs one experiment at a time (the linux runs are real time: parallel jobs would
+# disturb each other) and records the load (uptime) next to every row.
+#
+#   bash examples/linux-validation.sh fidelity [OUT_DIR]  # single flow vs shaper, ~1 min
+#   bash examples/linux-validation.sh sharing  [OUT_DIR]  # the sharing grid, ns-3 and linux, ~15 min
+#   bash examples/linux-validation.sh oneworker [OUT_DIR] # one worker vs the closed form, ~1 min
+#   (training scenarios: python3 examples/linux-compare.py OUT examples/linux-scenarios.txt)
+#
+# Environment: BUILD (default build).
+set -euo pipefail
+mode=${1:-}
+out=${2:-doc/figures}
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$here/build}
+study=$build/bin/tcp-sharing-study
+sim=$build/bin/distributed-training-sim
+mkdir -p "$out"
+load() { cut -d' ' -f1 /proc/loadavg; }
+# Real-time runs must not queue behind other work (root): linux runs at nice -5, ns-3 at +10.
+rt() { nice -n "${LINUX_NICE:--5}" "$@"; }
+
+case "$mode" in
+  fidelity)
+    # One flow of 30 MB (MTU 1500) or 60 MB (MTU 9000) through one shaped port; the ratio of
+    # its completion time to S / goodput (goodput = rate x (MTU - 52) / (MTU + 14)).
+    csv=$out/linux-fidelity.csv
+    echo "rate,mtu,cap,size_bytes,fct_s,ideal_s,ratio,load1" >"$csv"
+    for mtu in 1500 9000; do
+      for rate in 200Mbps 500Mbps 1Gbps 2Gbps 3Gbps; do
+        size=$([ "$mtu" = 1500 ] && echo 30000000 || echo 60000000)
+        l=$(load)
+        line=$(rt "$study" --stack=linux --flows=1 --size=$size --rate=$rate --mtu=$mtu \
+          --queue=1000p --baseline=false)
+        fct=$(echo "$line" | sed -E 's/.*mean FCT measured ([0-9.]+) us, fcfs ([0-9.]+) us.*/\1 \2/')
+        set -- $fct
+        echo "$rate,$mtu,0,$size,$(awk -v a=$1 -v b=$2 'BEGIN{printf "%.6f,%.6f,%.4f", a/1e6, b/1e6, a/b}'),$l" >>"$csv"
+      done
+    done
+    # Per-flow cap by SO_MAX_PACING_RATE (no fq: the kernel's internal pacing).
+    for cap in 50Mbps 100Mbps 150Mbps; do
+      l=$(load)
+      line=$(rt "$study" --stack=linux --flows=1 --size=10000000 --rate=200Mbps --cap=$cap \
+        --queue=1000p --baseline=false)
+      fct=$(echo "$line" | sed -E 's/.*mean FCT measured ([0-9.]+) us, fcfs ([0-9.]+) us.*/\1 \2/')
+      set -- $fct
+      echo "200Mbps,1500,$cap,10000000,$(awk -v a=$1 -v b=$2 'BEGIN{printf "%.6f,%.6f,%.4f", a/1e6, b/1e6, a/b}'),$l" >>"$csv"
+    done
+    cat "$csv"
+    ;;
+  sharing)
+    # N simultaneous transfers through a 200 Mbit/s port, 256 KB drop-tail queue, MTU 1500;
+    # one CSV per stack (STACKS, default "ns3 linux"), the load before each run in *.load.
+    for stack in ${STACKS:-ns3 linux}; do
+      csv=$out/linux-sharing-$stack.csv
+      rm -f "$csv" "$csv.load"
+      for tcp in TcpCubic TcpNewReno; do
+        for n in 2 4 8; do
+          for size in 30000 100000 300000 1000000 3000000 10000000 30000000; do
+            echo "$tcp,$n,$size,$(load)" >>"$csv.load"
+            $([ "$stack" = linux ] && echo rt || echo nice) "$study" --stack=$stack --tcp=$tcp --flows=$n --size=$size --rate=200Mbps \
+              --queue=262144B --csv="$csv" >/dev/null
+          done
+        done
+      done
+      echo "wrote $csv"
+    done
+    ;;
+  oneworker)
+    # One worker, overlap off, mean step times: linux against 2M / goodput + T_F + T_B + T_S with
+    # the kernel's goodput rate x (MTU - 52) / (MTU + 14).
+    csv=$out/linux-one-worker.csv
+    echo "rate_bps,dilation,linux_step_s,closed_form_s,ratio,wall_s,load1" >"$csv"
+    profile=traces/googlenet-titanx-pascal-b16.json
+    for cfg in "1000000000 1" "10000000000 10" "25000000000 25"; do
+      set -- $cfg
+      l=$(load)
+      rt "$sim" --profile=$profile --workers=1 --nicRate=${1}bps --dilation=$2 --steps=6 --warmup=1 \
+        --sampleSteps=false --backend=linux --output="$out/one-worker.json" >/dev/null
+      python3 - "$out/one-worker.json" "$profile" "$1" "$2" "$l" >>"$csv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['results'][0]
+layers = json.load(open(sys.argv[2]))['layers']
+m = sum(x['param_bytes'] for x in layers)
+t = sum(x['forward_us'] + x['backward_us'] + x['update_us'] for x in layers) * 1e-6
+closed = 2 * m / (float(sys.argv[3]) / 8 * 1448 / 1514) + t
+s = r['step_time_mean_s']
+print('%s,%s,%.6f,%.6f,%.4f,%.1f,%s' % (sys.argv[3], sys.argv[4], s, closed, s / closed,
+                                        r['wall_time_s'], sys.argv[5]))
+PY
+    done
+    cat "$csv"
+    ;;
+  *)
+    echo "usage: $0 fidelity|sharing|oneworker [OUT_DIR]" >&2
+    exit 1
+    ;;
+esac

@@ -22,8 +22,12 @@ BUILD_DIR="${BUILD_DIR:-build}"
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 JOBS="${JOBS:-$(nproc)}"
 
-# Debian packages the build and the tests need (profiling needs more: see traces/README.md).
-packages=(g++ make cmake libns3-dev nlohmann-json3-dev libboost-graph-dev)
+# Debian packages the build and the tests need (profiling needs more: see traces/README.md):
+# python3 runs the trace importer's test (standard library only, no torch), parallel the
+# validation runner's --engine=parallel test, iproute2, ethtool and Boost.Asio the
+# linux backend, Boost.Graph the fabrics.
+packages=(g++ make cmake libns3-dev nlohmann-json3-dev python3 parallel
+  iproute2 ethtool libboost-dev libboost-system-dev libboost-graph-dev)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -86,10 +86,39 @@ Sample(Measurement* m, Time interval)
     }
 }
 
+// ---- --stack=linux (issue 14): the same flows over kernel TCP in namespaces ---------------
+std::string g_stack = "ns3"; //!< --stack: ns3 or linux
+double g_dilation = 1;       //!< --dilation (linux)
+
+/// The Measurement of LinuxFlowStudy::Run for these options (kernel TCP, real time).
+Measurement
+SimulateLinux(const Options& o, bool sample)
+{
+    LinuxFlowStudy::Config c;
+    c.size = o.size;
+    c.arrivals = o.arrivals;
+    c.rateBps = o.rate.GetBitRate();
+    c.capBps = o.cap.GetBitRate();
+    c.queue = o.queue;
+    c.mtu = o.mtu;
+    c.congestion = LinuxBackend::MapCongestionControl(o.tcp);
+    c.dilation = g_dilation;
+    c.sampleSeconds = sample ? o.sample.GetSeconds() : 0;
+    c.maxWallSeconds = o.maxSimTime.GetSeconds() * g_dilation;
+    LinuxFlowStudy::Result r = LinuxFlowStudy::Run(c);
+    return Measurement{r.completion, r.rx, r.received, r.done};
+}
+
+// ---- end of --stack=linux ----------------------------------------------------------------
+
 /// Run `o.arrivals.size()` flows of `o.size` bytes; return what was measured.
 Measurement
 Simulate(const Options& o, bool sample)
 {
+    if (g_stack == "linux")
+    {
+        return SimulateLinux(o, sample);
+    }
     const uint32_t n = o.arrivals.size();
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
     cluster->SetAttribute("Workers", UintegerValue(n));
@@ -254,6 +283,8 @@ main(int argc, char* argv[])
     cmd.AddValue("timeseries",
                  "Write per-flow rate over time (time_s,flow,gbps) to this file",
                  timeseries);
+    cmd.AddValue("stack", "ns3 (simulated TCP) or linux (kernel TCP in namespaces, root)", g_stack);
+    cmd.AddValue("dilation", "--stack=linux: run at rate/D, report times / D", g_dilation);
     cmd.Parse(argc, argv);
 
     try
@@ -284,6 +315,10 @@ main(int argc, char* argv[])
         }
         o.mtu = mtu;
         o.tcp = tcp;
+        if (g_stack != "ns3" && g_stack != "linux")
+        {
+            throw TrainingInputError("--stack: '" + g_stack + "' (expected ns3 or linux)");
+        }
         Time gap = TrainingScenario::ParseTime("--stagger", stagger);
         if (gap.IsStrictlyNegative())
         {
@@ -295,8 +330,14 @@ main(int argc, char* argv[])
         s.flowCap = o.cap;
         s.mtu = mtu;
         // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
-        const double c = TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
-        const double one = TrainingNetwork::GetGoodputBytesPerSecond(s);
+        // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
+        const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), mtu);
+        const double c
+            = g_stack == "linux" ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
+        const double linuxOne
+            = o.cap.GetBitRate() > 0 ? std::min(linuxC, o.cap.GetBitRate() / 8.0) : linuxC;
+        const double one
+            = g_stack == "linux" ? linuxOne : TrainingNetwork::GetGoodputBytesPerSecond(s);
         const double capBytes = o.cap.GetBitRate() / 8.0;
         const double rtt = 4 * o.delay.GetSeconds();
         const double bdp = one * rtt;

@@ -16,6 +16,7 @@
  */
 
 #include "ns3/command-line.h"
+#include "ns3/sweep-engine.h"
 #include "ns3/training-input-error.h"
 #include "ns3/validation-matrix.h"
 
@@ -31,6 +32,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <spawn.h>
 #include <sstream>
@@ -46,205 +48,60 @@ namespace fs = std::filesystem;
 namespace
 {
 
-/// A finished job that failed.
-struct Failure
+/// \param outDir the output folder \param id a job id \return its JSON result file
+std::string
+ResultFile(const std::string& outDir, const std::string& id)
 {
-    std::string id;     //!< job id
-    std::string log;    //!< its log file
-    std::string status; //!< "exit 1", "signal 11", ...
-};
+    return outDir + "/jobs/" + id + ".json";
+}
 
-/// Runs jobs as driver processes, at most a given number at a time.
-class JobPool
+/**
+ * The sweep job of a matrix job: the driver reading the job's options from a scenario file
+ * (ScenarioOptions JSON) and the runner's output options; the engine adds --output. The file
+ * name carries a hash of its content, so --resume (which keys on the arguments) reruns a job
+ * whose options changed.
+ */
+SweepJob
+ToSweepJob(const ValidationMatrix::Job& job, const std::string& sim, const std::string& outDir)
 {
-  public:
-    /**
-     * \param sim the driver executable
-     * \param outDir the output folder (jobs go to outDir/jobs)
-     * \param parallel processes at a time
-     * \param resume skip jobs whose JSON result exists and parses
-     */
-    JobPool(std::string sim, std::string outDir, uint32_t parallel, bool resume)
-        : m_sim(std::move(sim)),
-          m_outDir(std::move(outDir)),
-          m_parallel(parallel),
-          m_resume(resume)
+    const std::string text = job.options.dump(2) + "\n";
+    char hash[17];
+    std::snprintf(hash, sizeof(hash), "%016zx", std::hash<std::string>{}(text));
+    const std::string scenario = outDir + "/jobs/" + job.id + "." + hash + ".scenario.json";
+    fs::create_directories(outDir + "/jobs");
+    WriteFileAtomically(scenario, text);
+    SweepJob s;
+    s.id = job.id;
+    s.argv = {sim, "--scenario=" + scenario};
+    s.argv.push_back("--progress=false");
+    s.argv.push_back(std::string("--records=") + (job.records ? "true" : "false"));
+    s.result = ResultFile(outDir, job.id);
+    s.log = outDir + "/jobs/" + job.id + ".log";
+    return s;
+}
+
+/**
+ * The packet level is the reference every other backend is compared with: a compared job that
+ * runs it (e.g. a flow variant with --backend=packet) would compare the reference with itself.
+ * \param job a job of the matrix \throw TrainingInputError naming the job
+ */
+void
+CheckNotReference(const ValidationMatrix::Job& job)
+{
+    if (job.backend == "packet")
     {
+        return;
     }
-
-    /// \param job a job \return its JSON result file
-    std::string ResultFile(const ValidationMatrix::Job& job) const
+    const std::string backend = job.options.value("backend", job.backend);
+    if (backend == "packet" || backend == "all")
     {
-        return m_outDir + "/jobs/" + job.id + ".json";
+        throw TrainingInputError("job " + job.id + ": --backend=" + backend + " in a compared "
+                                 + job.backend + " job"
+                                 + (job.variant.empty() ? "" : " (variant '" + job.variant + "')")
+                                 + " (expected the packet level only as the reference: remove "
+                                   "--backend from the variant's args)");
     }
-
-    /// \param job a job \return its log file
-    std::string LogFile(const ValidationMatrix::Job& job) const
-    {
-        return m_outDir + "/jobs/" + job.id + ".log";
-    }
-
-    /**
-     * Run every job; wait for all of them.
-     * \param jobs the jobs
-     * \return the failed ones
-     */
-    std::vector<Failure> Run(const std::vector<ValidationMatrix::Job>& jobs)
-    {
-        std::deque<const ValidationMatrix::Job*> pending;
-        std::size_t reused = 0;
-        for (const auto& j : jobs)
-        {
-            if (m_resume && ReadsBack(ResultFile(j)))
-            {
-                ++reused;
-                continue;
-            }
-            pending.push_back(&j);
-        }
-        if (reused)
-        {
-            std::printf("--resume: reusing %zu of %zu results\n", reused, jobs.size());
-        }
-        const std::size_t total = pending.size();
-        std::size_t done = 0;
-        std::map<pid_t, std::pair<const ValidationMatrix::Job*, Clock::time_point>> running;
-        std::vector<Failure> failures;
-        while (!pending.empty() || !running.empty())
-        {
-            while (!pending.empty() && running.size() < m_parallel)
-            {
-                const ValidationMatrix::Job* job = pending.front();
-                pending.pop_front();
-                pid_t pid = Spawn(*job);
-                if (pid < 0)
-                {
-                    failures.push_back({job->id, LogFile(*job), "not started"});
-                    ++done;
-                    continue;
-                }
-                running[pid] = {job, Clock::now()};
-            }
-            if (running.empty())
-            {
-                continue;
-            }
-            int status = 0;
-            pid_t pid = waitpid(-1, &status, 0);
-            if (pid < 0)
-            {
-                if (errno == EINTR)
-                {
-                    continue;
-                }
-                std::perror("waitpid");
-                break;
-            }
-            auto it = running.find(pid);
-            if (it == running.end())
-            {
-                continue;
-            }
-            const ValidationMatrix::Job* job = it->second.first;
-            double wall = std::chrono::duration<double>(Clock::now() - it->second.second).count();
-            running.erase(it);
-            ++done;
-            std::string state = "ok";
-            if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-            {
-                state = "exit " + std::to_string(WEXITSTATUS(status));
-            }
-            else if (WIFSIGNALED(status))
-            {
-                state = "signal " + std::to_string(WTERMSIG(status));
-            }
-            if (state != "ok")
-            {
-                failures.push_back({job->id, LogFile(*job), state});
-            }
-            std::printf("[%zu/%zu] %-60s %s (%.1f s)\n",
-                        done,
-                        total,
-                        job->id.c_str(),
-                        state.c_str(),
-                        wall);
-            std::fflush(stdout);
-        }
-        return failures;
-    }
-
-    /**
-     * \param file a JSON result file
-     * \return true if it exists and parses
-     */
-    static bool ReadsBack(const std::string& file)
-    {
-        std::ifstream in(file);
-        if (!in)
-        {
-            return false;
-        }
-        try
-        {
-            nlohmann::json doc = nlohmann::json::parse(in);
-            return doc.contains("results");
-        }
-        catch (const nlohmann::json::exception&)
-        {
-            return false;
-        }
-    }
-
-  private:
-    using Clock = std::chrono::steady_clock; //!< wall clock of the jobs
-
-    /**
-     * Start one job: the command line is the log's first line, the driver's output follows.
-     * \param job the job
-     * \return its process id, or -1
-     */
-    pid_t Spawn(const ValidationMatrix::Job& job)
-    {
-        std::vector<std::string> args = {m_sim};
-        args.insert(args.end(), job.args.begin(), job.args.end());
-        args.push_back("--output=" + ResultFile(job));
-        args.push_back("--progress=false");
-        args.push_back(std::string("--records=") + (job.records ? "true" : "false"));
-        std::string log = LogFile(job);
-        {
-            std::ofstream out(log);
-            for (const auto& a : args)
-            {
-                out << a << " ";
-            }
-            out << "\n";
-        }
-        std::vector<char*> argv;
-        for (auto& a : args)
-        {
-            argv.push_back(a.data());
-        }
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_APPEND, 0644);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-        pid_t pid = -1;
-        int rc = posix_spawn(&pid, m_sim.c_str(), &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        if (rc != 0)
-        {
-            std::ofstream(log, std::ios::app) << "cannot start: " << std::strerror(rc) << "\n";
-            return -1;
-        }
-        return pid;
-    }
-
-    std::string m_sim;    //!< the driver
-    std::string m_outDir; //!< the output folder
-    uint32_t m_parallel;  //!< processes at a time
-    bool m_resume;        //!< reuse existing results
-};
+}
 
 /// \param file a file \param n lines \return its last n non-empty lines
 std::vector<std::string>
@@ -277,12 +134,12 @@ LastLines(const std::string& file, std::size_t n)
 std::vector<ValidationMatrix::Row>
 ReadRows(const ValidationMatrix& matrix,
          const std::vector<ValidationMatrix::Job>& jobs,
-         const JobPool& pool)
+         const std::string& outDir)
 {
     std::vector<ValidationMatrix::Row> rows;
     for (const auto& job : jobs)
     {
-        std::ifstream in(pool.ResultFile(job));
+        std::ifstream in(ResultFile(outDir, job.id));
         if (!in)
         {
             continue;
@@ -306,6 +163,12 @@ ReadRows(const ValidationMatrix& matrix,
             row.profile = s.profile;
             row.workers = job.workers;
             row.backend = r.value("backend", job.backend);
+            if (row.backend == "packet" && job.backend != "packet")
+            {
+                throw TrainingInputError(ResultFile(outDir, job.id) + ": the " + job.backend
+                                         + " job reports a packet-level result (expected only the "
+                                           "reference jobs to run the packet level)");
+            }
             // A calibration label names the result of a sharing model; ring scenarios report
             // "allreduce" whatever the sharing, so their rows keep that name (and are dropped
             // as repeats of the plain allreduce row).
@@ -325,16 +188,11 @@ ReadRows(const ValidationMatrix& matrix,
     return rows;
 }
 
-/// Write a text file or throw.
+/// Write a text file completely (temporary file + rename) or throw.
 void
 WriteFile(const std::string& file, const std::string& text)
 {
-    std::ofstream out(file);
-    out << text;
-    if (!out)
-    {
-        throw TrainingInputError(file + ": cannot write (expected a writable --out folder)");
-    }
+    WriteFileAtomically(file, text);
 }
 
 /// \param v a number \return it with 6 significant digits
@@ -355,10 +213,11 @@ WriteResults(const std::string& file, const std::vector<ValidationMatrix::Row>& 
            "step_time_mean_s,packet_throughput_samples_per_s,rel_error,job\n";
     for (const auto& r : rows)
     {
-        out << r.scenario << "," << r.category << "," << r.role << "," << r.profile << ","
-            << r.workers << "," << r.backend << "," << r.variant << "," << Num(r.throughput) << ","
-            << Num(r.stepTime) << "," << (r.packetThroughput > 0 ? Num(r.packetThroughput) : "")
-            << "," << (r.packetThroughput > 0 ? Num(r.relError) : "") << "," << r.job << "\n";
+        out << CsvField(r.scenario) << "," << CsvField(r.category) << "," << CsvField(r.role) << ","
+            << CsvField(r.profile) << "," << r.workers << "," << CsvField(r.backend) << ","
+            << CsvField(r.variant) << "," << Num(r.throughput) << "," << Num(r.stepTime) << ","
+            << (r.packetThroughput > 0 ? Num(r.packetThroughput) : "") << ","
+            << (r.packetThroughput > 0 ? Num(r.relError) : "") << "," << CsvField(r.job) << "\n";
     }
     WriteFile(file, out.str());
 }
@@ -416,10 +275,16 @@ FindOnPath(const std::string& name)
     return "";
 }
 
-/// Run gnuplot on a script inside dir; \return true if it exited 0.
+/**
+ * Run gnuplot on a script inside dir. The script draws NAME.png by default; here it is told to
+ * draw NAME.png.part, renamed to NAME.png once gnuplot exited 0, so that an interrupted run
+ * never leaves a truncated figure.
+ * \return true if gnuplot exited 0 and the figure was renamed
+ */
 bool
 RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string& script)
 {
+    const std::string png = fs::path(script).stem().string() + ".png";
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -430,14 +295,26 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
                                      O_WRONLY | O_CREAT | O_APPEND,
                                      0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> args = {gnuplot, script};
-    std::vector<char*> argv = {args[0].data(), args[1].data(), nullptr};
+    std::vector<std::string> args = {gnuplot, "-e", "out='" + png + ".part'", script};
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
     pid_t pid = -1;
     int rc = posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     int status = 0;
-    return rc == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)
-           && WEXITSTATUS(status) == 0;
+    bool ok = rc == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status)
+              && WEXITSTATUS(status) == 0;
+    std::error_code ec;
+    if (ok)
+    {
+        fs::rename(fs::path(dir) / (png + ".part"), fs::path(dir) / png, ec);
+    }
+    fs::remove(fs::path(dir) / (png + ".part"), ec);
+    return ok && !ec;
 }
 
 /**
@@ -469,7 +346,7 @@ WriteThroughputFigure(const std::string& outDir,
     csv << "workers";
     for (const auto& c : columns)
     {
-        csv << "," << c;
+        csv << "," << CsvField(c);
     }
     csv << "\n";
     for (const auto& [k, values] : table)
@@ -487,7 +364,8 @@ WriteThroughputFigure(const std::string& outDir,
     std::ostringstream gp;
     gp << "# gnuplot " << base << ".gp (in the runner's output folder) draws " << base << ".png\n"
        << "set datafile separator ','\nset datafile missing 'NaN'\n"
-       << "set terminal pngcairo size 900,560 font ',10'\nset output '" << base << ".png'\n"
+       << "set terminal pngcairo size 900,560 font ',10'\n"
+       << "if (!exists('out')) out = '" << base << ".png'\nset output out\n"
        << "set key outside right\nset grid\nset xlabel 'workers K'\n"
        << "set ylabel 'throughput (samples/s)'\nset yrange [0:*]\nset xtics 1\n"
        << "set title '" << s.name << " (" << s.category << ", "
@@ -581,7 +459,8 @@ WriteTimelineFigure(const std::string& outDir,
        << ".png: one measured step (the first after warm-up),\n"
        << "# per worker its uplink (upper lane, red) and downlink (lower lane, blue) transfers\n"
        << "set terminal pngcairo size 900," << 260 + 60 * k << " font ',10'\n"
-       << "set output '" << base << ".png'\nset multiplot layout 2,1\n"
+       << "if (!exists('out')) out = '" << base << ".png'\nset output out\n"
+       << "set multiplot layout 2,1\n"
        << "set xrange [0:" << Num(span * 1.02) << "]\nset yrange [-0.6:" << k - 0.4 << "]\n"
        << "set ytics 1\nset ylabel 'worker'\nset grid x\nunset key\n"
        << "up(c) = stringcolumn(2) eq 'up' ? c : 1/0\ndown(c) = stringcolumn(2) eq 'down' ? c : "
@@ -624,107 +503,162 @@ FindRoot(const fs::path& start)
     return fs::absolute(start, ec).string();
 }
 
-/// Run the matrix; \return the exit status.
-int
-RunMatrix(const std::string& matrixFile,
-          const std::string& outDir,
-          uint32_t parallel,
-          std::string sim,
-          std::string root,
-          bool resume)
+/// Settings of one runner invocation.
+struct RunnerOptions
 {
-    auto start = std::chrono::steady_clock::now();
-    ValidationMatrix matrix = ValidationMatrix::LoadFromFile(matrixFile);
-    if (root.empty())
+    std::string matrixFile;      //!< --matrix
+    std::string outDir;          //!< --out
+    std::string sim;             //!< --sim
+    std::string root;            //!< --root
+    bool merge{false};           //!< --merge: run nothing, merge the results there are
+    SweepEngine::Options engine; //!< --engine, --jobs, --sshloginfile, --resume
+};
+
+/// One run of a matrix: its phases through the sweep engine, then the merged outputs.
+class Runner
+{
+  public:
+    /// \param options the settings (paths resolved, driver checked)
+    explicit Runner(RunnerOptions options);
+
+    /// \return the exit status
+    int Run();
+
+  private:
+    /// Run (or only check, with --merge) one phase; \return false if the Slurm engine
+    /// scheduled tasks instead (nothing to merge yet).
+    bool RunPhase(const std::vector<ValidationMatrix::Job>& jobs);
+    /// Write calibration.csv; \return the chosen value's index, or none
+    std::optional<double> Calibrate();
+    /// Write every figure script (and draw them); \return how many
+    std::size_t WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const;
+    /// \return 1 after listing the failed jobs, or 0
+    int ReportFailures() const;
+
+    RunnerOptions m_opt;                       //!< settings
+    ValidationMatrix m_matrix;                 //!< the matrix
+    std::vector<ValidationMatrix::Job> m_jobs; //!< jobs of the phases run so far
+    std::vector<SweepFailure> m_failures;      //!< failed jobs and steps
+};
+
+Runner::Runner(RunnerOptions options)
+    : m_opt(std::move(options)),
+      m_matrix(ValidationMatrix::LoadFromFile(m_opt.matrixFile))
+{
+    if (m_opt.root.empty())
     {
-        root = FindRoot(fs::path(matrixFile).parent_path().empty()
-                            ? fs::path(".")
-                            : fs::path(matrixFile).parent_path());
+        fs::path dir = fs::path(m_opt.matrixFile).parent_path();
+        m_opt.root = FindRoot(dir.empty() ? fs::path(".") : dir);
     }
-    if (sim.empty())
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (m_opt.sim.empty())
     {
-        std::error_code ec;
-        sim = (fs::read_symlink("/proc/self/exe", ec).parent_path() / "distributed-training-sim")
-                  .string();
+        m_opt.sim = (self.parent_path() / "distributed-training-sim").string();
     }
-    if (access(sim.c_str(), X_OK) != 0)
+    if (access(m_opt.sim.c_str(), X_OK) != 0)
     {
-        throw TrainingInputError("--sim: '" + sim
+        throw TrainingInputError("--sim: '" + m_opt.sim
                                  + "' is not an executable (expected the distributed-training-sim "
                                    "driver)");
     }
-    std::error_code ec;
-    fs::create_directories(outDir + "/jobs", ec);
+    // Job files name absolute paths: Slurm tasks and remote hosts start in other folders.
+    m_opt.sim = fs::absolute(m_opt.sim, ec).string();
+    m_opt.outDir = fs::absolute(m_opt.outDir, ec).lexically_normal().string();
+    fs::create_directories(m_opt.outDir + "/jobs", ec);
     if (ec)
     {
-        throw TrainingInputError("--out: cannot create '" + outDir + "/jobs': " + ec.message());
+        throw TrainingInputError("--out: cannot create '" + m_opt.outDir
+                                 + "/jobs': " + ec.message());
     }
+    m_opt.engine.self = self.string();
+    m_opt.engine.jobDir = m_opt.outDir + "/jobs";
+}
 
-    JobPool pool(sim, outDir, parallel, resume);
-    std::vector<ValidationMatrix::Job> jobs = matrix.ExpandFirstPhase(root);
-    std::printf("%s: %zu scenarios, %zu jobs in the first phase, %u at a time; profiles under %s\n",
-                matrixFile.c_str(),
-                matrix.GetScenarios().size(),
-                jobs.size(),
-                parallel,
-                root.c_str());
+bool
+Runner::RunPhase(const std::vector<ValidationMatrix::Job>& jobs)
+{
+    std::vector<SweepJob> sweep;
+    for (const auto& job : jobs)
+    {
+        CheckNotReference(job);
+        sweep.push_back(ToSweepJob(job, m_opt.sim, m_opt.outDir));
+    }
+    m_jobs.insert(m_jobs.end(), jobs.begin(), jobs.end());
+    if (m_opt.merge)
+    {
+        auto missing = SweepEngine::Check(sweep);
+        m_failures.insert(m_failures.end(), missing.begin(), missing.end());
+        return true;
+    }
+    SweepEngine::Outcome outcome = SweepEngine(m_opt.engine).Run(sweep);
+    m_failures.insert(m_failures.end(), outcome.failures.begin(), outcome.failures.end());
+    if (outcome.scheduled == 0)
+    {
+        return true;
+    }
+    const std::string dir = m_opt.engine.jobDir;
+    std::printf("--engine=slurm: %zu task(s) written to %s/slurm-array.sh (job list "
+                "%s/slurm-jobs.txt); nothing run here. Submit with\n  sh %s/slurm-submit.sh\n"
+                "(the array, then %s/slurm-merge.sh after it). After a partial array, run this "
+                "command again with --resume: it writes an array of the missing tasks only.\n",
+                outcome.scheduled,
+                dir.c_str(),
+                dir.c_str(),
+                dir.c_str(),
+                dir.c_str());
+    return false;
+}
+
+std::optional<double>
+Runner::Calibrate()
+{
+    const auto& cal = *m_matrix.GetCalibration();
+    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir));
+    auto cells = ValidationMatrix::CalibrationErrors(rows, cal);
+    std::ostringstream csv;
+    csv << "variant,option,value,mean_abs_rel_error,max_abs_rel_error,points,chosen\n";
+    std::size_t best = cells.size();
+    try
+    {
+        best = ValidationMatrix::ChooseCalibration(cells);
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+    }
+    for (std::size_t i = 0; i < cells.size(); ++i)
+    {
+        csv << CsvField(cal.variant) << "," << CsvField(cal.option) << ","
+            << ValidationMatrix::FormatNumber(cal.values[i]) << ","
+            << (cells[i].count ? Num(cells[i].meanAbs) : "") << ","
+            << (cells[i].count ? Num(cells[i].maxAbs) : "") << "," << cells[i].count << ","
+            << (i == best ? "yes" : "") << "\n";
+    }
+    WriteFile(m_opt.outDir + "/calibration.csv", csv.str());
+    if (best == cells.size())
+    {
+        m_failures.push_back({"calibration", m_opt.outDir + "/calibration.csv", "no value chosen"});
+        return std::nullopt;
+    }
+    std::printf("calibration: %s %s=%s (mean |error| %.2f %% on the calibrate scenarios); "
+                "running the holdout scenarios with it\n",
+                cal.variant.c_str(),
+                cal.option.c_str(),
+                ValidationMatrix::FormatNumber(cal.values[best]).c_str(),
+                100 * cells[best].meanAbs);
     std::fflush(stdout);
-    std::vector<Failure> failures = pool.Run(jobs);
+    return cal.values[best];
+}
 
-    if (const auto& cal = matrix.GetCalibration())
-    {
-        auto rows = ValidationMatrix::AttachErrors(ReadRows(matrix, jobs, pool));
-        auto cells = ValidationMatrix::CalibrationErrors(rows, *cal);
-        std::ostringstream csv;
-        csv << "variant,option,value,mean_abs_rel_error,max_abs_rel_error,points,chosen\n";
-        std::size_t best = cells.size();
-        try
-        {
-            best = ValidationMatrix::ChooseCalibration(cells);
-        }
-        catch (const TrainingInputError& e)
-        {
-            std::cerr << "error: " << e.what() << std::endl;
-        }
-        for (std::size_t i = 0; i < cells.size(); ++i)
-        {
-            csv << cal->variant << "," << cal->option << ","
-                << ValidationMatrix::FormatNumber(cal->values[i]) << ","
-                << (cells[i].count ? Num(cells[i].meanAbs) : "") << ","
-                << (cells[i].count ? Num(cells[i].maxAbs) : "") << "," << cells[i].count << ","
-                << (i == best ? "yes" : "") << "\n";
-        }
-        WriteFile(outDir + "/calibration.csv", csv.str());
-        if (best < cells.size())
-        {
-            double value = cal->values[best];
-            std::printf("calibration: %s %s=%s (mean |error| %.2f %% on the calibrate "
-                        "scenarios); running the holdout scenarios with it\n",
-                        cal->variant.c_str(),
-                        cal->option.c_str(),
-                        ValidationMatrix::FormatNumber(value).c_str(),
-                        100 * cells[best].meanAbs);
-            std::fflush(stdout);
-            auto second = matrix.ExpandSecondPhase(root, value);
-            auto more = pool.Run(second);
-            failures.insert(failures.end(), more.begin(), more.end());
-            jobs.insert(jobs.end(), second.begin(), second.end());
-        }
-        else
-        {
-            failures.push_back({"calibration", outDir + "/calibration.csv", "no value chosen"});
-        }
-    }
-
-    auto rows = ValidationMatrix::AttachErrors(ReadRows(matrix, jobs, pool));
-    WriteResults(outDir + "/results.csv", rows);
-    WriteErrorTables(outDir, rows);
-
-    std::string gnuplot = FindOnPath("gnuplot");
+std::size_t
+Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
+{
+    const std::string& outDir = m_opt.outDir;
     std::vector<std::string> scripts;
-    for (std::size_t i = 0; i < matrix.GetScenarios().size(); ++i)
+    for (std::size_t i = 0; i < m_matrix.GetScenarios().size(); ++i)
     {
-        const auto& s = matrix.GetScenarios()[i];
+        const auto& s = m_matrix.GetScenarios()[i];
         scripts.push_back(WriteThroughputFigure(outDir, s, rows));
         if (!s.timeline)
         {
@@ -732,11 +666,11 @@ RunMatrix(const std::string& matrixFile,
         }
         std::string packet;
         std::string flow;
-        for (const auto& j : jobs)
+        for (const auto& j : m_jobs)
         {
             if (j.scenario == i && j.records)
             {
-                (j.backend == "packet" ? packet : flow) = pool.ResultFile(j);
+                (j.backend == "packet" ? packet : flow) = ResultFile(outDir, j.id);
             }
         }
         std::string script = WriteTimelineFigure(outDir, s, packet, flow);
@@ -745,54 +679,84 @@ RunMatrix(const std::string& matrixFile,
             std::printf("%s: no timeline (needs the packet and flow ps records at the largest "
                         "K)\n",
                         s.name.c_str());
+            continue;
         }
-        else
-        {
-            scripts.push_back(script);
-        }
+        scripts.push_back(script);
     }
+    std::string gnuplot = FindOnPath("gnuplot");
     if (gnuplot.empty())
     {
         std::printf("gnuplot not found: figures not drawn (apt-get install gnuplot-nox, then run "
                     "gnuplot NAME.gp in %s)\n",
                     outDir.c_str());
     }
-    else
+    for (const auto& script : scripts)
     {
-        for (const auto& script : scripts)
+        if (!gnuplot.empty() && !RunGnuplot(gnuplot, outDir, script))
         {
-            if (!RunGnuplot(gnuplot, outDir, script))
-            {
-                std::printf("gnuplot %s failed\n", script.c_str());
-            }
+            std::printf("gnuplot %s failed\n", script.c_str());
         }
     }
+    return scripts.size();
+}
+
+int
+Runner::ReportFailures() const
+{
+    if (m_failures.empty())
+    {
+        return 0;
+    }
+    std::fprintf(stderr, "error: %zu job(s) failed:\n", m_failures.size());
+    for (const auto& f : m_failures)
+    {
+        std::fprintf(stderr, "  %s (%s), log %s:\n", f.id.c_str(), f.status.c_str(), f.log.c_str());
+        for (const auto& line : LastLines(f.log, 4))
+        {
+            std::fprintf(stderr, "    | %s\n", line.c_str());
+        }
+    }
+    return 1;
+}
+
+int
+Runner::Run()
+{
+    auto start = std::chrono::steady_clock::now();
+    std::vector<ValidationMatrix::Job> first = m_matrix.ExpandFirstPhase(m_opt.root);
+    std::printf("%s: %zu scenarios, %zu jobs in the first phase, engine %s, %u at a time; "
+                "profiles under %s\n",
+                m_opt.matrixFile.c_str(),
+                m_matrix.GetScenarios().size(),
+                first.size(),
+                m_opt.merge ? "none (--merge)" : m_opt.engine.engine.c_str(),
+                m_opt.engine.slots,
+                m_opt.root.c_str());
+    std::fflush(stdout);
+    if (!RunPhase(first))
+    {
+        return 0;
+    }
+    if (m_matrix.GetCalibration())
+    {
+        if (auto value = Calibrate();
+            value && !RunPhase(m_matrix.ExpandSecondPhase(m_opt.root, *value)))
+        {
+            return 0;
+        }
+    }
+    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir));
+    WriteResults(m_opt.outDir + "/results.csv", rows);
+    WriteErrorTables(m_opt.outDir, rows);
+    std::size_t figures = WriteFigures(rows);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("wrote %s/results.csv (%zu rows), error-table.csv, error-table.rst and %zu "
                 "figure scripts in %.0f s\n",
-                outDir.c_str(),
+                m_opt.outDir.c_str(),
                 rows.size(),
-                scripts.size(),
+                figures,
                 wall);
-
-    if (!failures.empty())
-    {
-        std::fprintf(stderr, "error: %zu job(s) failed:\n", failures.size());
-        for (const auto& f : failures)
-        {
-            std::fprintf(stderr,
-                         "  %s (%s), log %s:\n",
-                         f.id.c_str(),
-                         f.status.c_str(),
-                         f.log.c_str());
-            for (const auto& line : LastLines(f.log, 4))
-            {
-                std::fprintf(stderr, "    | %s\n", line.c_str());
-            }
-        }
-        return 1;
-    }
-    return 0;
+    return ReportFailures();
 }
 
 } // namespace
@@ -800,29 +764,49 @@ RunMatrix(const std::string& matrixFile,
 int
 main(int argc, char* argv[])
 {
-    std::string matrixFile;
-    std::string outDir = "validation-out";
+    RunnerOptions opt;
+    opt.outDir = "validation-out";
     std::string jobs = std::to_string(std::max(1u, std::thread::hardware_concurrency()));
-    std::string sim;
-    std::string root;
-    bool resume = false;
+    std::string runJob;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Run a validation matrix (doc/validation-runner.rst) through the packet, flow and "
-              "analytic backends, in parallel driver processes, and compare them.");
-    cmd.AddValue("matrix", "Matrix JSON file, e.g. validation/matrix.json", matrixFile);
-    cmd.AddValue("out", "Output folder (results.csv, error tables, figures, jobs/)", outDir);
-    cmd.AddValue("jobs", "Driver processes at a time (default: number of cores)", jobs);
-    cmd.AddValue("sim", "The driver (default: distributed-training-sim next to this program)", sim);
+              "analytic backends, as driver processes on this machine, GNU parallel or Slurm, "
+              "and compare them.");
+    cmd.AddValue("matrix", "Matrix JSON file, e.g. validation/matrix.json", opt.matrixFile);
+    cmd.AddValue("out", "Output folder (results.csv, error tables, figures, jobs/)", opt.outDir);
+    cmd.AddValue("jobs", "Jobs at a time (default: number of cores; slurm: array throttle)", jobs);
+    cmd.AddValue("engine",
+                 "local (processes here), parallel (GNU parallel) or slurm (writes a job-array "
+                 "script and a merge step)",
+                 opt.engine.engine);
+    cmd.AddValue("sshloginfile",
+                 "--engine=parallel: GNU parallel's --sshloginfile (hosts sharing OUT and the "
+                 "build by path; ':' is this machine)",
+                 opt.engine.sshLoginFile);
+    cmd.AddValue("sim",
+                 "The driver (default: distributed-training-sim next to this program)",
+                 opt.sim);
     cmd.AddValue("root",
                  "Folder of relative profile paths (default: the matrix file's repository)",
-                 root);
-    cmd.AddValue("resume", "Reuse the results of jobs already in OUT/jobs", resume);
+                 opt.root);
+    cmd.AddValue("resume",
+                 "Reuse the results in OUT/jobs of jobs whose argument list is unchanged",
+                 opt.engine.resume);
+    cmd.AddValue("merge",
+                 "Run nothing: merge the results in OUT/jobs (the Slurm merge step); a missing "
+                 "result is an error",
+                 opt.merge);
+    cmd.AddValue("run-job", "Internal: run the one job described by this job file", runJob);
     cmd.Parse(argc, argv);
 
     try
     {
-        if (matrixFile.empty())
+        if (!runJob.empty())
+        {
+            return SweepEngine::RunJobFile(runJob);
+        }
+        if (opt.matrixFile.empty())
         {
             throw TrainingInputError("--matrix: missing (expected a matrix JSON file, e.g. "
                                      "--matrix=validation/matrix.json)");
@@ -833,12 +817,19 @@ main(int argc, char* argv[])
             throw TrainingInputError("--jobs: cannot parse '" + jobs
                                      + "' (expected a whole number from 1 to 9999)");
         }
-        return RunMatrix(matrixFile,
-                         outDir,
-                         static_cast<uint32_t>(std::stoul(jobs)),
-                         sim,
-                         root,
-                         resume);
+        opt.engine.slots = static_cast<uint32_t>(std::stoul(jobs));
+        SweepEngine check(opt.engine); // rejects an unknown --engine before any work
+        // The Slurm merge step: this very command with --merge (from the job folder's parent).
+        std::error_code ec;
+        opt.engine.mergeCommand = "cd " + ShellQuote(fs::current_path(ec).string()) + " && ";
+        for (int i = 0; i < argc; ++i)
+        {
+            opt.engine.mergeCommand
+                += ShellQuote(i == 0 ? fs::read_symlink("/proc/self/exe", ec).string() : argv[i])
+                   + " ";
+        }
+        opt.engine.mergeCommand += "--merge";
+        return Runner(opt).Run();
     }
     catch (const TrainingInputError& e)
     {

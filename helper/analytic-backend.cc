@@ -40,11 +40,8 @@ DT_REGISTER_BACKEND("analytic",
                     true,
                     "the seeds' closed forms and mean-value analysis, every variant that applies");
 
-namespace
-{
-
 /// Everything the models need, derived once from the profile and scenario.
-struct Derived
+struct AnalyticInputs
 {
     uint32_t workers{1};               //!< K
     uint32_t servers{1};               //!< P
@@ -70,6 +67,11 @@ struct Derived
     std::vector<double> layerForward;  //!< t_f of each layer (s)
     std::vector<double> layerBackward; //!< t_b of each layer (s)
 };
+
+namespace
+{
+
+using Derived = AnalyticInputs; //!< the inputs, as the helpers below call them
 
 Derived
 Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
@@ -379,6 +381,175 @@ AnalyticBackend::SetAttributeChecked(const std::string& name, const std::string&
     }
 }
 
+namespace
+{
+
+/// Seconds since start.
+double
+Since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// Say so when a variant assumes the other overlap setting than the scenario's.
+void
+NoteOverlap(TrainingResult& r, const TrainingScenario& s, bool assumesOverlap)
+{
+    r.inputs["assumes_overlap"] = assumesOverlap ? 1 : 0;
+    if (s.overlap != assumesOverlap)
+    {
+        r.notes.push_back(std::string("this variant assumes overlap ")
+                          + (assumesOverlap ? "on" : "off") + "; the scenario has it "
+                          + (s.overlap ? "on" : "off"));
+    }
+}
+
+/// \return true for async parameter-server scenarios
+bool
+IsAsyncPs(const TrainingScenario& s)
+{
+    return s.architecture == TrainingScenario::PARAMETER_SERVER
+           && s.mode == TrainingScenario::ASYNC;
+}
+
+/// \return true for sync parameter-server scenarios
+bool
+IsSyncPs(const TrainingScenario& s)
+{
+    return s.architecture == TrainingScenario::PARAMETER_SERVER && s.mode == TrainingScenario::SYNC;
+}
+
+/// \return true for ring AllReduce scenarios
+bool
+IsRing(const TrainingScenario& s)
+{
+    return s.architecture == TrainingScenario::RING_ALLREDUCE;
+}
+
+/// The async PS model's stations: the busiest server's share at the link rate is queued;
+/// whatever one (capped) flow needs beyond that is a delay.
+AsyncPsModel::Params
+AsyncParams(const Derived& d, const TrainingScenario& scenario)
+{
+    AsyncPsModel::Params p;
+    for (uint32_t w = 0; w < d.workers; ++w)
+    {
+        p.forward.push_back(scenario.GetComputeScale(w) * d.forward);
+        p.backward.push_back(scenario.GetComputeScale(w) * d.backward);
+    }
+    const double queued = d.serverBytes / d.linkRate;
+    const double alone = std::max(d.serverBytes / d.flowRate, d.modelBytes / d.linkRate);
+    p.downlink = queued;
+    p.uplink = queued;
+    p.server = d.update;
+    p.workerOverhead = d.intra;
+    p.transferExtra = alone - queued;
+    return p;
+}
+
+/// One MVA prediction as a result.
+TrainingResult
+AsyncResult(const Derived& d,
+            const AsyncPsModel::Params& p,
+            const AsyncPsModel::Prediction& pr,
+            const std::string& name)
+{
+    TrainingResult r = NewResult(d, name);
+    r.inputs["P"] = d.servers;
+    r.inputs["M_server_bytes"] = d.serverBytes;
+    r.inputs["T_S_s"] = d.update;
+    r.inputs["S_D_s"] = p.downlink + p.transferExtra;
+    r.inputs["S_U_s"] = p.uplink + p.transferExtra;
+    r.inputs["S_link_queued_s"] = p.downlink;
+    r.inputs["S_transfer_extra_s"] = p.transferExtra;
+    r.inputs["S_S_s"] = p.server;
+    r.inputs["S_W_mean_s"] = Mean(pr.workerService);
+    r.inputs["T_D_mean_s"] = Mean(pr.downlinkTime);
+    r.inputs["T_U_mean_s"] = Mean(pr.uplinkTime);
+    r.inputs["T_S_response_mean_s"] = Mean(pr.serverTime);
+    r.inputs["rho"] = pr.rho;
+    r.inputs["server_utilisation"] = pr.serverUtilisation;
+    r.inputs["link_ps"] = pr.link == MvaSolver::PS ? 1 : 0;
+    r.inputs["mva_exact"] = pr.method == MvaSolver::EXACT ? 1 : 0;
+    r.inputs["mva_states"] = static_cast<double>(pr.states);
+    r.inputs["mva_iterations"] = pr.iterations;
+    r.inputs["steps_per_s"] = pr.throughput;
+    r.throughput = pr.throughput * d.samplesPerStep;
+    std::vector<double> cycle;
+    for (double x : pr.perWorkerThroughput)
+    {
+        cycle.push_back(1.0 / x);
+    }
+    r.stepTimeMean = Mean(cycle);
+    r.linkUtilisation["server-uplink"] = pr.rho;
+    r.linkUtilisation["server-downlink"] = pr.rho;
+    r.bottleneck = pr.serverUtilisation > pr.rho ? "server-update" : "server-link";
+    return r;
+}
+
+/// The notes every MVA result may carry.
+void
+NoteMva(TrainingResult& r, const Derived& d, const AsyncPsModel::Prediction& pr)
+{
+    if (!pr.converged)
+    {
+        r.notes.push_back("approximate MVA stopped at its iteration limit ("
+                          + std::to_string(pr.iterations) + ") before converging");
+    }
+    if (pr.method == MvaSolver::APPROXIMATE)
+    {
+        r.notes.push_back("Schweitzer-Bard approximate MVA (more than 2^ExactMvaMaxWorkers "
+                          "populations, or MvaMethod=Approximate); see doc/analytic-models.rst "
+                          "for its error");
+    }
+    if (d.servers > 1)
+    {
+        r.notes.push_back("several servers: the link and server stations are the busiest "
+                          "server's (an extension of 000's one-server model)");
+    }
+}
+
+/// Remove non-finite inputs (JSON has no infinity) with a note saying which; per-flow cap note.
+void
+FinishResults(std::vector<TrainingResult>& results, const TrainingScenario& scenario)
+{
+    const bool capped = scenario.flowCap.GetBitRate() > 0
+                        && scenario.flowCap.GetBitRate() < scenario.nicRate.GetBitRate();
+    for (auto& r : results)
+    {
+        if (capped)
+        {
+            r.notes.push_back("per-flow cap: one transfer runs at B, several share B_link");
+        }
+        for (auto it = r.inputs.begin(); it != r.inputs.end();)
+        {
+            if (std::isfinite(it->second))
+            {
+                ++it;
+                continue;
+            }
+            r.notes.push_back(it->first + " is " + (it->second > 0 ? "infinite" : "undefined"));
+            it = r.inputs.erase(it);
+        }
+    }
+}
+
+} // namespace
+
+const std::vector<AnalyticBackend::Evaluator>&
+AnalyticBackend::GetEvaluators()
+{
+    static const std::vector<Evaluator> evaluators = {
+        {"000 Eq. (1)-(6): async PS by MVA", IsAsyncPs, &AnalyticBackend::RunAsyncMva},
+        {"001 Sec. 1: Cynthia", IsAsyncPs, &AnalyticBackend::RunCynthia},
+        {"000 Eq. (7)-(10): sync PS", IsSyncPs, &AnalyticBackend::RunSyncPs},
+        {"002 Eq. (10)-(11): PS read bounds", IsSyncPs, &AnalyticBackend::RunReadBounds},
+        {"000 Eq. (11), 003 Sec. 6.2: ring", IsRing, &AnalyticBackend::RunRingClosedForms},
+        {"004 Eq. (3)-(18): OSF and fusion", IsRing, &AnalyticBackend::RunOsf},
+    };
+    return evaluators;
+}
+
 std::vector<TrainingResult>
 AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
@@ -396,448 +567,397 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
     AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
     const Derived d = Derive(profile, scenario);
     std::vector<TrainingResult> results;
-    using Clock = std::chrono::steady_clock;
-    auto since = [](Clock::time_point start)
+    for (const auto& e : GetEvaluators())
     {
-        return std::chrono::duration<double>(Clock::now() - start).count();
-    };
-
-    if (scenario.architecture == TrainingScenario::PARAMETER_SERVER
-        && scenario.mode == TrainingScenario::ASYNC)
-    {
-        auto start = Clock::now();
-        AsyncPsModel::Params p;
-        for (uint32_t w = 0; w < d.workers; ++w)
+        if (e.applies(scenario))
         {
-            p.forward.push_back(scenario.GetComputeScale(w) * d.forward);
-            p.backward.push_back(scenario.GetComputeScale(w) * d.backward);
-        }
-        // The link station serves the busiest server's share at the link rate; whatever one
-        // (capped) flow needs beyond that is a delay.
-        const double queued = d.serverBytes / d.linkRate;
-        const double alone = std::max(d.serverBytes / d.flowRate, d.modelBytes / d.linkRate);
-        p.downlink = queued;
-        p.uplink = queued;
-        p.server = d.update;
-        p.workerOverhead = d.intra;
-        p.transferExtra = alone - queued;
-        AsyncPsModel::SolverOptions options;
-        // Forced exact MVA is still limited to 2^20 populations (memory: 2^20 x 3 doubles).
-        options.choice = m_mvaMethod == MVA_EXACT         ? AsyncPsModel::SolverOptions::EXACT
-                         : m_mvaMethod == MVA_APPROXIMATE ? AsyncPsModel::SolverOptions::APPROXIMATE
-                                                          : AsyncPsModel::SolverOptions::AUTO;
-        options.maxExactStates = m_mvaMethod == MVA_EXACT ? (uint64_t{1} << 20)
-                                                          : (uint64_t{1} << m_exactMvaMaxWorkers);
-        options.tolerance = m_approxTolerance;
-        options.maxIterations = m_approxMaxIterations;
-        AsyncPsModel model(p, options);
-        const double setup = since(start);
-        AsyncPsModel::Prediction fcfs;
-        AsyncPsModel::Prediction ps;
-        AsyncPsModel::Prediction hybrid;
-
-        struct Variant
-        {
-            std::string name;
-            bool overlap;
-        };
-
-        for (const Variant& v : {Variant{"mva-fcfs", false},
-                                 Variant{"mva-ps", false},
-                                 Variant{"mva-hybrid", false},
-                                 Variant{"mva-hybrid-overlap", true}})
-        {
-            start = Clock::now();
-            AsyncPsModel::Prediction pr;
-            if (v.name == "mva-fcfs")
+            for (auto& r : (this->*e.run)(d, scenario))
             {
-                pr = fcfs = model.Solve(MvaSolver::FCFS);
+                results.push_back(std::move(r));
             }
-            else if (v.name == "mva-ps")
-            {
-                pr = ps = model.Solve(MvaSolver::PS);
-            }
-            else if (v.name == "mva-hybrid")
-            {
-                pr = hybrid = AsyncPsModel::Choose(fcfs, ps, m_rhoThreshold); // Eq. (5)
-            }
-            else
-            {
-                pr = model.CorrectOverlap(hybrid); // Eq. (6)
-            }
-            TrainingResult r = NewResult(d, v.name);
-            r.inputs["P"] = d.servers;
-            r.inputs["M_server_bytes"] = d.serverBytes;
-            r.inputs["T_S_s"] = d.update;
-            r.inputs["S_D_s"] = p.downlink + p.transferExtra;
-            r.inputs["S_U_s"] = p.uplink + p.transferExtra;
-            r.inputs["S_link_queued_s"] = queued;
-            r.inputs["S_transfer_extra_s"] = p.transferExtra;
-            r.inputs["S_S_s"] = p.server;
-            r.inputs["S_W_mean_s"] = Mean(pr.workerService);
-            r.inputs["T_D_mean_s"] = Mean(pr.downlinkTime);
-            r.inputs["T_U_mean_s"] = Mean(pr.uplinkTime);
-            r.inputs["T_S_response_mean_s"] = Mean(pr.serverTime);
-            r.inputs["rho"] = pr.rho;
-            r.inputs["server_utilisation"] = pr.serverUtilisation;
-            r.inputs["link_ps"] = pr.link == MvaSolver::PS ? 1 : 0;
-            r.inputs["mva_exact"] = pr.method == MvaSolver::EXACT ? 1 : 0;
-            r.inputs["mva_states"] = static_cast<double>(pr.states);
-            r.inputs["mva_iterations"] = pr.iterations;
-            r.inputs["steps_per_s"] = pr.throughput;
-            if (v.name == "mva-hybrid" || v.name == "mva-hybrid-overlap")
-            {
-                r.inputs["rho_FCFS"] = pr.rhoFcfs;
-                r.inputs["rho_T"] = pr.rhoThreshold;
-                if (scenario.nicRate.GetBitRate() < 10000000000ULL)
-                {
-                    r.notes.push_back("rho_T = " + std::to_string(pr.rhoThreshold)
-                                      + "; 000 Sec. 4.2.1 used 0.5 on its 1 Gbps CPU cluster "
-                                        "and 0.6 on 10 Gbps GPU clusters");
-                }
-            }
-            r.inputs["assumes_overlap"] = v.overlap ? 1 : 0;
-            r.inputs["recommended"]
-                = (v.name == (scenario.overlap ? "mva-hybrid-overlap" : "mva-hybrid")) ? 1 : 0;
-            r.throughput = pr.throughput * d.samplesPerStep;
-            std::vector<double> cycle;
-            for (double x : pr.perWorkerThroughput)
-            {
-                cycle.push_back(1.0 / x);
-            }
-            r.stepTimeMean = Mean(cycle);
-            r.linkUtilisation["server-uplink"] = pr.rho;
-            r.linkUtilisation["server-downlink"] = pr.rho;
-            r.bottleneck = pr.serverUtilisation > pr.rho ? "server-update" : "server-link";
-            if (!pr.converged)
-            {
-                r.notes.push_back("approximate MVA stopped at its iteration limit ("
-                                  + std::to_string(pr.iterations) + ") before converging");
-            }
-            if (pr.method == MvaSolver::APPROXIMATE)
-            {
-                r.notes.push_back("Schweitzer-Bard approximate MVA (more than "
-                                  "2^ExactMvaMaxWorkers populations, or MvaMethod=Approximate); "
-                                  "see doc/analytic-models.rst for its error");
-            }
-            if (d.servers > 1)
-            {
-                r.notes.push_back("several servers: the link and server stations are the "
-                                  "busiest server's (an extension of 000's one-server model)");
-            }
-            if (scenario.overlap != v.overlap)
-            {
-                r.notes.push_back(std::string("this variant assumes overlap ")
-                                  + (v.overlap ? "on" : "off") + "; the scenario has it "
-                                  + (scenario.overlap ? "on" : "off"));
-            }
-            r.wallSeconds = setup + since(start);
-            results.push_back(r);
-        }
-
-        // Cynthia (001 Sec. 1), with and without halving T_C (001 Sec. 4.4).
-        for (bool halved : {false, true})
-        {
-            start = Clock::now();
-            const double process = d.meanScale * (d.forward + d.backward) + d.intra;
-            CynthiaModel base(d.workers, static_cast<uint32_t>(d.samplesPerStep), process, alone);
-            CynthiaModel model = halved ? base.Halved() : base;
-            TrainingResult r = NewResult(d, halved ? "cynthia-halved" : "cynthia");
-            r.inputs["P"] = d.servers;
-            r.inputs["T_p_s"] = process;
-            r.inputs["T_C_s"] = halved ? alone / 2 : alone;
-            r.inputs["U_1"] = model.Utilisation();
-            r.inputs["assumes_overlap"] = 0;
-            r.inputs["recommended"] = 0;
-            r.throughput = model.Throughput();
-            r.stepTimeMean = d.workers * d.samplesPerStep / r.throughput;
-            r.notes.push_back("baseline (001 Sec. 1): T_p = mean worker compute, T_C = M/B, "
-                              "U_1 = 2 T_C / T_p");
-            r.wallSeconds = since(start);
-            results.push_back(r);
         }
     }
-    else if (scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+    FinishResults(results, scenario);
+    for (const auto& r : results)
     {
-        auto start = Clock::now();
-        SyncPsModel::Params p;
-        p.workers = d.workers;
-        p.modelBytes = d.modelBytes;
-        p.serverBytes = d.serverBytes;
-        p.flowRate = d.flowRate;
-        p.linkRate = d.linkRate;
-        p.forward = d.maxScale * d.forward;
-        p.backward = d.maxScale * d.backward;
-        p.update = d.update;
-        p.overhead = d.intra;
-        SyncPsModel model(p);
-        PsReadBoundsModel::Params rp;
-        rp.layerBytes = d.layerBytes;
-        rp.replicas = d.workers;
-        rp.servers = d.servers;
-        rp.workersPerReplica = 1;
-        rp.latency = d.roundTrip;
-        rp.bandwidth = d.flowRate;
-        rp.linkBandwidth = d.linkRate;
-        PsReadBoundsModel bounds(rp);
-        const double setup = since(start);
-        const double hybridUplink = (model.DrainTime() + model.TransferTime()) / 2;
-
-        const char* names[]
-            = {"sync-eq7", "sync-eq8", "sync-eq9", "sync-eq10", "ps-read-worst", "ps-read-best"};
-        for (const std::string name : names)
-        {
-            start = Clock::now();
-            TrainingResult r = NewResult(d, name);
-            r.inputs["P"] = d.servers;
-            r.inputs["M_server_bytes"] = d.serverBytes;
-            r.inputs["T_S_s"] = d.update;
-            r.inputs["T_F_slowest_s"] = p.forward;
-            r.inputs["T_B_slowest_s"] = p.backward;
-            r.inputs["M_over_B_s"] = model.TransferTime();
-            r.inputs["KM_over_B_s"] = model.DrainTime();
-            r.inputs["assumes_overlap"] = name == "sync-eq10" ? 1 : 0;
-            r.inputs["recommended"]
-                = (name == (scenario.overlap ? "sync-eq10" : "sync-eq9")) ? 1 : 0;
-            double step = 0;
-            if (name == "sync-eq7")
-            {
-                step = model.Eq7();
-            }
-            else if (name == "sync-eq8")
-            {
-                step = model.Eq8();
-            }
-            else if (name == "sync-eq9")
-            {
-                step = model.Eq9();
-            }
-            else if (name == "sync-eq10")
-            {
-                step = model.Eq10();
-            }
-            else
-            {
-                const bool worst = name == "ps-read-worst";
-                const double read = worst ? bounds.WorstCase() : bounds.BestCase();
-                r.inputs["C_ncost_s"] = rp.latency;
-                r.inputs["N_wr"] = rp.workersPerReplica;
-                r.inputs["T_D_read_s"] = read;
-                r.inputs["T_U_hybrid_s"] = hybridUplink;
-                step = read + p.forward + p.backward + hybridUplink + p.update + p.overhead;
-                r.notes.push_back(
-                    std::string("Eq. (9) with its downlink phase replaced by "
-                                "002's ")
-                    + (worst ? "worst-case read time, Eq. (10)" : "best-case read time, Eq. (11)"));
-            }
-            SetSync(r, d, step);
-            const double comm = 2 * model.DrainTime();
-            r.bottleneck = comm > p.forward + p.backward ? "server-link" : "worker-compute";
-            if (d.servers > 1)
-            {
-                r.notes.push_back("several servers: transfers use the busiest server's share "
-                                  "(an extension of 000's one-server equations)");
-            }
-            if (scenario.overlap != (name == "sync-eq10"))
-            {
-                r.notes.push_back(std::string("this variant assumes overlap ")
-                                  + (name == "sync-eq10" ? "on" : "off") + "; the scenario has it "
-                                  + (scenario.overlap ? "on" : "off"));
-            }
-            r.wallSeconds = setup + since(start);
-            results.push_back(r);
-        }
-    }
-    else
-    {
-        auto start = Clock::now();
-        const double compute = d.maxScale * (d.forward + d.backward);
-        const double tau = d.hopLatency;
-        OsfModel::Params op;
-        op.workers = d.workers;
-        op.bandwidth = d.flowRate;
-        op.reductionRate = scenario.reductionRate;
-        op.overhead
-            = d.workers > 1 ? m_allReduceOverhead.GetSeconds() + 2.0 * (d.workers - 1) * tau : 0;
-        op.extraPerByte = d.intraPerByte;
-        op.extraPerOperation = d.intraPerOperation;
-        op.layerBytes = d.layerBytes;
-        for (std::size_t i = 0; i < d.layerBytes.size(); ++i)
-        {
-            op.forward.push_back(d.maxScale * d.layerForward[i]);
-            op.backward.push_back(d.maxScale * d.layerBackward[i]);
-        }
-        const double bdp = d.flowRate * d.roundTrip;
-        const double threshold = m_threshold > 0 ? static_cast<double>(m_threshold) : bdp;
-        op.transferModel
-            = m_transferModel == TRANSFER_PIECEWISE ? OsfModel::PIECEWISE : OsfModel::LINEAR;
-        if (m_a1 == 0 && m_b1 == 0 && m_a2 == 0 && m_b2 == 0)
-        {
-            op.piecewise = OsfModel::DefaultPiecewise(op, threshold);
-        }
-        else
-        {
-            op.piecewise = {m_a1, m_b1, m_a2, m_b2, threshold};
-        }
-        OsfModel osf(op);
-        const bool fusion = scenario.bucketBytes > 0 || scenario.fusionTimeout.IsStrictlyPositive();
-        const double q = scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
-                             ? std::numeric_limits<double>::infinity()
-                             : static_cast<double>(scenario.bucketBytes);
-        const double firstQ = static_cast<double>(scenario.firstBucketBytes);
-        const double timeout = scenario.fusionTimeout.IsStrictlyPositive()
-                                   ? scenario.fusionTimeout.GetSeconds()
-                                   : std::numeric_limits<double>::infinity();
-        // One node with one GPU has nothing to reduce: no AllReduce is launched.
-        const bool exchanges = d.workers > 1 || d.gpus > 1;
-        const double nonEmptyLayers = static_cast<double>(std::count_if(d.layerBytes.begin(),
-                                                                        d.layerBytes.end(),
-                                                                        [](double b)
-                                                                        {
-                                                                            return b > 0;
-                                                                        }));
-        const double setup = since(start);
-
-        std::vector<std::string> names = {"ring-eq11", "stash", "csf", "osf"};
-        if (fusion)
-        {
-            names.push_back("osf-fusion");
-        }
-        names.push_back("osf-adafusion");
-        const std::string recommended
-            = scenario.overlap ? (fusion ? "osf-fusion" : "osf") : "ring-eq11";
-        for (const std::string& name : names)
-        {
-            start = Clock::now();
-            TrainingResult r = NewResult(d, name);
-            r.inputs["T_C_slowest_s"] = compute;
-            r.inputs["recommended"] = name == recommended ? 1 : 0;
-            const bool overlapModel = name.rfind("osf", 0) == 0;
-            r.inputs["assumes_overlap"] = overlapModel ? 1 : 0;
-            double step = 0;
-            if (name == "ring-eq11")
-            {
-                step
-                    = RingAllReduceModel::Eq11StepTime(d.workers, d.modelBytes, d.flowRate, compute)
-                      + d.intra;
-                r.inputs["T_allreduce_s"]
-                    = 2.0 * (d.workers - 1) * d.modelBytes / (d.workers * d.flowRate);
-            }
-            else if (name == "stash")
-            {
-                step = RingAllReduceModel::StashStepTime(d.workers,
-                                                         compute,
-                                                         tau,
-                                                         d.modelBytes,
-                                                         d.flowRate)
-                       + d.intra;
-                const double single = compute + d.intra;
-                r.inputs["tau_s"] = tau;
-                r.inputs["stash_T1_s"] = single;
-                r.inputs["stash_best_nodes"] = RingAllReduceModel::StashBestNodes(single,
-                                                                                  tau,
-                                                                                  d.modelBytes,
-                                                                                  d.flowRate,
-                                                                                  m_stashMaxNodes);
-                r.inputs["stash_sqrt_T1_over_tau"] = RingAllReduceModel::StashSqrtRule(single, tau);
-                r.inputs["per_layer_transfer_s"]
-                    = RingAllReduceModel::PerLayerTransferTime(d.layerBytes.size(),
-                                                               d.modelBytes,
-                                                               d.flowRate,
-                                                               tau);
-                r.inputs["latency_bound"] = RingAllReduceModel::IsLatencyBound(d.layerBytes.size(),
-                                                                               d.modelBytes,
-                                                                               d.flowRate,
-                                                                               tau)
-                                                ? 1
-                                                : 0;
-                r.notes.push_back("stash_best_nodes: the n minimising 003's T_n = T_1/n + "
-                                  "(tau + 2M/(nB))(n-1) for one step's work T_1 split over n "
-                                  "nodes");
-            }
-            else
-            {
-                r.inputs["N"] = d.workers;
-                r.inputs["delta_s"] = op.overhead;
-                r.inputs["R_bytes_per_s"] = op.reductionRate;
-                r.inputs["T_comp_s"] = osf.Comp();
-                r.inputs["T_overlap_s"] = osf.Overlap();
-                r.inputs["CSF"] = osf.Csf();
-                r.inputs["OSF"] = osf.Osf();
-                r.inputs["piecewise"] = op.transferModel == OsfModel::PIECEWISE ? 1 : 0;
-                if (op.transferModel == OsfModel::PIECEWISE)
-                {
-                    r.inputs["a1"] = op.piecewise.a1;
-                    r.inputs["b1"] = op.piecewise.b1;
-                    r.inputs["a2"] = op.piecewise.a2;
-                    r.inputs["b2"] = op.piecewise.b2;
-                    r.inputs["D_thresh_bytes"] = op.piecewise.threshold;
-                }
-                if (name == "csf")
-                {
-                    step = osf.CsfStepTime();
-                    r.inputs["T_comm_s"] = osf.CommTime();
-                }
-                else if (name == "osf")
-                {
-                    step = osf.StepTime();
-                    r.inputs["T_update_s"] = osf.UpdateTime();
-                    r.inputs["allreduce_operations"] = exchanges ? nonEmptyLayers : 0.0;
-                }
-                else
-                {
-                    OsfModel::FusionPlan plan
-                        = name == "osf-fusion" ? osf.Fusion(q, firstQ, timeout) : osf.AdaFusion();
-                    step = osf.FusionStepTime(plan);
-                    r.inputs["T_update_fusion_s"] = osf.FusionUpdateTime(plan);
-                    r.inputs["OSF_fusion"] = osf.OsfFusion(plan);
-                    r.inputs["allreduce_operations"] = exchanges ? plan.operations : 0;
-                    if (name == "osf-fusion")
-                    {
-                        r.inputs["Q_bytes"] = q;
-                        r.inputs["first_Q_bytes"] = firstQ;
-                        r.inputs["timeout_s"] = timeout;
-                    }
-                }
-            }
-            SetSync(r, d, step);
-            // 004 Eq. (1): SF = T_1 / (N T_N), here per step: the one-node step over this one.
-            r.inputs["SF"] = (compute + d.intra) / step;
-            r.bottleneck = step > compute + d.intra + 1e-12 * step ? "network" : "worker-compute";
-            if (scenario.overlap != overlapModel)
-            {
-                r.notes.push_back(std::string("this variant assumes overlap ")
-                                  + (overlapModel ? "on" : "off") + "; the scenario has it "
-                                  + (scenario.overlap ? "on" : "off"));
-            }
-            r.wallSeconds = setup + since(start);
-            results.push_back(r);
-        }
-    }
-
-    if (scenario.flowCap.GetBitRate() > 0
-        && scenario.flowCap.GetBitRate() < scenario.nicRate.GetBitRate())
-    {
-        for (auto& r : results)
-        {
-            r.notes.push_back("per-flow cap: one transfer runs at B, several share B_link");
-        }
-    }
-    for (auto& r : results)
-    {
-        // JSON has no infinity (an unlimited bucket, no timeout, tau = 0, T_p = 0): say it in
-        // words instead of writing null.
-        for (auto it = r.inputs.begin(); it != r.inputs.end();)
-        {
-            if (std::isfinite(it->second))
-            {
-                ++it;
-                continue;
-            }
-            r.notes.push_back(it->first + " is " + (it->second > 0 ? "infinite" : "undefined"));
-            it = r.inputs.erase(it);
-        }
         m_resultTrace(r);
+    }
+    return results;
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::RunAsyncMva(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    const AsyncPsModel::Params p = AsyncParams(d, scenario);
+    AsyncPsModel::SolverOptions options;
+    // Forced exact MVA is still limited to 2^20 populations (memory: 2^20 x 3 doubles).
+    options.choice = m_mvaMethod == MVA_EXACT         ? AsyncPsModel::SolverOptions::EXACT
+                     : m_mvaMethod == MVA_APPROXIMATE ? AsyncPsModel::SolverOptions::APPROXIMATE
+                                                      : AsyncPsModel::SolverOptions::AUTO;
+    options.maxExactStates
+        = m_mvaMethod == MVA_EXACT ? (uint64_t{1} << 20) : (uint64_t{1} << m_exactMvaMaxWorkers);
+    options.tolerance = m_approxTolerance;
+    options.maxIterations = m_approxMaxIterations;
+    AsyncPsModel model(p, options);
+    const AsyncPsModel::Prediction fcfs = model.Solve(MvaSolver::FCFS);
+    const AsyncPsModel::Prediction ps = model.Solve(MvaSolver::PS);
+    const AsyncPsModel::Prediction hybrid = AsyncPsModel::Choose(fcfs, ps, m_rhoThreshold);
+    const AsyncPsModel::Prediction overlap = model.CorrectOverlap(hybrid); // Eq. (6)
+    std::vector<TrainingResult> results;
+    for (const auto& [name, pr] : {std::make_pair("mva-fcfs", fcfs),
+                                   std::make_pair("mva-ps", ps),
+                                   std::make_pair("mva-hybrid", hybrid),
+                                   std::make_pair("mva-hybrid-overlap", overlap)})
+    {
+        TrainingResult r = AsyncResult(d, p, pr, name);
+        const bool hybridVariant = std::string(name).rfind("mva-hybrid", 0) == 0;
+        if (hybridVariant)
+        {
+            r.inputs["rho_FCFS"] = pr.rhoFcfs;
+            r.inputs["rho_T"] = pr.rhoThreshold;
+            if (scenario.nicRate.GetBitRate() < 10000000000ULL)
+            {
+                r.notes.push_back("rho_T = " + std::to_string(pr.rhoThreshold)
+                                  + "; 000 Sec. 4.2.1 used 0.5 on its 1 Gbps CPU cluster and 0.6 "
+                                    "on 10 Gbps GPU clusters");
+            }
+        }
+        const bool assumesOverlap = std::string(name) == "mva-hybrid-overlap";
+        NoteMva(r, d, pr);
+        NoteOverlap(r, scenario, assumesOverlap);
+        r.inputs["recommended"] = assumesOverlap == scenario.overlap && hybridVariant ? 1 : 0;
+        r.wallSeconds = Since(start);
+        results.push_back(r);
+    }
+    return results;
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::RunCynthia(const AnalyticInputs& d, const TrainingScenario& /* scenario */) const
+{
+    std::vector<TrainingResult> results;
+    const double alone = std::max(d.serverBytes / d.flowRate, d.modelBytes / d.linkRate);
+    for (bool halved : {false, true})
+    {
+        const auto start = std::chrono::steady_clock::now();
+        const double process = d.meanScale * (d.forward + d.backward) + d.intra;
+        CynthiaModel base(d.workers, static_cast<uint32_t>(d.samplesPerStep), process, alone);
+        CynthiaModel model = halved ? base.Halved() : base;
+        TrainingResult r = NewResult(d, halved ? "cynthia-halved" : "cynthia");
+        r.inputs["P"] = d.servers;
+        r.inputs["T_p_s"] = process;
+        r.inputs["T_C_s"] = halved ? alone / 2 : alone;
+        r.inputs["U_1"] = model.Utilisation();
+        r.inputs["assumes_overlap"] = 0;
+        r.inputs["recommended"] = 0;
+        r.throughput = model.Throughput();
+        r.stepTimeMean = d.workers * d.samplesPerStep / r.throughput;
+        r.notes.push_back("baseline (001 Sec. 1): T_p = mean worker compute, T_C = M/B, "
+                          "U_1 = 2 T_C / T_p");
+        r.wallSeconds = Since(start);
+        results.push_back(r);
+    }
+    return results;
+}
+
+namespace
+{
+
+/// 000 Eq. (7)-(10)'s parameters.
+SyncPsModel::Params
+SyncParams(const Derived& d)
+{
+    SyncPsModel::Params p;
+    p.workers = d.workers;
+    p.modelBytes = d.modelBytes;
+    p.serverBytes = d.serverBytes;
+    p.flowRate = d.flowRate;
+    p.linkRate = d.linkRate;
+    p.forward = d.maxScale * d.forward;
+    p.backward = d.maxScale * d.backward;
+    p.update = d.update;
+    p.overhead = d.intra;
+    return p;
+}
+
+/// A sync PS result of step time `step`.
+TrainingResult
+SyncResult(const Derived& d,
+           const TrainingScenario& scenario,
+           const SyncPsModel& model,
+           const std::string& name,
+           double step)
+{
+    const SyncPsModel::Params& p = model.GetParams();
+    TrainingResult r = NewResult(d, name);
+    r.inputs["P"] = d.servers;
+    r.inputs["M_server_bytes"] = d.serverBytes;
+    r.inputs["T_S_s"] = d.update;
+    r.inputs["T_F_slowest_s"] = p.forward;
+    r.inputs["T_B_slowest_s"] = p.backward;
+    r.inputs["M_over_B_s"] = model.TransferTime();
+    r.inputs["KM_over_B_s"] = model.DrainTime();
+    r.inputs["recommended"] = (name == (scenario.overlap ? "sync-eq10" : "sync-eq9")) ? 1 : 0;
+    SetSync(r, d, step);
+    r.bottleneck
+        = 2 * model.DrainTime() > p.forward + p.backward ? "server-link" : "worker-compute";
+    if (d.servers > 1)
+    {
+        r.notes.push_back("several servers: transfers use the busiest server's share (an "
+                          "extension of 000's one-server equations)");
+    }
+    NoteOverlap(r, scenario, name == "sync-eq10");
+    return r;
+}
+
+} // namespace
+
+std::vector<TrainingResult>
+AnalyticBackend::RunSyncPs(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    const SyncPsModel model(SyncParams(d));
+    std::vector<TrainingResult> results;
+    for (const auto& [name, step] : {std::make_pair("sync-eq7", model.Eq7()),
+                                     std::make_pair("sync-eq8", model.Eq8()),
+                                     std::make_pair("sync-eq9", model.Eq9()),
+                                     std::make_pair("sync-eq10", model.Eq10())})
+    {
+        results.push_back(SyncResult(d, scenario, model, name, step));
+        results.back().wallSeconds = Since(start);
+    }
+    return results;
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::RunReadBounds(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    const SyncPsModel model(SyncParams(d));
+    const SyncPsModel::Params& p = model.GetParams();
+    PsReadBoundsModel::Params rp;
+    rp.layerBytes = d.layerBytes;
+    rp.replicas = d.workers;
+    rp.servers = d.servers;
+    rp.workersPerReplica = 1;
+    rp.latency = d.roundTrip;
+    rp.bandwidth = d.flowRate;
+    rp.linkBandwidth = d.linkRate;
+    const PsReadBoundsModel bounds(rp);
+    // Eq. (9)'s uplink: the mean of the PS and FCFS drains.
+    const double uplink = (model.DrainTime() + model.TransferTime()) / 2;
+    std::vector<TrainingResult> results;
+    for (bool worst : {true, false})
+    {
+        const double read = worst ? bounds.WorstCase() : bounds.BestCase();
+        const double step = read + p.forward + p.backward + uplink + p.update + p.overhead;
+        TrainingResult r
+            = SyncResult(d, scenario, model, worst ? "ps-read-worst" : "ps-read-best", step);
+        r.inputs["C_ncost_s"] = rp.latency;
+        r.inputs["N_wr"] = rp.workersPerReplica;
+        r.inputs["T_D_read_s"] = read;
+        r.inputs["T_U_hybrid_s"] = uplink;
+        r.notes.insert(
+            r.notes.begin(),
+            std::string("Eq. (9) with its downlink phase replaced by 002's ")
+                + (worst ? "worst-case read time, Eq. (10)" : "best-case read time, Eq. (11)"));
+        r.wallSeconds = Since(start);
+        results.push_back(r);
+    }
+    return results;
+}
+
+namespace
+{
+
+/// A ring result of step time `step`; SF of 004 Eq. (1) per step and the bottleneck.
+TrainingResult
+RingResult(const Derived& d,
+           const TrainingScenario& scenario,
+           const std::string& name,
+           bool recommended,
+           double step,
+           TrainingResult r)
+{
+    const double compute = d.maxScale * (d.forward + d.backward);
+    r.inputs["T_C_slowest_s"] = compute;
+    r.inputs["recommended"] = recommended ? 1 : 0;
+    NoteOverlap(r, scenario, name.rfind("osf", 0) == 0);
+    SetSync(r, d, step);
+    r.inputs["SF"] = (compute + d.intra) / step;
+    r.bottleneck = step > compute + d.intra + 1e-12 * step ? "network" : "worker-compute";
+    return r;
+}
+
+/// \return true if the scenario fuses tensors (a bucket size or a fusion timeout)
+bool
+Fuses(const TrainingScenario& s)
+{
+    return s.bucketBytes > 0 || s.fusionTimeout.IsStrictlyPositive();
+}
+
+/// \return the ring variant that fits the scenario best
+std::string
+RecommendedRing(const TrainingScenario& s)
+{
+    return s.overlap ? (Fuses(s) ? "osf-fusion" : "osf") : "ring-eq11";
+}
+
+} // namespace
+
+std::vector<TrainingResult>
+AnalyticBackend::RunRingClosedForms(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    auto start = std::chrono::steady_clock::now();
+    const double compute = d.maxScale * (d.forward + d.backward);
+    const double tau = d.hopLatency;
+    const std::string best = RecommendedRing(scenario);
+    std::vector<TrainingResult> results;
+
+    TrainingResult eq11 = NewResult(d, "ring-eq11");
+    eq11.inputs["T_allreduce_s"] = 2.0 * (d.workers - 1) * d.modelBytes / (d.workers * d.flowRate);
+    const double eq11Step
+        = RingAllReduceModel::Eq11StepTime(d.workers, d.modelBytes, d.flowRate, compute) + d.intra;
+    results.push_back(RingResult(d, scenario, "ring-eq11", best == "ring-eq11", eq11Step, eq11));
+    results.back().wallSeconds = Since(start);
+
+    start = std::chrono::steady_clock::now();
+    const double single = compute + d.intra;
+    const std::size_t layers = d.layerBytes.size();
+    TrainingResult stash = NewResult(d, "stash");
+    stash.inputs["tau_s"] = tau;
+    stash.inputs["stash_T1_s"] = single;
+    stash.inputs["stash_best_nodes"] = RingAllReduceModel::StashBestNodes(single,
+                                                                          tau,
+                                                                          d.modelBytes,
+                                                                          d.flowRate,
+                                                                          m_stashMaxNodes);
+    stash.inputs["stash_sqrt_T1_over_tau"] = RingAllReduceModel::StashSqrtRule(single, tau);
+    stash.inputs["per_layer_transfer_s"]
+        = RingAllReduceModel::PerLayerTransferTime(layers, d.modelBytes, d.flowRate, tau);
+    stash.inputs["latency_bound"]
+        = RingAllReduceModel::IsLatencyBound(layers, d.modelBytes, d.flowRate, tau) ? 1 : 0;
+    stash.notes.push_back("stash_best_nodes: the n minimising 003's T_n = T_1/n + "
+                          "(tau + 2M/(nB))(n-1) for one step's work T_1 split over n nodes");
+    const double stashStep
+        = RingAllReduceModel::StashStepTime(d.workers, compute, tau, d.modelBytes, d.flowRate)
+          + d.intra;
+    results.push_back(RingResult(d, scenario, "stash", best == "stash", stashStep, stash));
+    results.back().wallSeconds = Since(start);
+    return results;
+}
+
+OsfModel::Params
+AnalyticBackend::MakeOsfParams(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    OsfModel::Params op;
+    op.workers = d.workers;
+    op.bandwidth = d.flowRate;
+    op.reductionRate = scenario.reductionRate;
+    op.overhead = d.workers > 1
+                      ? m_allReduceOverhead.GetSeconds() + 2.0 * (d.workers - 1) * d.hopLatency
+                      : 0;
+    op.extraPerByte = d.intraPerByte;
+    op.extraPerOperation = d.intraPerOperation;
+    op.layerBytes = d.layerBytes;
+    for (std::size_t i = 0; i < d.layerBytes.size(); ++i)
+    {
+        op.forward.push_back(d.maxScale * d.layerForward[i]);
+        op.backward.push_back(d.maxScale * d.layerBackward[i]);
+    }
+    const double bdp = d.flowRate * d.roundTrip;
+    const double threshold = m_threshold > 0 ? static_cast<double>(m_threshold) : bdp;
+    op.transferModel
+        = m_transferModel == TRANSFER_PIECEWISE ? OsfModel::PIECEWISE : OsfModel::LINEAR;
+    op.piecewise = m_a1 == 0 && m_b1 == 0 && m_a2 == 0 && m_b2 == 0
+                       ? OsfModel::DefaultPiecewise(op, threshold)
+                       : OsfModel::Piecewise{m_a1, m_b1, m_a2, m_b2, threshold};
+    return op;
+}
+
+namespace
+{
+
+/// The inputs every OSF variant reports.
+void
+OsfInputs(TrainingResult& r, const OsfModel& osf, const OsfModel::Params& op)
+{
+    r.inputs["N"] = op.workers;
+    r.inputs["delta_s"] = op.overhead;
+    r.inputs["R_bytes_per_s"] = op.reductionRate;
+    r.inputs["T_comp_s"] = osf.Comp();
+    r.inputs["T_overlap_s"] = osf.Overlap();
+    r.inputs["CSF"] = osf.Csf();
+    r.inputs["OSF"] = osf.Osf();
+    r.inputs["piecewise"] = op.transferModel == OsfModel::PIECEWISE ? 1 : 0;
+    if (op.transferModel == OsfModel::PIECEWISE)
+    {
+        r.inputs["a1"] = op.piecewise.a1;
+        r.inputs["b1"] = op.piecewise.b1;
+        r.inputs["a2"] = op.piecewise.a2;
+        r.inputs["b2"] = op.piecewise.b2;
+        r.inputs["D_thresh_bytes"] = op.piecewise.threshold;
+    }
+}
+
+} // namespace
+
+std::vector<TrainingResult>
+AnalyticBackend::RunOsf(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    const OsfModel::Params op = MakeOsfParams(d, scenario);
+    const OsfModel osf(op);
+    const double inf = std::numeric_limits<double>::infinity();
+    const double q = scenario.bucketBytes == TrainingScenario::UNLIMITED_BUCKET
+                         ? inf
+                         : static_cast<double>(scenario.bucketBytes);
+    const double firstQ = static_cast<double>(scenario.firstBucketBytes);
+    const double timeout
+        = scenario.fusionTimeout.IsStrictlyPositive() ? scenario.fusionTimeout.GetSeconds() : inf;
+    // One node with one GPU has nothing to reduce: no AllReduce is launched.
+    const bool exchanges = d.workers > 1 || d.gpus > 1;
+    const auto nonEmpty = std::count_if(d.layerBytes.begin(),
+                                        d.layerBytes.end(),
+                                        [](double b)
+                                        {
+                                            return b > 0;
+                                        });
+    const std::string best = RecommendedRing(scenario);
+    std::vector<TrainingResult> results;
+    auto add = [&](const std::string& name, double step, TrainingResult r)
+    {
+        OsfInputs(r, osf, op);
+        results.push_back(RingResult(d, scenario, name, best == name, step, r));
+        results.back().wallSeconds = Since(start);
+    };
+    TrainingResult csf = NewResult(d, "csf");
+    csf.inputs["T_comm_s"] = osf.CommTime();
+    add("csf", osf.CsfStepTime(), csf);
+    TrainingResult plain = NewResult(d, "osf");
+    plain.inputs["T_update_s"] = osf.UpdateTime();
+    plain.inputs["allreduce_operations"] = exchanges ? static_cast<double>(nonEmpty) : 0.0;
+    add("osf", osf.StepTime(), plain);
+    for (const std::string name : {"osf-fusion", "osf-adafusion"})
+    {
+        if (name == "osf-fusion" && !Fuses(scenario))
+        {
+            continue;
+        }
+        const OsfModel::FusionPlan plan
+            = name == "osf-fusion" ? osf.Fusion(q, firstQ, timeout) : osf.AdaFusion();
+        TrainingResult r = NewResult(d, name);
+        r.inputs["T_update_fusion_s"] = osf.FusionUpdateTime(plan);
+        r.inputs["OSF_fusion"] = osf.OsfFusion(plan);
+        r.inputs["allreduce_operations"] = exchanges ? plan.operations : 0;
+        if (name == "osf-fusion")
+        {
+            r.inputs["Q_bytes"] = q;
+            r.inputs["first_Q_bytes"] = firstQ;
+            r.inputs["timeout_s"] = timeout;
+        }
+        add(name, osf.FusionStepTime(plan), r);
     }
     return results;
 }

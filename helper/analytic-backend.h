@@ -6,8 +6,9 @@
 #define ANALYTIC_BACKEND_H
 
 #include "ns3/nstime.h"
-#include "ns3/training-backend.h"
+#include "ns3/osf-model.h"
 #include "ns3/traced-callback.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-result.h"
 
 #include <cstdint>
@@ -19,6 +20,7 @@ namespace ns3
 
 class TrainingProfile;
 class TrainingScenario;
+struct AnalyticInputs;
 
 /**
  * \ingroup distributed-training
@@ -42,9 +44,9 @@ class TrainingScenario;
  * and "recommended" (1 for the variant the seeds recommend for this scenario's overlap
  * setting: mva-hybrid(-overlap), sync-eq9/10, ring-eq11 or osf(-fusion)).
  *
- * Bandwidth: B is TrainingNetwork::GetGoodputBytesPerSecond(scenario), the TCP payload rate of one flow (which
- * includes a per-flow cap); B_link is the same without the cap. Without a cap and with one
- * server, every model is its seed's equation with that B. Times are the sums of the profile's
+ * Bandwidth: B is TrainingNetwork::GetGoodputBytesPerSecond(scenario), the TCP payload rate of one
+ * flow (which includes a per-flow cap); B_link is the same without the cap. Without a cap and with
+ * one server, every model is its seed's equation with that B. Times are the sums of the profile's
  * per-layer means (T_F, T_B; T_S of the busiest server), scaled per worker by
  * scenario.GetComputeScale(w). Multi-GPU nodes add an intra-node reduction and broadcast,
  * modelled as a ring AllReduce of M over the G GPUs: 2(G-1)/G M/B_intra + 2(G-1) latency, and
@@ -107,6 +109,86 @@ class AnalyticBackend : public TrainingBackend
     void DoDispose() override;
 
   private:
+    /// One family of closed forms: when it applies, and what it evaluates.
+    struct Evaluator
+    {
+        const char* models; //!< the seed models it evaluates, for readers
+        bool (*applies)(const TrainingScenario& scenario); //!< architecture and mode it fits
+        /// Evaluate every variant of the family.
+        std::vector<TrainingResult> (AnalyticBackend::*run)(const AnalyticInputs& in,
+                                                            const TrainingScenario& s) const;
+    };
+
+    /// \return the evaluators, in the order their results are listed
+    static const std::vector<Evaluator>& GetEvaluators();
+
+    /**
+     * rief Async PS, 000 Eq. (1)-(6): exact or approximate MVA with FCFS or PS links, the
+     * hybrid choice by rho_T and the overlap correction.
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn mva-fcfs, mva-ps, mva-hybrid, mva-hybrid-overlap
+     */
+    std::vector<TrainingResult> RunAsyncMva(const AnalyticInputs& in,
+                                            const TrainingScenario& s) const;
+
+    /**
+     * rief Async PS baseline of 001 Sec. 1 (Cynthia), with and without T_C halved (Sec. 4.4).
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn cynthia, cynthia-halved
+     */
+    std::vector<TrainingResult> RunCynthia(const AnalyticInputs& in,
+                                           const TrainingScenario& s) const;
+
+    /**
+     * rief Sync PS, 000 Eq. (7)-(10).
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn sync-eq7 .. sync-eq10
+     */
+    std::vector<TrainingResult> RunSyncPs(const AnalyticInputs& in,
+                                          const TrainingScenario& s) const;
+
+    /**
+     * rief Sync PS with 002's read-time bounds, Eq. (10)-(11), as the downlink of Eq. (9).
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn ps-read-worst, ps-read-best
+     */
+    std::vector<TrainingResult> RunReadBounds(const AnalyticInputs& in,
+                                              const TrainingScenario& s) const;
+
+    /**
+     * rief Ring AllReduce, 000 Eq. (11) and 003's idealised scaling (STASH).
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn ring-eq11, stash
+     */
+    std::vector<TrainingResult> RunRingClosedForms(const AnalyticInputs& in,
+                                                   const TrainingScenario& s) const;
+
+    /**
+     * rief Ring AllReduce with overlap and tensor fusion, 004 Eq. (3)-(18).
+     * \param in the models' inputs
+     * \param s the scenario
+     *
+eturn csf, osf, osf-fusion (with a fusion buffer or timeout), osf-adafusion
+     */
+    std::vector<TrainingResult> RunOsf(const AnalyticInputs& in, const TrainingScenario& s) const;
+
+    /**
+     * \param in the models' inputs
+     * \param s the scenario
+     * \return OSF's parameters: the attributes' overhead and transfer model, the inputs' layers
+     */
+    OsfModel::Params MakeOsfParams(const AnalyticInputs& in, const TrainingScenario& s) const;
+
     double m_rhoThreshold;          //!< rho_T of 000 Eq. (5)
     MvaMethod m_mvaMethod;          //!< exact, approximate or automatic
     uint32_t m_exactMvaMaxWorkers;  //!< exact when <= 2^this populations

@@ -4,6 +4,9 @@
 
 #include "validation-matrix.h"
 
+#include "scenario-options.h"
+#include "sweep-engine.h"
+
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 
@@ -169,7 +172,20 @@ class MatrixReader
                      "option set by the runner",
                      "scenario fields 'workers', 'profile', 'backends' or flow_variants instead");
             }
-            list.emplace_back(name, OptionText(value, Join(path, key)));
+            const std::string text = OptionText(value, Join(path, key));
+            // The driver's own option table checks the value now, not 600 jobs later.
+            try
+            {
+                RunRequest probe = ScenarioOptions::MakeDefault();
+                ScenarioOptions::Set(probe, name, text);
+            }
+            catch (const TrainingInputError& e)
+            {
+                Fail(Join(path, key),
+                     e.what(),
+                     "a valid driver option (distributed-training-sim --help)");
+            }
+            list.emplace_back(name, text);
         }
         return list;
     }
@@ -594,11 +610,13 @@ ValidationMatrix::ExpandOne(const std::string& root,
             options.emplace_back(name, value);
         }
     }
-    std::vector<std::string> common
-        = {"--profile=" + ResolveProfile(root, s.profile), "--workers=" + std::to_string(k)};
+    // The job is a JSON object of driver options (ScenarioOptions), not a command line.
+    nlohmann::json common = nlohmann::json::object();
+    common["profile"] = ResolveProfile(root, s.profile);
+    common["workers"] = std::to_string(k);
     for (const auto& [name, value] : options)
     {
-        common.push_back("--" + name + "=" + value);
+        common[name] = value;
     }
     auto has = [&s](const std::string& b)
     {
@@ -621,9 +639,15 @@ ValidationMatrix::ExpandOne(const std::string& root,
         j.backend = backend;
         j.variant = variant;
         j.label = label;
-        j.args = common;
-        j.args.push_back("--backend=" + backend);
-        j.args.insert(j.args.end(), extra.begin(), extra.end());
+        j.options = common;
+        j.options["backend"] = backend;
+        for (const auto& arg : extra)
+        {
+            // "--name=value" of a flow variant or the calibration sweep.
+            const std::size_t eq = arg.find('=');
+            j.options[arg.substr(2, eq - 2)]
+                = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+        }
         j.records = records && s.timeline && lastK;
         jobs.push_back(j);
     };
@@ -841,7 +865,7 @@ ValidationMatrix::FormatCsv(const Table& table, const std::string& title)
     out << "\n";
     for (const auto& label : RowOrder(table))
     {
-        out << label;
+        out << CsvField(label);
         for (const auto& category : GetCategories())
         {
             Cell c = Lookup(table, label, category);

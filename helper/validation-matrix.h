@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <utility>
@@ -63,14 +64,14 @@ class ValidationMatrix
     /// One driver process.
     struct Job
     {
-        std::string id;                //!< file-name-safe id: scenario-kK-backend[-variant]
-        std::size_t scenario{0};       //!< index into GetScenarios()
-        uint32_t workers{0};           //!< K
-        std::string backend;           //!< packet, analytic or flow
-        std::string variant;           //!< flow variant name (empty for packet and analytic)
-        std::string label;             //!< row label override for the results ("" = as reported)
-        std::vector<std::string> args; //!< driver arguments without the output options
-        bool records{false};           //!< keep per-transfer records (timeline figures)
+        std::string id;          //!< file-name-safe id: scenario-kK-backend[-variant]
+        std::size_t scenario{0}; //!< index into GetScenarios()
+        uint32_t workers{0};     //!< K
+        std::string backend;     //!< packet, analytic or flow
+        std::string variant;     //!< flow variant name (empty for packet and analytic)
+        std::string label;       //!< row label override for the results ("" = as reported)
+        nlohmann::json options;  //!< driver options (ScenarioOptions names) without the outputs
+        bool records{false};     //!< keep per-transfer records (timeline figures)
     };
 
     /// One result row: a model's (or the packet level's) throughput for one (scenario, K).

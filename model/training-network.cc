@@ -40,6 +40,12 @@ TrainingNetwork::GetLinkGoodputBytesPerSecond(const TrainingScenario& s)
 }
 
 double
+TrainingNetwork::GetEthernetGoodputBytesPerSecond(double rateBps, uint32_t mtu)
+{
+    return rateBps / 8 * (mtu - 52.0) / (mtu + 14.0);
+}
+
+double
 TrainingNetwork::GetGoodputBytesPerSecond(const TrainingScenario& s)
 {
     double goodput = GetLinkGoodputBytesPerSecond(s);

@@ -63,6 +63,16 @@ class TrainingNetwork
     static double GetLinkGoodputBytesPerSecond(const TrainingScenario& s);
 
     /**
+     * \brief Payload rate of a saturated Linux veth link shaped by tbf: the shaper counts the
+     * IP packet plus the 14-byte Ethernet header (no preamble, no FCS), so rate x (MTU - 52) /
+     * (MTU + 14) (the linux backend's links).
+     * \param rateBps the shaped rate in bit/s
+     * \param mtu the MTU in bytes
+     * \return bytes per second
+     */
+    static double GetEthernetGoodputBytesPerSecond(double rateBps, uint32_t mtu);
+
+    /**
      * \brief Goodput of one saturated TCP flow: the link goodput, at most the per-flow cap
      * (ns-3.37 paces the segment payload, so a 10 Gb/s cap gives 10 Gb/s of goodput).
      * \param s the scenario

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -354,13 +355,26 @@ TrainingScenario::AssignLayersToServers(const TrainingProfile& profile) const
 DataRate
 TrainingScenario::ParseDataRate(const std::string& option, const std::string& text)
 {
-    DataRate rate;
-    std::istringstream is(text);
-    is >> rate;
-    if (is.fail() || text.empty())
+    // ns-3's DataRate parser takes a bare number as bit/s and ignores what follows the unit:
+    // parse a number with a unit and nothing after it here.
+    static const std::regex re(
+        R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)([kKMGT]?)(i?)(bps|b/s|Bps|B/s)\s*$)");
+    const std::string expected = "a rate like 10Gbps, 25Gb/s, 1.5GBps or 1e9bps";
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
     {
-        Fail(option, "cannot parse rate '" + text + "'", "a rate like 10Gbps, 25Gb/s or 1e9bps");
+        Fail(option, "cannot parse rate '" + text + "'", expected);
     }
+    const std::string prefix = m[2];
+    const double base = m[3] == "i" ? 1024.0 : 1000.0;
+    const int power = std::string(" kMGT").find(prefix == "K" ? "k" : prefix);
+    double bps = std::strtod(m.str(1).c_str(), nullptr) * std::pow(base, prefix.empty() ? 0 : power);
+    bps *= m.str(4)[0] == 'B' ? 8 : 1;
+    if (!std::isfinite(bps) || bps > 1e15)
+    {
+        Fail(option, "rate '" + text + "' out of range", "a rate up to 1 Pbps");
+    }
+    DataRate rate(static_cast<uint64_t>(bps + 0.5));
     return rate;
 }
 
@@ -377,7 +391,7 @@ TrainingScenario::ParseTime(const std::string& option, const std::string& text)
              "cannot parse time '" + text + "'",
              "a number with a unit s, ms, us or ns, e.g. 10us");
     }
-    double v = std::stod(m[1]);
+    const double v = std::strtod(m.str(1).c_str(), nullptr); // +-HUGE_VAL on overflow
     std::string unit = m[2];
     double seconds = unit == "s" ? v : unit == "ms" ? v * 1e-3 : unit == "us" ? v * 1e-6 : v * 1e-9;
     if (!std::isfinite(seconds) || std::abs(seconds) > 1e9)

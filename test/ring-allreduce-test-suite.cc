@@ -491,7 +491,7 @@ class RingMultiGpuTestCase : public TestCase
   public:
     RingMultiGpuTestCase()
         : TestCase("ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; "
-                   "G = 2 adds a reduce and a broadcast of (G-1)/G M over B_intra + (G-1) latency "
+                   "G = 2 adds a reduce and a broadcast of (G-1) M over (G B_intra) + (G-1) latency "
                    "per bucket; larger intra-node "
                    "bandwidth never slows a step")
     {

@@ -80,7 +80,10 @@ class ValidationExpansionTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(first.id, "a-k1-packet", "first job id");
         auto has = [](const ValidationMatrix::Job& j, const std::string& arg)
         {
-            return std::find(j.args.begin(), j.args.end(), arg) != j.args.end();
+            // "--name=value" among the job's options
+            const std::size_t eq = arg.find('=');
+            const std::string name = arg.substr(2, eq - 2);
+            return j.options.contains(name) && j.options[name] == arg.substr(eq + 1);
         };
         NS_TEST_ASSERT_MSG_EQ(has(first, "--profile=/repo/traces/x.json"),
                               true,
@@ -142,7 +145,9 @@ class ValidationCalibrationTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(second.size(), 1, "one holdout (scenario, K)");
         NS_TEST_ASSERT_MSG_EQ(second[0].id, "hold-k2-flow-calibrated", "holdout job id");
         NS_TEST_ASSERT_MSG_EQ(second[0].label, "calibrated", "holdout row label");
-        NS_TEST_ASSERT_MSG_EQ(second[0].args.back(), "--incumbentWeight=0.5", "chosen value");
+        NS_TEST_ASSERT_MSG_EQ(second[0].options.value("incumbentWeight", ""),
+                              "0.5",
+                              "chosen value");
         NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(1), "1", "whole number");
         NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(0.1), "0.1", "shortest decimal");
         NS_TEST_ASSERT_MSG_EQ(ValidationMatrix::FormatNumber(-3), "-3", "negative");

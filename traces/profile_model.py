@@ -66,6 +66,20 @@ BUILTIN_MODELS = {
         published_params=6624904,
     ),
     "densenet121": dict(input_shape=(3, 224, 224), kwargs={}, published_params=7978856),
+    # Vision transformers (torchvision; counts from the weights enums' meta["num_params"]).
+    "vit_b_16": dict(input_shape=(3, 224, 224), kwargs={}, published_params=86567656),
+    "vit_l_16": dict(input_shape=(3, 224, 224), kwargs={}, published_params=304326632),
+    "swin_t": dict(input_shape=(3, 224, 224), kwargs={}, published_params=28288354),
+}
+
+# Language models written with plain torch.nn in traces/transformer_models.py (no hub):
+# token inputs of --seq-len positions, their own loss. `published_params` counts a tied
+# tensor once (see transformer_models.py and traces/README.md).
+TOKEN_MODELS = {
+    "bert_base": dict(builder="bert_base", loss="bert_loss", vocab=30522, max_len=512,
+                      published_params=110106428),
+    "gpt2_small": dict(builder="gpt2_small", loss="lm_loss", vocab=50257, max_len=1024,
+                       published_params=124439808),
 }
 
 METHOD_TEXT = (
@@ -351,9 +365,24 @@ def build_model(args, torch, torchvision):
         shape = parse_shape(args.input_shape or "3,224,224")
         name = args.name or spec.replace(":", ".")
         return model, name, shape, args.aux_weight, {"custom": spec}, None
+    if spec in TOKEN_MODELS:
+        info = TOKEN_MODELS[spec]
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        try:
+            tm = importlib.import_module("transformer_models")
+        finally:
+            sys.path.pop(0)
+        if not 1 <= args.seq_len <= info["max_len"]:
+            raise SystemExit("--seq-len: %d is outside 1..%d for %s"
+                             % (args.seq_len, info["max_len"], spec))
+        model = getattr(tm, info["builder"])()
+        config = {"builder": "traces/transformer_models.py:%s()" % info["builder"],
+                  "vocab": info["vocab"], "seq_len": args.seq_len,
+                  "loss": "transformer_models.%s" % info["loss"]}
+        return model, args.name or spec, (args.seq_len,), 0.0, config, info["published_params"]
     if spec not in BUILTIN_MODELS:
         raise SystemExit("unknown model %r; built-in: %s, or module:function"
-                         % (spec, ", ".join(BUILTIN_MODELS)))
+                         % (spec, ", ".join(list(BUILTIN_MODELS) + list(TOKEN_MODELS))))
     info = BUILTIN_MODELS[spec]
     kwargs = dict(info["kwargs"])
     kwargs["num_classes"] = args.num_classes
@@ -366,20 +395,75 @@ def build_model(args, torch, torchvision):
     return model, args.name or spec, shape, aux_weight, config, published
 
 
-def find_layers(model):
-    """Modules that directly own trainable parameters (each parameter counted once)."""
+def tied_parameters(model, layers):
+    """Parameters reachable under several module names: {owner layer: [other users]}.
+
+    The tensor is counted and sent once, by the layer that owns it (the first module
+    holding it, in registration order)."""
+    owner = {}
+    for l in layers:
+        for p in l["params"]:
+            owner[id(p)] = l["name"]
+    users = {}
+    for name, mod in model.named_modules():
+        for pname, p in mod.named_parameters(recurse=False):
+            users.setdefault(id(p), set()).add(name)
+    out = {}
+    for pid, names in users.items():
+        if len(names) > 1 and pid in owner:
+            out[owner[pid]] = sorted(n for n in names if n != owner[pid])
+    return out
+
+
+def modules_that_run(model, run_forward):
+    """Names of the modules whose forward() is called in one forward pass (no timing)."""
+    ran = set()
+    handles = [m.register_forward_pre_hook(lambda mod, inp, _n=n: ran.add(_n))
+               for n, m in model.named_modules()]
+    try:
+        run_forward()
+    finally:
+        for h in handles:
+            h.remove()
+    return ran
+
+
+def find_layers(model, ran=None):
+    """Modules that directly own trainable parameters (each parameter counted once).
+
+    A module whose forward() never runs although its parameters are used (the parent calls a
+    functional op with them: nn.MultiheadAttention's out_proj, the qkv/proj Linears of
+    torchvision's Swin attention) is folded into its nearest ancestor that runs: that
+    ancestor's forward hook is the one that time-stamps the span using those parameters.
+    `ran` is the set of module names that run (None: every module)."""
     seen = set()
     layers = []
+    by_name = {}
     for name, mod in model.named_modules():
         own = []
         for p in mod.parameters(recurse=False):
             if p.requires_grad and id(p) not in seen:
                 seen.add(id(p))
                 own.append(p)
-        if own:
-            layers.append({"name": name or type(mod).__name__, "module": mod,
-                           "type": type(mod).__name__, "params": own,
-                           "numel": sum(p.numel() for p in own)})
+        if not own:
+            continue
+        host = name
+        while ran is not None and host not in ran and host:
+            host = host.rsplit(".", 1)[0] if "." in host else ""
+        if ran is not None and host not in ran:
+            host = name  # nothing above it runs either: keep it (reported as never run)
+        if host in by_name:
+            layer = by_name[host]
+            layer["params"] += own
+            layer["numel"] += sum(p.numel() for p in own)
+            layer["folded"].append(name)
+            continue
+        hmod = model.get_submodule(host) if host else model
+        layer = {"name": host or type(hmod).__name__, "module": hmod, "module_name": host,
+                 "type": type(hmod).__name__, "params": own,
+                 "numel": sum(p.numel() for p in own), "folded": [] if host == name else [name]}
+        by_name[host] = layer
+        layers.append(layer)
     return layers
 
 
@@ -410,6 +494,18 @@ def tile_ends(events, t_start, t_end, n):
     return out, events[0][0] - t_start, tail
 
 
+def make_batch(args, torch, model_name, shape, dev):
+    """One fixed synthetic batch: (input, target, loss function)."""
+    if args.model in TOKEN_MODELS:
+        tm = sys.modules["transformer_models"]
+        info = TOKEN_MODELS[args.model]
+        x, y = tm.token_batch(info["vocab"], args.batch_size, args.seq_len, dev)
+        return x, y, getattr(tm, info["loss"])
+    x = torch.randn((args.batch_size,) + tuple(shape), device=dev)
+    y = torch.randint(0, args.num_classes, (args.batch_size,), device=dev)
+    return x, y, torch.nn.CrossEntropyLoss()
+
+
 def cmd_measure(args):
     if args.steps < 1:
         raise SystemExit("--steps must be >= 1")
@@ -437,7 +533,11 @@ def cmd_measure(args):
     model, model_name, shape, aux_weight, config, published = build_model(args, torch, torchvision)
     model.to(dev)
     model.train()
-    layers = find_layers(model)
+    x, y, criterion = make_batch(args, torch, model_name, shape, dev)
+    with torch.no_grad():
+        ran = modules_that_run(model, lambda: model(x))
+    layers = find_layers(model, ran)
+    folded = {l["name"]: l["folded"] for l in layers if l["folded"]}
     if not layers:
         raise SystemExit("the model has no trainable parameters")
     total_params = sum(l["numel"] for l in layers)
@@ -445,11 +545,9 @@ def cmd_measure(args):
                                            if p.requires_grad}.values())
     assert total_params == model_params, (total_params, model_params)
 
-    x = torch.randn((args.batch_size,) + tuple(shape), device=dev)
-    y = torch.randint(0, args.num_classes, (args.batch_size,), device=dev)
-    criterion = torch.nn.CrossEntropyLoss()
-
     def compute_loss(out):
+        if model_name in TOKEN_MODELS:
+            return criterion(out, y)
         if isinstance(out, torch.Tensor):
             return criterion(out, y)
         if isinstance(out, (tuple, list)):  # e.g. InceptionOutputs(logits, aux_logits)
@@ -526,6 +624,13 @@ def cmd_measure(args):
     pos = {i: k for k, i in enumerate(order)}
     n = len(layers)
 
+    recorder = None
+    if args.trace_output:
+        # The same steps also recorded by the PyTorch profiler (traces/torch_trace.py), so that
+        # import-trace can be compared with this profile step for step.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import torch_trace
+        recorder = torch_trace.Recorder(model, x, torch)
     samples = []
     walls = {"forward": [], "backward": [], "update": [], "step": []}
     cover = {"forward": [], "backward": []}
@@ -533,7 +638,11 @@ def cmd_measure(args):
     missing_bwd = set()
     losses = []
     for s in range(args.steps):
-        st = run_step()
+        if recorder:
+            with recorder.step():
+                st = run_step()
+        else:
+            st = run_step()
         fe = [(t, pos[i]) for t, i in st["fwd"]]
         be = [(t, pos[i]) for t, i in st["bwd"]]
         f_ns, fhead = tile_starts(fe, st["t0"], st["t1"], n)
@@ -569,6 +678,8 @@ def cmd_measure(args):
               % (len(missing_bwd), ", ".join(layers[order[k]]["name"] for k in sorted(missing_bwd)[:8])),
               file=sys.stderr)
 
+    if recorder:
+        recorder.write(args.trace_output)
     # Reference steps without any hook: measures the profiling overhead.
     for h in handles:
         h.remove()
@@ -605,6 +716,9 @@ def cmd_measure(args):
                "--batch-size", str(args.batch_size), "--steps", str(args.steps),
                "--warmup", str(args.warmup), "--threads", str(args.threads),
                "--device", args.device]
+    token = model_name in TOKEN_MODELS
+    if token:
+        command += ["--seq-len", str(args.seq_len)]
     if args.input_shape:
         command += ["--input-shape", args.input_shape]
     if args.num_classes != 1000:
@@ -634,10 +748,14 @@ def cmd_measure(args):
         "blas": blas_description(torch),
         "openblas_num_threads_env": os.environ.get("OPENBLAS_NUM_THREADS"),
         "model_config": config,
-        "loss": "CrossEntropyLoss" + aux_txt,
-        "data": "synthetic: torch.randn input, uniform random labels, seed %d" % args.seed,
+        "loss": config["loss"] if token else "CrossEntropyLoss" + aux_txt,
+        "data": ("synthetic: uniform random token ids (targets: the ids shifted by one), seed %d"
+                 if token else "synthetic: torch.randn input, uniform random labels, seed %d")
+                % args.seed,
         "input_shape": [args.batch_size] + list(shape),
-        "num_classes": args.num_classes,
+        "num_classes": config["vocab"] if token else args.num_classes,
+        "folded_modules": folded,
+        "tied_parameters": tied_parameters(model, layers),
         "dtype": "float32",
         "steps": args.steps,
         "warmup_steps": args.warmup,
@@ -694,12 +812,119 @@ def cmd_measure(args):
              prov["hook_overhead_backward_ratio"], elapsed))
     line = "total trainable parameters: %d (%d bytes float32)" % (total_params, 4 * total_params)
     if published is not None:
-        line += "; torchvision publishes %d: %s" % (
+        line += "; published: %d: %s" % (
             published, "match" if published == total_params else "MISMATCH")
     print(line)
     if published is not None and published != total_params:
-        raise SystemExit("parameter count differs from the published torchvision count")
+        raise SystemExit("parameter count differs from the published count")
     return 0
+
+
+# --------------------------------------------------------------------------------------
+# record-trace / import-trace (traces/torch_trace.py)
+# --------------------------------------------------------------------------------------
+
+def _trace_setup(args):
+    """Model, batch and loss as `measure` builds them (CPU, random initialisation)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
+    import torch
+    import torchvision
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    model, name, shape, aux_weight, config, _ = build_model(args, torch, torchvision)
+    model.train()
+    x, y, criterion = make_batch(args, torch, name, shape, torch.device("cpu"))
+
+    def compute_loss(out):
+        if isinstance(out, (tuple, list)) and args.model not in TOKEN_MODELS:
+            loss = criterion(out[0], y)
+            for aux in out[1:]:
+                loss = loss + aux_weight * criterion(aux, y)
+            return loss
+        return criterion(out, y)
+
+    return torch, model, name, x, compute_loss, config
+
+
+def _module_table(args):
+    """The model's layers and trace span names (needs torch): the --modules file."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import torch_trace
+
+    torch, model, name, x, _, config = _trace_setup(args)
+    with torch.no_grad():
+        ran = modules_that_run(model, lambda: model(x))
+        order = torch_trace.module_call_order(model, lambda: model(x))
+    layers = find_layers(model, ran)
+    pos = {m: k for k, m in enumerate(order)}
+    layers.sort(key=lambda l: pos.get(l["module_name"], len(pos)))
+    names = torch_trace.trace_names(model, order)
+    return {"model": name, "model_config": config,
+            "layers": [{"name": l["name"], "module_name": l["module_name"], "type": l["type"],
+                        "numel": l["numel"], "folded": l["folded"]} for l in layers],
+            "trace_names": names}
+
+
+def cmd_record_trace(args):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import torch_trace
+
+    torch, model, name, x, compute_loss, _ = _trace_setup(args)
+    opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
+    how = torch_trace.record(model, x, compute_loss, opt, args.steps, args.warmup, args.output,
+                             torch)
+    print("%s: %d steps of %s recorded (%s profiler)" % (args.output, args.steps, name, how))
+    if args.modules_output:
+        table = _module_table(args)
+        with open(args.modules_output, "w", encoding="utf-8") as f:
+            json.dump(table, f, indent=1)
+            f.write("\n")
+        print("%s: %d layers" % (args.modules_output, len(table["layers"])))
+    return 0
+
+
+def cmd_import_trace(args):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import torch_trace
+
+    if not args.modules and not args.model:
+        raise SystemExit("import-trace: give --model (needs torch) or --modules FILE")
+    if args.modules:
+        with open(args.modules, "r", encoding="utf-8") as f:
+            table = json.load(f)
+    else:
+        table = _module_table(args)
+    layers = table["layers"]
+    try:
+        doc = torch_trace.import_trace(
+            args.trace, layers, table["trace_names"], args.batch_size,
+            args.name or table["model"], args.device_name,
+            {"model_config": table["model_config"],
+             "total_params": sum(l["numel"] for l in layers),
+             "command": " ".join(shlex.quote(c) for c in ["profile_model.py"] + sys.argv[1:])})
+        check_profile(doc)
+    except (torch_trace.TraceError, ProfileError) as e:
+        raise SystemExit("%s: %s" % (args.trace, e))
+    dump_profile(doc, args.output)
+    print("%s: %d layers, %d steps, forward %.1f ms, backward %.1f ms per step"
+          % (args.output, len(doc["layers"]), len(doc["samples"]),
+             sum(l["forward_us"] for l in doc["layers"]) / 1e3,
+             sum(l["backward_us"] for l in doc["layers"]) / 1e3))
+    return 0
+
+
+def _model_options(p, model_required=True):
+    p.add_argument("--model", required=model_required,
+                   help="built-in model or module:function (as for measure)")
+    p.add_argument("--batch-size", type=int, default=8)
+    p.add_argument("--input-shape", default=None)
+    p.add_argument("--num-classes", type=int, default=1000)
+    p.add_argument("--seq-len", type=int, default=128)
+    p.add_argument("--aux-weight", type=float, default=0.4)
+    p.add_argument("--name", default=None)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
 
 
 # --------------------------------------------------------------------------------------
@@ -849,7 +1074,11 @@ def cmd_scale_table(args):
         table = json.load(f)
     made = []
     for row in table["entries"]:
-        src = os.path.join(args.dir, "%s-cpu-b%d.json" % (row["model"], args.cpu_batch))
+        if args.models and row["model"] not in args.models:
+            continue
+        # A row may name its CPU profile (the transformers are measured at other batches).
+        src = os.path.join(args.dir, row.get("cpu_profile",
+                                             "%s-cpu-b%d.json" % (row["model"], args.cpu_batch)))
         if not os.path.exists(src):
             print("skip %s on %s: %s missing" % (row["model"], row["gpu"], src), file=sys.stderr)
             continue
@@ -892,9 +1121,9 @@ def main(argv=None):
 
     m = sub.add_parser("measure", help="profile a model per layer on this machine")
     m.add_argument("--model", required=True,
-                   help="built-in torchvision model (%s) or module:function returning an "
+                   help="built-in model (%s) or module:function returning an "
                         "nn.Module (module importable from the current directory)"
-                        % ", ".join(BUILTIN_MODELS))
+                        % ", ".join(list(BUILTIN_MODELS) + list(TOKEN_MODELS)))
     m.add_argument("--batch-size", type=int, default=8)
     m.add_argument("--steps", type=int, default=10, help="measured steps (default 10)")
     m.add_argument("--warmup", type=int, default=2, help="unrecorded warm-up steps (default 2)")
@@ -904,6 +1133,8 @@ def main(argv=None):
     m.add_argument("--input-shape", default=None,
                    help="per-sample input shape C,H,W (default 3,224,224; inception_v3 3,299,299)")
     m.add_argument("--num-classes", type=int, default=1000)
+    m.add_argument("--seq-len", type=int, default=128,
+                   help="tokens per sample for bert_base / gpt2_small (default 128)")
     m.add_argument("--aux-weight", type=float, default=0.4,
                    help="weight of auxiliary outputs in the loss when the model returns a tuple")
     m.add_argument("--name", default=None, help="model name written to the profile")
@@ -913,6 +1144,9 @@ def main(argv=None):
     m.add_argument("--momentum", type=float, default=0.9)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--output", required=True)
+    m.add_argument("--trace-output", default=None,
+                   help="also record the measured steps with the PyTorch profiler into this "
+                        "Chrome trace (for comparing import-trace with the hook profile)")
     m.set_defaults(func=cmd_measure)
 
     s = sub.add_parser("scale", help="derive a GPU-class profile from a published throughput")
@@ -930,7 +1164,33 @@ def main(argv=None):
     t.add_argument("--dir", default=os.path.dirname(os.path.abspath(__file__)),
                    help="directory holding <model>-cpu-b<batch>.json; outputs go there too")
     t.add_argument("--cpu-batch", type=int, default=8)
+    t.add_argument("--models", nargs="*", default=None,
+                   help="only the rows of these models (default: every row)")
     t.set_defaults(func=cmd_scale_table)
+
+    r = sub.add_parser("record-trace", help="record a torch.profiler Chrome trace of a "
+                       "model's training steps (CPU)")
+    _model_options(r)
+    r.add_argument("--steps", type=int, default=3)
+    r.add_argument("--warmup", type=int, default=2)
+    r.add_argument("--lr", type=float, default=0.01)
+    r.add_argument("--momentum", type=float, default=0.9)
+    r.add_argument("--output", required=True)
+    r.add_argument("--modules-output", default=None,
+                   help="also write the model's layer table (for import-trace --modules)")
+    r.set_defaults(func=cmd_record_trace)
+
+    i = sub.add_parser("import-trace", help="per-layer profile from a torch.profiler Chrome "
+                       "trace (recorded with record_shapes=True, with_stack=True)")
+    _model_options(i, model_required=False)
+    i.add_argument("--trace", required=True, help="Chrome-trace JSON of torch.profiler")
+    i.add_argument("--device-name", required=True,
+                   help='device the trace was recorded on, e.g. "NVIDIA A100-SXM4-40GB"')
+    i.add_argument("--modules", default=None,
+                   help="layer table written by record-trace --modules-output: import without "
+                        "torch (the model options are then unused)")
+    i.add_argument("--output", required=True)
+    i.set_defaults(func=cmd_import_trace)
 
     c = sub.add_parser("check", help="validate profile files (traces/README.md rules)")
     c.add_argument("files", nargs="+")

@@ -1,0 +1,436 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The linux backend: the training applications over the kernel's TCP in network namespaces.
+ * Every case needs root and network namespaces; without them it says so and checks nothing
+ * (the backend's GetUnavailableReason() is the one place that decides).
+ */
+
+#include "training-test-utils.h"
+
+#include "ns3/config.h"
+#include "ns3/distributed-training-module.h"
+#include "ns3/double.h"
+#include "ns3/linux-backend.h"
+#include "ns3/linux-testbed.h"
+#include "ns3/nstime.h"
+#include "ns3/test.h"
+
+#include <cctype>
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ns3;
+using ns3::tests::MakeProfile;
+
+namespace
+{
+
+/// true (after printing why) when this host cannot run the linux backend.
+bool
+Skip(const std::string& test)
+{
+    std::string why = CreateObject<LinuxBackend>()->GetUnavailableReason();
+    if (!why.empty())
+    {
+        std::cerr << "SKIPPED " << test << ": " << why << std::endl;
+        return true;
+    }
+    return false;
+}
+
+/// Run the linux backend at dilation D.
+TrainingResult
+RunLinux(const TrainingProfile& p, const TrainingScenario& s, double dilation)
+{
+    Ptr<LinuxBackend> b = CreateObject<LinuxBackend>();
+    b->SetAttribute("Dilation", DoubleValue(dilation));
+    return b->Run(p, s).at(0);
+}
+
+/// Sum of transfer-record bytes per direction and step.
+std::map<std::pair<std::string, uint32_t>, uint64_t>
+BytesByDirectionAndStep(const TrainingResult& r)
+{
+    std::map<std::pair<std::string, uint32_t>, uint64_t> sum;
+    for (const auto& t : r.transfers)
+    {
+        sum[{t.direction, t.step}] += t.bytes;
+    }
+    return sum;
+}
+
+/// Devices of the caller's namespace ("ip -o link" names).
+std::set<std::string>
+RootLinks()
+{
+    std::string out;
+    LinuxTestbed::Execute({"ip", "-o", "link", "show"}, &out);
+    std::set<std::string> names;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line))
+    {
+        auto a = line.find(": ");
+        auto b = line.find(':', a + 2);
+        if (a != std::string::npos && b != std::string::npos)
+        {
+            names.insert(line.substr(a + 2, b - a - 2));
+        }
+    }
+    return names;
+}
+
+/// The "net:[inode]" namespaces held by any process (its ns link or any descriptor).
+std::set<std::string>
+NamespacesHeldByAnyProcess()
+{
+    std::set<std::string> held;
+    DIR* proc = opendir("/proc");
+    while (dirent* p = proc ? readdir(proc) : nullptr)
+    {
+        if (!std::isdigit(static_cast<unsigned char>(p->d_name[0])))
+        {
+            continue;
+        }
+        std::string base = std::string("/proc/") + p->d_name;
+        char target[256];
+        ssize_t n = readlink((base + "/ns/net").c_str(), target, sizeof(target) - 1);
+        if (n > 0)
+        {
+            held.insert(std::string(target, n));
+        }
+        DIR* fds = opendir((base + "/fd").c_str());
+        while (dirent* f = fds ? readdir(fds) : nullptr)
+        {
+            n = readlink((base + "/fd/" + f->d_name).c_str(), target, sizeof(target) - 1);
+            if (n > 0 && std::string(target, n).rfind("net:[", 0) == 0)
+            {
+                held.insert(std::string(target, n));
+            }
+        }
+        if (fds)
+        {
+            closedir(fds);
+        }
+    }
+    if (proc)
+    {
+        closedir(proc);
+    }
+    return held;
+}
+
+/// Namespaces the process pid holds by descriptor.
+std::set<std::string>
+NamespaceDescriptorsOf(pid_t pid)
+{
+    std::set<std::string> held;
+    std::string base = "/proc/" + std::to_string(pid) + "/fd";
+    DIR* fds = opendir(base.c_str());
+    while (dirent* f = fds ? readdir(fds) : nullptr)
+    {
+        char target[256];
+        ssize_t n = readlink((base + "/" + f->d_name).c_str(), target, sizeof(target) - 1);
+        if (n > 0 && std::string(target, n).rfind("net:[", 0) == 0)
+        {
+            held.insert(std::string(target, n));
+        }
+    }
+    if (fds)
+    {
+        closedir(fds);
+    }
+    return held;
+}
+
+/// Child processes of this process (all threads).
+uint32_t
+CountChildren()
+{
+    uint32_t count = 0;
+    DIR* tasks = opendir("/proc/self/task");
+    while (dirent* t = tasks ? readdir(tasks) : nullptr)
+    {
+        std::ifstream in(std::string("/proc/self/task/") + t->d_name + "/children");
+        pid_t pid;
+        while (in >> pid)
+        {
+            ++count;
+        }
+    }
+    if (tasks)
+    {
+        closedir(tasks);
+    }
+    return count;
+}
+
+} // namespace
+
+/**
+ * \ingroup distributed-training
+ * One worker, overlap off: a step is 2M / goodput + T_F + T_B + T_S (000 Eq. (7) with K = 1),
+ * the goodput being the kernel's own (MSS = MTU - 52 with timestamps, 14-byte Ethernet header per
+ * frame through tbf): within 5 %, undilated at 1 Gb/s and at 2 Gb/s with dilation 2.
+ */
+class OneWorkerClosedFormTestCase : public TestCase
+{
+  public:
+    OneWorkerClosedFormTestCase()
+        : TestCase(
+            "linux: one worker, overlap off, step within 5% of 2M over goodput + T_F + T_B + "
+            "T_S (1 Gbps, and 2 Gbps at dilation 2)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        // M = 5 MB; T_F = 10 ms, T_B = 20 ms, T_S = 1.2 ms.
+        TrainingProfile p = MakeProfile({1500000, 1000000, 2000000, 500000}, 2500, 5000, 300);
+        for (auto [rate, dilation] : {std::make_pair(1e9, 1.0), std::make_pair(2e9, 2.0)})
+        {
+            TrainingScenario s;
+            s.workers = 1;
+            s.nicRate = DataRate(static_cast<uint64_t>(rate));
+            s.steps = 6;
+            s.warmup = 1;
+            s.sampleSteps = false;
+            TrainingResult r = RunLinux(p, s, dilation);
+            const double goodput = LinuxFlowStudy::GetGoodputBytesPerSecond(rate, 1500);
+            const double expected = 2 * 5e6 / goodput + 0.010 + 0.020 + 0.0012;
+            std::ostringstream msg;
+            msg << rate / 1e9 << " Gb/s, D " << dilation << ": step " << r.stepTimeMean * 1e3
+                << " ms, closed form " << expected * 1e3 << " ms";
+            std::cerr << msg.str() << std::endl;
+            NS_TEST_ASSERT_MSG_EQ_TOL(r.stepTimeMean, expected, 0.05 * expected, msg.str());
+            NS_TEST_ASSERT_MSG_EQ(r.steps.size(), 6u, "every step recorded");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * PS sync (K = 2, P = 2), PS async (K = 2, P = 1) and ring (K = 3, 2 MB buckets) run end to end:
+ * every step of every worker ends, and per step the transfer records carry K x M down and K x M
+ * up (PS) or 2 (K - 1) M around the ring; the ports' counters saw at least that many bytes.
+ */
+class EndToEndBytesConservedTestCase : public TestCase
+{
+  public:
+    EndToEndBytesConservedTestCase()
+        : TestCase(
+            "linux: PS sync and async, and ring AllReduce, run end to end with bytes conserved")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        TrainingProfile p = MakeProfile({1500000, 1000000, 2000000, 500000}, 1000, 2000, 200);
+        const uint64_t m = p.GetTotalParamBytes();
+        TrainingScenario base;
+        base.nicRate = DataRate("1Gbps");
+        base.steps = 3;
+        base.warmup = 1;
+        std::vector<TrainingScenario> cases(3, base);
+        cases[0].workers = 2;
+        cases[0].servers = 2;
+        cases[1].workers = 2;
+        cases[1].mode = TrainingScenario::ASYNC;
+        cases[1].overlap = true;
+        cases[2].architecture = TrainingScenario::RING_ALLREDUCE;
+        cases[2].workers = 3;
+        cases[2].bucketBytes = 2000000;
+        for (const auto& s : cases)
+        {
+            TrainingResult r = RunLinux(p, s, 2.0); // 4 busy ports: 2 Gb/s in total
+            const std::string what = s.GetArchitectureName() + " " + s.GetModeName();
+            NS_TEST_ASSERT_MSG_EQ(r.steps.size(), s.workers * s.steps, what + ": every step");
+            auto bytes = BytesByDirectionAndStep(r);
+            for (uint32_t step = 0; step < s.steps; ++step)
+            {
+                if (s.architecture == TrainingScenario::RING_ALLREDUCE)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("ring", step)],
+                                          2 * (s.workers - 1) * m,
+                                          what);
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("down", step)],
+                                      s.workers * m,
+                                      what + ": down");
+                NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("up", step)],
+                                      s.workers * m,
+                                      what + ": up");
+            }
+            NS_TEST_ASSERT_MSG_GT(r.throughput, 0, what + ": throughput");
+            NS_TEST_ASSERT_MSG_LT(r.linkUtilisation[r.bottleneck], 1.05, what + ": <= rate");
+            NS_TEST_ASSERT_MSG_GT(r.linkUtilisation[r.bottleneck], 0.05, what + ": counted");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Nothing is left behind: after a normal run, after a run the watchdog stops, and after a run
+ * killed by SIGINT or SIGKILL, no namespace of the run is held by any process, the caller's
+ * namespace has the same devices, and no child process remains.
+ */
+class NothingLeftBehindTestCase : public TestCase
+{
+  public:
+    NothingLeftBehindTestCase()
+        : TestCase("linux: nothing left behind after a run, a watchdog stop, SIGINT or SIGKILL")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        TrainingProfile p = MakeProfile({1000000, 1000000}, 1000, 2000, 100);
+        TrainingScenario s;
+        s.workers = 2;
+        s.nicRate = DataRate("1Gbps");
+        s.steps = 2;
+        s.warmup = 1;
+        const auto links = RootLinks();
+        const uint32_t descriptors = LinuxTestbed::CountNamespaceDescriptors();
+        RunLinux(p, s, 1.0);
+        NS_TEST_ASSERT_MSG_EQ(LinuxTestbed::CountNamespaceDescriptors(), descriptors, "run");
+        Ptr<LinuxBackend> b = CreateObject<LinuxBackend>();
+        b->SetAttribute("MaxWallTime", TimeValue(Seconds(1)));
+        s.steps = 100000;
+        NS_TEST_ASSERT_MSG_EQ(ns3::tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      b->Run(p, s);
+                                  },
+                                  {"watchdog"}),
+                              true,
+                              "the watchdog stops an over-long run with a message");
+        NS_TEST_ASSERT_MSG_EQ(LinuxTestbed::CountNamespaceDescriptors(), descriptors, "watchdog");
+        NS_TEST_ASSERT_MSG_EQ((RootLinks() == links), true, "no device added to our namespace");
+        NS_TEST_ASSERT_MSG_EQ(CountChildren(), 0u, "no child process");
+        for (int sig : {SIGINT, SIGKILL})
+        {
+            pid_t pid = fork();
+            if (pid == 0)
+            {
+                try
+                {
+                    RunLinux(p, s, 1.0);
+                }
+                catch (...)
+                {
+                }
+                _exit(0);
+            }
+            usleep(1500000); // the run is well under way (namespaces built in ~0.3 s)
+            std::set<std::string> created = NamespaceDescriptorsOf(pid);
+            kill(pid, sig);
+            int status = 0;
+            waitpid(pid, &status, 0);
+            NS_TEST_ASSERT_MSG_EQ(created.size(), 4u, "the run held switch + 3 hosts' namespaces");
+            std::set<std::string> held = NamespacesHeldByAnyProcess();
+            for (const auto& ns : created)
+            {
+                NS_TEST_ASSERT_MSG_EQ(held.count(ns), 0u, "namespace " + ns + " still held");
+            }
+            NS_TEST_ASSERT_MSG_EQ((RootLinks() == links), true, "no device left behind");
+            NS_TEST_ASSERT_MSG_EQ(CountChildren(), 0u, "no child process left");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * What the backend refuses, with what to change: a 10 Gb/s scenario at dilation 1 (names the
+ * dilation that works), a TCP variant the kernel lacks, and packet-only options.
+ */
+class RefusalsTestCase : public TestCase
+{
+  public:
+    RefusalsTestCase()
+        : TestCase("linux: refuses unfaithful rates naming the dilation, TcpDctcp, cross traffic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<LinuxBackend> b = CreateObject<LinuxBackend>();
+        TrainingScenario s;
+        s.nicRate = DataRate("10Gbps");
+        s.workers = 4;
+        // 10 Gb/s per port, 2 server-port directions busy: 20 Gb/s over the 2 Gb/s total.
+        std::string why = b->CheckFidelity(s);
+        NS_TEST_ASSERT_MSG_NE(why.find("--dilation=10"), std::string::npos, why);
+        b->SetAttribute("Dilation", DoubleValue(10));
+        NS_TEST_ASSERT_MSG_EQ(b->CheckFidelity(s), "", "10 Gb/s at dilation 10 is 1 Gb/s");
+        s.architecture = TrainingScenario::RING_ALLREDUCE;
+        why = b->CheckFidelity(s); // 4 ring links of 1 Gb/s at once: 4 Gb/s in total
+        NS_TEST_ASSERT_MSG_NE(why.find("--dilation=20"), std::string::npos, why);
+        NS_TEST_ASSERT_MSG_EQ(ns3::tests::ThrowsInputError(
+                                  []
+                                  {
+                                      LinuxBackend::MapCongestionControl("TcpDctcp");
+                                  },
+                                  {"--tcp", "cubic"}),
+                              true,
+                              "TcpDctcp refused naming the accepted variants");
+        NS_TEST_ASSERT_MSG_EQ(LinuxBackend::MapCongestionControl("ns3::TcpNewReno"), "reno", "");
+        NS_TEST_ASSERT_MSG_EQ(LinuxBackend::MapCongestionControl("TcpBbr"), "bbr", "");
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        TrainingProfile p = MakeProfile({1000000}, 1000, 2000, 100);
+        TrainingScenario cross;
+        cross.nicRate = DataRate("1Gbps");
+        cross.crossTraffic = "bulk";
+        NS_TEST_ASSERT_MSG_EQ(ns3::tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      b->Run(p, cross);
+                                  },
+                                  {"--crossTraffic"}),
+                              true,
+                              "cross traffic is packet-only");
+    }
+};
+
+/// The linux backend's tests.
+class LinuxBackendTestSuite : public TestSuite
+{
+  public:
+    LinuxBackendTestSuite()
+        : TestSuite("distributed-training-linux-backend", UNIT)
+    {
+        AddTestCase(new RefusalsTestCase, TestCase::QUICK);
+        AddTestCase(new OneWorkerClosedFormTestCase, TestCase::QUICK);
+        AddTestCase(new EndToEndBytesConservedTestCase, TestCase::QUICK);
+        AddTestCase(new NothingLeftBehindTestCase, TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static LinuxBackendTestSuite g_linuxBackendTestSuite;

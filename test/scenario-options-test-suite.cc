@@ -1,0 +1,224 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ScenarioOptions, the one options layer of the driver and the validation runner: every bad
+ * value is refused with a message naming the option and what it expects (the checks that used to
+ * be CMake scripts starting the driver, plus the hostile inputs of overflow, out-of-range reals
+ * and malformed rates); a JSON object of options builds the same scenario as the same options on
+ * a command line; every option has a default that parses and help text.
+ */
+
+#include "ns3/scenario-options.h"
+#include "ns3/test.h"
+#include "ns3/training-input-error.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// One bad option value and the message it must give.
+struct BadValue
+{
+    const char* name;     //!< option without "--"
+    const char* value;    //!< its text
+    const char* expected; //!< a part of the message
+};
+
+/**
+ * \ingroup distributed-training
+ * Every bad value of an option ends in a TrainingInputError naming the option.
+ */
+class BadOptionValuesTestCase : public TestCase
+{
+  public:
+    BadOptionValuesTestCase()
+        : TestCase("options: every bad value is refused with a message naming the option and "
+                   "what it expects (no crash, no wrap-around, no silent default)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const BadValue cases[] = {
+            {"workers", "0", "--workers: 0 out of range"},
+            {"workers", "four", "--workers: cannot parse 'four'"},
+            {"workers", "99999999999999999999", "--workers: 99999999999999999999 out of range"},
+            {"workers", "8..2", "--workers: empty range"},
+            {"servers", "-1", "--servers: cannot parse '-1'"},
+            {"arch", "star", "--arch: unknown value 'star' (expected ps or ring"},
+            {"mode", "lazy", "--mode: unknown value 'lazy'"},
+            {"backend", "magic", "--backend: unknown value 'magic'"},
+            {"sharing", "fair", "--sharing: unknown value 'fair'"},
+            {"nicRate", "fast", "--nicRate: cannot parse rate 'fast'"},
+            {"nicRate", "10", "--nicRate: cannot parse rate '10'"},
+            {"nicRate", "10Gbps garbage", "--nicRate: cannot parse rate"},
+            {"nicRate", "1e30Gbps", "--nicRate: rate '1e30Gbps' out of range"},
+            {"flowCap", "lots", "--flowCap: cannot parse rate 'lots'"},
+            {"linkDelay", "10parsecs", "--linkDelay: cannot parse time '10parsecs'"},
+            {"linkDelay", "1e400s", "--linkDelay: time '1e400s' out of range"},
+            {"queue", "lots", "--queue: cannot parse queue size 'lots'"},
+            {"hostQueue", "lots", "--hostQueue: cannot parse queue size 'lots'"},
+            {"mtu", "100", "--mtu: 100 out of range"},
+            {"overlap", "maybe", "--overlap: cannot parse 'maybe'"},
+            {"ecn", "maybe", "--ecn: cannot parse 'maybe'"},
+            {"order", "sideways", "--order: unknown value 'sideways'"},
+            {"partition", "best", "--partition: unknown value 'best'"},
+            {"computeScale", "1,x", "--computeScale: cannot parse 'x'"},
+            {"bucket", "-1", "--bucket: negative size '-1'"},
+            {"bucket", "1e30", "--bucket: cannot parse '1e30'"},
+            {"bucket", "99999999999GiB", "--bucket: size '99999999999GiB' out of range"},
+            {"firstBucket", "inf", "--firstBucket: 'inf'"},
+            {"window", "inf", "--window: 'inf'"},
+            {"preset", "nccl", "--preset: unknown preset 'nccl' (expected ddp, horovod or"},
+            {"gpusPerNode", "0", "--gpusPerNode: 0 out of range"},
+            {"fusionTimeout", "soon", "--fusionTimeout: cannot parse time 'soon'"},
+            {"reductionRate", "fast", "--reductionRate: cannot parse 'fast'"},
+            {"reductionRate", "-5", "--reductionRate: '-5'"},
+            {"reductionRate", "nan", "--reductionRate:"},
+            {"minRto", "soon", "--minRto: cannot parse time 'soon'"},
+            {"crossFlows", "0", "--crossFlows: 0 out of range"},
+            {"crossRate", "fast", "--crossRate: cannot parse rate 'fast'"},
+            {"incumbentWeight", "2", "--incumbentWeight: '2' (expected a weight from 0 to 1)"},
+            {"cohortWindow", "abc", "--cohortWindow: cannot parse time 'abc'"},
+            {"windowModel", "maybe", "--windowModel: cannot parse 'maybe'"},
+            {"rhoT", "1.5", "--rhoT: '1.5' (expected a utilisation from 0 to 1)"},
+            {"records", "maybe", "--records: cannot parse 'maybe'"},
+            {"socketBuffer", "-1", "--socketBuffer: cannot parse '-1'"},
+            {"steps", "0", "--steps: 0 out of range"},
+            {"seed", "0", "--seed: 0 out of range"},
+            {"nonsense", "1", "--nonsense: unknown option"},
+        };
+        for (const auto& c : cases)
+        {
+            RunRequest r = ScenarioOptions::MakeDefault();
+            std::string message;
+            try
+            {
+                ScenarioOptions::Set(r, c.name, c.value);
+            }
+            catch (const TrainingInputError& e)
+            {
+                message = e.what();
+            }
+            NS_TEST_EXPECT_MSG_NE(message.find(c.expected),
+                                  std::string::npos,
+                                  "--" << c.name << "=" << c.value << ": got '" << message << "'");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * A JSON object of options gives the same scenario as the options one by one; bad JSON is named.
+ */
+class JsonOptionsTestCase : public TestCase
+{
+  public:
+    JsonOptionsTestCase()
+        : TestCase("options: a JSON object of options builds the same scenario as the same "
+                   "options set one by one; unknown keys and non-scalar values are refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RunRequest fromJson = ScenarioOptions::MakeDefault();
+        ScenarioOptions::ApplyJson(nlohmann::json::parse(R"({"workers": 6, "arch": "ring",
+            "nicRate": "25Gbps", "overlap": true, "reductionRate": 5e9, "bucket": "25MiB",
+            "backend": "flow", "sharing": "fcfs"})"),
+                                   "test",
+                                   fromJson);
+        RunRequest byHand = ScenarioOptions::MakeDefault();
+        for (auto [n, v] :
+             std::vector<std::pair<std::string, std::string>>{{"workers", "6"},
+                                                              {"arch", "ring"},
+                                                              {"nicRate", "25Gbps"},
+                                                              {"overlap", "true"},
+                                                              {"reductionRate", "5e9"},
+                                                              {"bucket", "25MiB"},
+                                                              {"backend", "flow"},
+                                                              {"sharing", "fcfs"}})
+        {
+            ScenarioOptions::Set(byHand, n, v);
+        }
+        NS_TEST_EXPECT_MSG_EQ(fromJson.scenario.ToJson(),
+                              byHand.scenario.ToJson(),
+                              "same scenario");
+        NS_TEST_EXPECT_MSG_EQ(fromJson.backend, "flow", "backend");
+        NS_TEST_EXPECT_MSG_EQ(fromJson.backendDefaults.at("ns3::FlowBackend::Sharing"),
+                              "fcfs",
+                              "sharing");
+        NS_TEST_EXPECT_MSG_EQ(fromJson.scenario.bucketBytes, 25u * 1024 * 1024, "25 MiB");
+
+        for (const char* bad : {R"({"wokers": 4})", R"({"workers": [4]})", R"([1, 2])"})
+        {
+            std::string message;
+            try
+            {
+                RunRequest r = ScenarioOptions::MakeDefault();
+                ScenarioOptions::ApplyJson(nlohmann::json::parse(bad), "m.json", r);
+            }
+            catch (const TrainingInputError& e)
+            {
+                message = e.what();
+            }
+            NS_TEST_EXPECT_MSG_EQ(message.rfind("m.json: ", 0), 0, bad << ": got '" << message);
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Every option has help text, a unique name, and a default that its own parser accepts.
+ */
+class OptionTableTestCase : public TestCase
+{
+  public:
+    OptionTableTestCase()
+        : TestCase("options: names are unique, every option has help, every default parses")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::set<std::string> names;
+        for (const auto& o : ScenarioOptions::GetOptions())
+        {
+            NS_TEST_EXPECT_MSG_EQ(names.insert(o.name).second, true, "unique: " << o.name);
+            NS_TEST_EXPECT_MSG_EQ(o.help.empty(), false, "help: " << o.name);
+            RunRequest r;
+            if (!o.defaultValue.empty())
+            {
+                o.apply(r, o.defaultValue);
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(names.size(), 40u, "the driver's options");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * The options layer's suite.
+ */
+class ScenarioOptionsTestSuite : public TestSuite
+{
+  public:
+    ScenarioOptionsTestSuite()
+        : TestSuite("distributed-training-options", UNIT)
+    {
+        AddTestCase(new BadOptionValuesTestCase, TestCase::QUICK);
+        AddTestCase(new JsonOptionsTestCase, TestCase::QUICK);
+        AddTestCase(new OptionTableTestCase, TestCase::QUICK);
+    }
+};
+
+ScenarioOptionsTestSuite g_scenarioOptionsTestSuite; //!< registers the suite
+
+} // namespace

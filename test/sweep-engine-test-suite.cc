@@ -1,0 +1,243 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The sweep engine's integrity rules (helper/sweep-engine.h): CSV quoting, atomic writes that
+ * fail loudly (a write to /dev/full), and --resume reusing a job only when its argument list is
+ * unchanged and its result has rows. Jobs run /bin/sh scripts, not the simulator.
+ */
+
+#include "training-test-utils.h"
+
+#include "ns3/sweep-engine.h"
+#include "ns3/test.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ns3;
+using ns3::tests::ThrowsInputError;
+
+namespace
+{
+
+namespace fs = std::filesystem;
+
+/// \param file a file \return its content
+std::string
+Slurp(const std::string& file)
+{
+    std::ifstream in(file);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// RFC 4180: fields with a comma, quote or line break are quoted, quotes doubled.
+class CsvQuotingTestCase : public TestCase
+{
+  public:
+    CsvQuotingTestCase()
+        : TestCase("CSV fields holding a comma, quote or line break are quoted (RFC 4180)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(CsvField("flow ps"), "flow ps", "plain field kept");
+        NS_TEST_ASSERT_MSG_EQ(CsvField("a,b"), "\"a,b\"", "comma");
+        NS_TEST_ASSERT_MSG_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"", "quotes doubled");
+        NS_TEST_ASSERT_MSG_EQ(CsvField("two\nlines"), "\"two\nlines\"", "line break");
+        NS_TEST_ASSERT_MSG_EQ(CsvField(""), "", "empty field");
+        NS_TEST_ASSERT_MSG_EQ(ShellQuote("it's"), "'it'\\''s'", "shell quoting");
+    }
+};
+
+/// Atomic writes: complete or absent; a failing write is an error and keeps the old file.
+class AtomicWriteTestCase : public TestCase
+{
+  public:
+    AtomicWriteTestCase()
+        : TestCase("a write to the full device is an error naming the file, the old file stays; "
+                   "a device is never replaced")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir
+            = (fs::temp_directory_path() / ("dt-sweep-" + std::to_string(getpid()))).string();
+        fs::create_directories(dir);
+        const std::string file = dir + "/results.csv";
+        WriteFileAtomically(file, "old\n");
+        NS_TEST_ASSERT_MSG_EQ(Slurp(file), "old\n", "written");
+        // The temporary file is /dev/full: every write fails with ENOSPC when flushed.
+        NS_TEST_ASSERT_MSG_EQ(ThrowsInputError(
+                                  [&file]()
+                                  {
+                                      WriteFileAtomically(file, "new\n", "/dev/full");
+                                  },
+                                  {file, "cannot write", "No space left"}),
+                              true,
+                              "ENOSPC reported");
+        NS_TEST_ASSERT_MSG_EQ(Slurp(file), "old\n", "previous content kept");
+        NS_TEST_ASSERT_MSG_EQ(ThrowsInputError(
+                                  []()
+                                  {
+                                      WriteFileAtomically("/dev/full", "x");
+                                  },
+                                  {"/dev/full", "not a regular file"}),
+                              true,
+                              "a device is not replaced");
+        NS_TEST_ASSERT_MSG_EQ(ThrowsInputError(
+                                  [&dir]()
+                                  {
+                                      WriteFileAtomically(dir + "/no/such/dir/f", "x");
+                                  },
+                                  {"cannot create"}),
+                              true,
+                              "missing folder");
+        std::size_t left = 0;
+        for (const auto& e : fs::directory_iterator(dir))
+        {
+            left += e.path().filename() != "results.csv";
+        }
+        NS_TEST_ASSERT_MSG_EQ(left, 0, "no temporary file left behind");
+        fs::remove_all(dir);
+    }
+};
+
+/// --resume: the argument list is part of a result's identity; rows are required.
+class ResumeKeyTestCase : public TestCase
+{
+  public:
+    ResumeKeyTestCase()
+        : TestCase("a result is reused only with the same argument list and at least one row; "
+                   "exit 0 without rows is a failure")
+    {
+    }
+
+  private:
+    /// \return a job running sh -c SCRIPT (SCRIPT writes $1's --output file)
+    SweepJob Job(const std::string& dir, const std::string& id, const std::string& script)
+    {
+        // sh -c SCRIPT NAME ARG...: the runner appends --output=FILE.part as the last argument.
+        return {id,
+                {"/bin/sh", "-c", script, "job"},
+                dir + "/" + id + ".json",
+                dir + "/" + id + ".log"};
+    }
+
+    void DoRun() override
+    {
+        const std::string dir
+            = (fs::temp_directory_path() / ("dt-resume-" + std::to_string(getpid()))).string();
+        fs::create_directories(dir);
+        const std::string rows = "printf '{\"results\":[{\"x\":1}]}' > \"${1#--output=}\"";
+        const std::string empty = "printf '{\"results\":[]}' > \"${1#--output=}\"";
+        SweepJob good = Job(dir, "good", rows);
+        SweepJob none = Job(dir, "none", empty);
+        for (const auto& job : {good, none})
+        {
+            nlohmann::json doc
+                = {{"id", job.id}, {"argv", job.argv}, {"result", job.result}, {"log", job.log}};
+            std::ofstream(SweepEngine::JobFile(dir, job.id)) << doc.dump() << "\n";
+        }
+        NS_TEST_ASSERT_MSG_EQ(SweepEngine::RunJobFile(SweepEngine::JobFile(dir, "good")),
+                              0,
+                              "job with rows succeeds");
+        NS_TEST_ASSERT_MSG_EQ(SweepEngine::IsReusable(good), true, "its result is reusable");
+        NS_TEST_ASSERT_MSG_EQ(SweepEngine::RunJobFile(SweepEngine::JobFile(dir, "none")),
+                              1,
+                              "exit 0 without rows fails");
+        NS_TEST_ASSERT_MSG_EQ(fs::exists(none.result), false, "no result file kept");
+        const bool says = Slurp(none.log).find("exit 0 but no result rows") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(says, true, "the log says why");
+        SweepJob changed = good;
+        changed.argv.push_back("--steps=5");
+        NS_TEST_ASSERT_MSG_EQ(SweepEngine::IsReusable(changed), false, "changed args: rerun");
+        SweepJob moved = good;
+        moved.argv[0] = "/usr/bin/sh"; // same arguments, program elsewhere: still the same job
+        NS_TEST_ASSERT_MSG_EQ(SweepEngine::IsReusable(moved), true, "moved program: reused");
+        auto failures = SweepEngine::Check({good, none, changed});
+        NS_TEST_ASSERT_MSG_EQ(failures.size(), 2, "the merge check lists none and changed");
+        const bool named = failures[0].status.find("no result rows") != std::string::npos;
+        NS_TEST_ASSERT_MSG_EQ(named, true, "status from the log: " + failures[0].status);
+        fs::remove_all(dir);
+    }
+};
+
+/// The Slurm array stays within Slurm's default MaxArraySize; its last task runs its jobs.
+class SlurmArrayTestCase : public TestCase
+{
+  public:
+    SlurmArrayTestCase()
+        : TestCase("2,001 jobs give a 667-task Slurm array of 3 jobs each; the last task, run by "
+                   "hand, produces the last 3 results")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir
+            = (fs::temp_directory_path() / ("dt-slurm-" + std::to_string(getpid()))).string();
+        fs::create_directories(dir);
+        std::vector<SweepJob> jobs;
+        for (int i = 0; i < 2001; ++i)
+        {
+            const std::string id = "j" + std::to_string(i);
+            jobs.push_back(
+                {id,
+                 {"/bin/sh", "-c", "printf '{\"results\":[1]}' > \"${1#--output=}\"", "job"},
+                 dir + "/" + id + ".json",
+                 dir + "/" + id + ".log"});
+        }
+        SweepEngine::Options o;
+        o.engine = "slurm";
+        o.jobDir = dir;
+        // The array's tasks run the sweep program's --run-job mode: the validation runner,
+        // built next to the test runner (the run below is skipped where it is not).
+        o.self = (fs::read_symlink("/proc/self/exe").parent_path() / "validation-runner").string();
+        o.mergeCommand = "true";
+        auto outcome = SweepEngine(o).Run(jobs);
+        NS_TEST_ASSERT_MSG_EQ(outcome.scheduled, 2001, "every job scheduled");
+        const std::string script = Slurp(dir + "/slurm-array.sh");
+        NS_TEST_ASSERT_MSG_EQ((script.find("#SBATCH --array=0-666%1\n") != std::string::npos),
+                              true,
+                              "667 tasks: " << script);
+        if (fs::exists(o.self))
+        {
+            int rc = std::system(("SLURM_ARRAY_TASK_ID=666 sh " + dir + "/slurm-array.sh").c_str());
+            NS_TEST_ASSERT_MSG_EQ(rc, 0, "last task ran");
+            auto failures = SweepEngine::Check(jobs);
+            NS_TEST_ASSERT_MSG_EQ(failures.size(), 1998, "all but the last three still missing");
+            NS_TEST_ASSERT_MSG_EQ(failures.back().id, "j1997", "the last task ran j1998..j2000");
+        }
+        fs::remove_all(dir);
+    }
+};
+
+/// The suite.
+class SweepEngineTestSuite : public TestSuite
+{
+  public:
+    SweepEngineTestSuite()
+        : TestSuite("distributed-training-sweep-engine", UNIT)
+    {
+        AddTestCase(new CsvQuotingTestCase, TestCase::QUICK);
+        AddTestCase(new AtomicWriteTestCase, TestCase::QUICK);
+        AddTestCase(new ResumeKeyTestCase, TestCase::QUICK);
+        AddTestCase(new SlurmArrayTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance.
+SweepEngineTestSuite g_sweepEngineTestSuite;
+
+} // namespace

@@ -106,7 +106,7 @@ FlowLevelSimulator::Run()
         m_rateComputations = engine.rateComputations;
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
-            const auto& b = engine.GetLinkBytes(d);
+            const auto b = engine.GetLinkBytes(d);
             for (std::size_t l = 0; l < bytes.size(); ++l)
             {
                 bytes[l] += b[l];

@@ -60,8 +60,9 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
                 const auto path = d == DOWN
                                       ? fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
                                       : fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
-                std::copy(path.begin(), path.end(), c.links.begin());
+                c.path = static_cast<uint32_t>(m_pathLinks.size());
                 c.nLinks = static_cast<uint32_t>(path.size());
+                m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
                 const uint32_t uplink = fabric.GetUplink(m_k + p);
                 c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
             }
@@ -70,7 +71,6 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
     for (auto& g : m_groups)
     {
         g.capacity = fabric.GetCapacity();
-        g.linkBytes.assign(g.capacity.size(), 0);
     }
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
@@ -605,12 +605,23 @@ FlowPsEngine::Account(Connection& c, double bytes)
     c.queued -= bytes;
     if (m_counting)
     {
-        Group& g = m_groups[c.dir];
-        for (uint32_t k = 0; k < c.nLinks; ++k)
+        // Per connection: its path is fixed, so the links' bytes are summed once, at the end.
+        c.windowBytes += bytes;
+    }
+}
+
+std::vector<double>
+FlowPsEngine::GetLinkBytes(Direction d) const
+{
+    std::vector<double> bytes(m_groups[d].capacity.size(), 0);
+    for (const Connection& c : m_conns)
+    {
+        for (uint32_t k = 0; c.dir == d && k < c.nLinks; ++k)
         {
-            g.linkBytes[c.links[k]] += bytes;
+            bytes[m_pathLinks[c.path + k]] += c.windowBytes;
         }
     }
+    return bytes;
 }
 
 void
@@ -748,7 +759,7 @@ FlowPsEngine::Recompute(uint32_t gi)
     {
         const Connection& c = m_conns[g.active[i]];
         SharingModel::Flow& f = m_flows[i];
-        f.links = c.links;
+        std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
         f.nLinks = c.nLinks;
         f.priority = c.priority;
         f.start = c.activeSince;

@@ -56,20 +56,20 @@ struct Connection
     uint64_t priority{0};      //!< activation order (FCFS)
     double activeSince{0};     //!< when it last became active (age-dependent sharing)
     bool active{false};        //!< in the active set of its group
-    std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< directed links of its path
-    uint32_t nLinks{0};                                    //!< links used in `links`
-    uint32_t serverLink{0}; //!< the server's NIC link in this direction (window model)
+    uint32_t path{0};          //!< its directed links: m_pathLinks[path .. path + nLinks)
+    uint32_t nLinks{0};        //!< links of its path
+    uint32_t serverLink{0};    //!< the server's NIC link in this direction (window model)
+    double windowBytes{0};     //!< bytes sent inside the measurement window (each path link's)
 };
 
 /// The links of one direction and the connections active on them.
 struct Group
 {
-    std::vector<uint32_t> active;  //!< active connections in activation order
-    std::vector<double> capacity;  //!< per directed link of the fabric (bytes/s)
-    std::vector<double> linkBytes; //!< per directed link: bytes carried inside the window
-    bool dirty{false};             //!< the active set changed since the last rate computation
-    double advancedTo{-1};         //!< every active connection is accounted up to this time
-    uint64_t version{0};           //!< version of the pending check event
+    std::vector<uint32_t> active; //!< active connections in activation order
+    std::vector<double> capacity; //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};            //!< the active set changed since the last rate computation
+    double advancedTo{-1};        //!< every active connection is accounted up to this time
+    uint64_t version{0};          //!< version of the pending check event
 };
 
 /// One worker's state for its current step.
@@ -120,10 +120,7 @@ class FlowPsEngine
      * \param d direction
      * \return bytes carried by each link of that direction inside the measurement window
      */
-    const std::vector<double>& GetLinkBytes(Direction d) const
-    {
-        return m_groups[d].linkBytes;
-    }
+    std::vector<double> GetLinkBytes(Direction d) const;
 
     uint64_t events{0};           //!< events handled
     uint64_t rateComputations{0}; //!< sharing-model calls
@@ -350,6 +347,7 @@ class FlowPsEngine
     TrainingProfile::StepTimes m_mean;       //!< the mean step
     std::vector<Connection> m_conns;         //!< all connections
     Group m_groups[2];                       //!< DOWN and UP links
+    std::vector<uint32_t> m_pathLinks;       //!< every connection's path, one after another
     std::vector<WorkerState> m_workers;      //!< per worker
     EventQueue m_queue;                      //!< pending events
     uint64_t m_prioritySeq{0};               //!< activations so far

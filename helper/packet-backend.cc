@@ -5,6 +5,7 @@
 #include "packet-backend.h"
 
 #include "congestion-monitor.h"
+#include "progress-reporter.h"
 #include "training-cluster-helper.h"
 
 #include "ns3/boolean.h"
@@ -42,13 +43,11 @@ struct Collector
     TrainingResult* result;                            //!< where records go
     uint32_t expected;                                 //!< K x steps
     uint32_t completed{0};                             //!< steps completed
-    uint32_t nextReport{1};                            //!< next progress tenth
-    bool progress{false};                              //!< print progress
+    ProgressReporter* reporter{nullptr};               //!< progress reports, if asked for
     uint32_t warmup{0};                                //!< warm-up steps
     uint32_t steps{0};                                 //!< steps
     std::vector<uint64_t> txBytes;                     //!< per link direction, bytes sent
     std::map<double, std::vector<uint64_t>> snapshots; //!< txBytes at window candidates
-    std::chrono::steady_clock::time_point wallStart;   //!< wall clock at start
 
     void OnStep(const TrainingResult::StepRecord& r)
     {
@@ -57,14 +56,9 @@ struct Collector
         {
             Simulator::Stop();
         }
-        if (progress && completed * 10 >= nextReport * expected)
+        if (reporter)
         {
-            double wall
-                = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart)
-                      .count();
-            std::cerr << "[packet] " << nextReport * 10 << "% of steps, simulated "
-                      << Simulator::Now().GetSeconds() << " s, wall " << wall << " s" << std::endl;
-            nextReport = static_cast<uint32_t>(completed * 10 / expected) + 1;
+            reporter->StepDone();
         }
     }
 
@@ -175,10 +169,16 @@ PacketBackend::GetTypeId()
               .SetGroupName("DistributedTraining")
               .AddConstructor<PacketBackend>()
               .AddAttribute("Progress",
-                            "Print progress (every 10% of the steps) to stderr",
+                            "Print progress to stderr (simulated time, steps done, estimated wall "
+                            "time remaining) every ProgressInterval of wall time",
                             BooleanValue(false),
                             MakeBooleanAccessor(&PacketBackend::m_progress),
                             MakeBooleanChecker())
+              .AddAttribute("ProgressInterval",
+                            "Wall-clock time between progress reports (with Progress=true)",
+                            TimeValue(Seconds(10)),
+                            MakeTimeAccessor(&PacketBackend::m_progressInterval),
+                            MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("MaxSimulatedTime",
                             "Stop a run at this simulated time even if steps remain (0: no limit)",
                             TimeValue(Seconds(0)),
@@ -194,6 +194,7 @@ PacketBackend::GetTypeId()
 
 PacketBackend::PacketBackend()
     : m_progress(false),
+      m_progressInterval(Seconds(10)),
       m_maxSimTime(Seconds(0)),
       m_streamBase(0)
 {
@@ -234,10 +235,8 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         Collector collector;
         collector.result = &result;
         collector.expected = scenario.workers * scenario.steps;
-        collector.progress = m_progress;
         collector.warmup = scenario.warmup;
         collector.steps = scenario.steps;
-        collector.wallStart = wallStart;
 
         // One counter per link direction (the star's host links, or every fabric link), then
         // the cross traffic's delivered payload.
@@ -290,8 +289,19 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             Simulator::Stop(m_maxSimTime);
         }
+        ProgressReporter reporter("packet",
+                                  collector.expected,
+                                  std::chrono::duration<double>(m_progressInterval.GetSeconds()),
+                                  std::cerr);
+        if (m_progress)
+        {
+            collector.reporter = &reporter;
+            reporter.Start();
+        }
         Simulator::Run();
-        result.inputs["events"] = static_cast<double>(Simulator::GetEventCount());
+        reporter.Stop();
+        result.inputs["events"] =
+            static_cast<double>(Simulator::GetEventCount() - reporter.GetPolls());
         result.inputs["simulated_s"] = Simulator::Now().GetSeconds();
         if (collector.completed < collector.expected)
         {

@@ -51,6 +51,7 @@ class PacketBackend : public TrainingBackend
 
   private:
     bool m_progress;      //!< print progress to stderr
+    Time m_progressInterval; //!< wall time between progress reports
     Time m_maxSimTime;    //!< stop the simulation at this time (0: no limit)
     int64_t m_streamBase; //!< first random stream index
 };

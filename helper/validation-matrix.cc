@@ -7,6 +7,7 @@
 #include "scenario-options.h"
 #include "sweep-engine.h"
 
+#include "ns3/json-input.h"
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 
@@ -257,20 +258,28 @@ ResolveProfile(const std::string& root, const std::string& profile)
 
 } // namespace
 
+namespace
+{
+
+/// The limits of a matrix file (doc/distributed-training.rst, "Input limits").
+const JsonInput::Limits&
+MatrixLimits()
+{
+    // The shipped matrices are < 10 kB and nest 4 levels (scenarios[i].per_workers.K.option).
+    static const JsonInput::Limits limits{
+        16 << 20,
+        64,
+        "a validation matrix JSON file (see doc/validation-runner.rst)"};
+    return limits;
+}
+
+} // namespace
+
 ValidationMatrix
 ValidationMatrix::LoadFromFile(const std::string& fileName)
 {
     NS_LOG_FUNCTION(fileName);
-    std::ifstream in(fileName, std::ios::binary);
-    if (!in)
-    {
-        throw TrainingInputError(fileName
-                                 + ": cannot read (expected a readable matrix JSON file, see "
-                                   "doc/validation-runner.rst)");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return Parse(text.str(), fileName);
+    return Parse(JsonInput::ReadFile(fileName, MatrixLimits()), fileName);
 }
 
 ValidationMatrix
@@ -278,19 +287,7 @@ ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
 {
     NS_LOG_FUNCTION(fileName << text.size());
     MatrixReader reader(fileName);
-    Json doc;
-    try
-    {
-        doc = Json::parse(text);
-    }
-    catch (const Json::exception& e)
-    {
-        std::string msg = e.what();
-        auto pos = msg.find("] ");
-        reader.Fail("",
-                    "not valid JSON: " + (pos == std::string::npos ? msg : msg.substr(pos + 2)),
-                    "a JSON object (see doc/validation-runner.rst)");
-    }
+    Json doc = JsonInput::Parse(text, fileName, MatrixLimits());
     if (!doc.is_object())
     {
         reader.Fail("", "not a JSON object", "{\"scenarios\": [...], ...}");

@@ -4,6 +4,7 @@
 
 #include "training-profile.h"
 
+#include "json-input.h"
 #include "training-input-error.h"
 
 #include "ns3/log.h"
@@ -378,33 +379,28 @@ TrainingProfile::TrainingProfile()
 {
 }
 
+namespace
+{
+
+/// The limits of a profile file (doc/distributed-training.rst, "Input limits").
+const JsonInput::Limits&
+ProfileLimits()
+{
+    // 64 MiB holds ~100,000 recorded steps of a 100-layer model (the shipped ones are < 0.2 MB);
+    // a profile nests 4 levels (samples[i].forward_us[j]) plus what provenance holds.
+    static const JsonInput::Limits limits{64 << 20,
+                                          64,
+                                          "a profile JSON file (see traces/README.md)"};
+    return limits;
+}
+
+} // namespace
+
 TrainingProfile
 TrainingProfile::LoadFromFile(const std::string& path)
 {
     NS_LOG_FUNCTION(path);
-    const std::string expected = "a readable profile JSON file (see traces/README.md)";
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec))
-    {
-        throw TrainingInputError(path + ": no such file (expected " + expected + ")");
-    }
-    if (!std::filesystem::is_regular_file(path, ec))
-    {
-        throw TrainingInputError(path + ": not a regular file (expected " + expected + ")");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw TrainingInputError(path + ": cannot open: " + std::strerror(errno) + " (expected "
-                                 + expected + ")");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-    {
-        throw TrainingInputError(path + ": read error (expected " + expected + ")");
-    }
-    TrainingProfile profile = LoadFromString(text.str(), path);
+    TrainingProfile profile = LoadFromString(JsonInput::ReadFile(path, ProfileLimits()), path);
     profile.m_source = path;
     return profile;
 }
@@ -414,27 +410,7 @@ TrainingProfile::LoadFromString(const std::string& text, const std::string& sour
 {
     NS_LOG_FUNCTION(source << text.size());
     ProfileReader reader(source);
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-    {
-        reader.Fail("", "empty file", "a JSON object (see traces/README.md)");
-    }
-    Json doc;
-    try
-    {
-        doc = Json::parse(text);
-    }
-    catch (const Json::exception& e)
-    {
-        // parse_error for syntax, out_of_range for numbers that overflow a double (1e999).
-        std::string msg = e.what();
-        auto pos = msg.find("] ");
-        msg = pos == std::string::npos ? msg : msg.substr(pos + 2);
-        const auto* parseError = dynamic_cast<const Json::parse_error*>(&e);
-        bool truncated = parseError && parseError->byte >= text.size();
-        reader.Fail("",
-                    std::string(truncated ? "truncated JSON: " : "not valid JSON: ") + msg,
-                    "a JSON object (see traces/README.md)");
-    }
+    Json doc = JsonInput::Parse(text, source, ProfileLimits());
     if (!doc.is_object())
     {
         reader.Fail("", std::string("top level is ") + doc.type_name(), "a JSON object");

@@ -4,12 +4,15 @@
 
 #include "training-result.h"
 
+#include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
 #include "ns3/log.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -19,28 +22,100 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TrainingResult");
 
+namespace
+{
+
+/// One worker's completed steps, as Finalize() reads them.
+struct WorkerSteps
+{
+    double firstStart{std::numeric_limits<double>::infinity()}; //!< start of its first step
+    double warmEnd{0}; //!< end of its last warm-up step (first start without warm-up)
+    double lastEnd{-std::numeric_limits<double>::infinity()}; //!< end of its last step
+    uint32_t completed{0};                                    //!< steps it completed
+    std::vector<std::pair<uint32_t, double>> ends;            //!< (step index, end) per step
+};
+
+/// Per worker: its completed steps (records outside the scenario's K x N are ignored).
+std::vector<WorkerSteps>
+CollectWorkerSteps(const std::vector<TrainingResult::StepRecord>& steps,
+                   uint32_t k,
+                   uint32_t n,
+                   uint32_t w)
+{
+    std::vector<WorkerSteps> ws(k);
+    for (const auto& s : steps)
+    {
+        if (s.step >= n || s.worker >= k)
+        {
+            continue;
+        }
+        WorkerSteps& x = ws[s.worker];
+        x.firstStart = std::min(x.firstStart, s.start);
+        x.lastEnd = std::max(x.lastEnd, s.end);
+        ++x.completed;
+        x.ends.emplace_back(s.step, s.end);
+        if (w > 0 && s.step + 1 == w)
+        {
+            x.warmEnd = s.end;
+        }
+    }
+    for (auto& x : ws)
+    {
+        if (w == 0)
+        {
+            x.warmEnd = x.firstStart;
+        }
+    }
+    return ws;
+}
+
+std::string
+Seconds3(double s)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.4g s", s);
+    return buf;
+}
+
+} // namespace
+
 void
 TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
 {
     NS_LOG_FUNCTION(this << batchSize);
-    const uint32_t k = scenario.workers;
-    const uint32_t n = scenario.steps;
-    const uint32_t w = scenario.warmup;
     throughput = 0;
     stepTimeMean = 0;
     windowStart = windowEnd = 0;
-    if (steps.empty() || n <= w)
+    const uint32_t n = scenario.steps;
+    const uint32_t w = scenario.warmup;
+    if (n <= w)
     {
-        notes.push_back("no step completed: throughput is 0");
-        return;
+        throw TrainingInputError("--warmup: " + std::to_string(w)
+                                 + " warm-up steps of --steps=" + std::to_string(n)
+                                 + " leave no step to measure (expected "
+                                   "--steps of at least "
+                                 + std::to_string(w + 1) + ")");
     }
+    if (scenario.mode == TrainingScenario::SYNC)
+    {
+        FinalizeSync(scenario, batchSize);
+    }
+    else
+    {
+        FinalizeAsync(scenario, batchSize);
+    }
+}
+
+void
+TrainingResult::FinalizeSync(const TrainingScenario& scenario, uint32_t batchSize)
+{
+    const uint32_t k = scenario.workers;
+    const uint32_t n = scenario.steps;
+    const uint32_t w = scenario.warmup;
+    // Per step index: latest end among the workers (the barrier) and how many workers did it.
     const double inf = std::numeric_limits<double>::infinity();
-    // Per step index: latest end; per worker: end of its warm-up and of its last step.
     std::vector<double> latestEnd(n, -inf);
     std::vector<uint32_t> count(n, 0);
-    std::vector<double> warmEnd(k, -inf);
-    std::vector<double> lastEnd(k, -inf);
-    std::vector<uint32_t> perWorker(k, 0);
     double firstStart = inf;
     for (const auto& s : steps)
     {
@@ -50,75 +125,123 @@ TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
         }
         latestEnd[s.step] = std::max(latestEnd[s.step], s.end);
         ++count[s.step];
-        ++perWorker[s.worker];
-        lastEnd[s.worker] = std::max(lastEnd[s.worker], s.end);
-        if (s.step + 1 == w)
-        {
-            warmEnd[s.worker] = s.end;
-        }
         if (s.step == 0)
         {
             firstStart = std::min(firstStart, s.start);
         }
     }
-    if (w == 0)
+    uint32_t done = 0;
+    while (done < n && count[done] == k)
     {
-        std::fill(warmEnd.begin(), warmEnd.end(), firstStart);
+        ++done;
     }
+    if (done <= w)
+    {
+        throw TrainingInputError(
+            "--steps: only " + std::to_string(done) + " of " + std::to_string(n)
+            + " steps were completed by every worker (the simulation stopped early), none after "
+              "the --warmup="
+            + std::to_string(w) + " warm-up steps (expected at least " + std::to_string(w + 1)
+            + " completed steps: a later stop time or fewer steps)");
+    }
+    windowStart = w == 0 ? firstStart : latestEnd[w - 1];
+    windowEnd = latestEnd[done - 1];
+    const double window = windowEnd - windowStart;
+    if (done < n)
+    {
+        notes.push_back("only " + std::to_string(done) + " of " + std::to_string(n)
+                        + " steps completed by every worker");
+    }
+    if (!(window > 0))
+    {
+        throw TrainingInputError("--steps: the measured sync steps took no simulated time "
+                                 "(expected a positive window; is the profile empty?)");
+    }
+    throughput = static_cast<double>(k) * batchSize * (done - w) / window;
+    stepTimeMean = window / (done - w);
+}
 
-    if (scenario.mode == TrainingScenario::SYNC)
+void
+TrainingResult::FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSize)
+{
+    const uint32_t k = scenario.workers;
+    const uint32_t w = scenario.warmup;
+    const std::vector<WorkerSteps> ws = CollectWorkerSteps(steps, k, scenario.steps, w);
+    // Every worker is active until the first one has done its last step.
+    double allActiveEnd = std::numeric_limits<double>::infinity();
+    for (const auto& x : ws)
     {
-        uint32_t done = 0;
-        while (done < n && count[done] == k)
-        {
-            ++done;
-        }
-        if (done <= w)
-        {
-            notes.push_back("fewer steps than warm-up completed: throughput is 0");
-            return;
-        }
-        windowStart = w == 0 ? firstStart : latestEnd[w - 1];
-        windowEnd = latestEnd[done - 1];
-        double window = windowEnd - windowStart;
-        if (done < n)
-        {
-            notes.push_back("only " + std::to_string(done) + " of " + std::to_string(n)
-                            + " steps completed by every worker");
-        }
-        if (window > 0)
-        {
-            throughput = static_cast<double>(k) * batchSize * (done - w) / window;
-            stepTimeMean = window / (done - w);
-        }
-        return;
+        allActiveEnd = std::min(allActiveEnd, x.lastEnd);
     }
+    double rateSum = 0;
+    double periodSum = 0;
+    windowStart = -std::numeric_limits<double>::infinity();
+    for (uint32_t i = 0; i < k; ++i)
+    {
+        uint32_t measured = 0;
+        double end = -std::numeric_limits<double>::infinity();
+        for (const auto& [step, e] : ws[i].ends)
+        {
+            if (step >= w && e <= allActiveEnd)
+            {
+                ++measured;
+                end = std::max(end, e);
+            }
+        }
+        const double time = end - ws[i].warmEnd;
+        if (measured == 0 || !(time > 0))
+        {
+            throw TrainingInputError(AsyncTooShortMessage(scenario, i, allActiveEnd));
+        }
+        rateSum += measured / time;
+        periodSum += time / measured;
+        windowStart = std::max(windowStart, ws[i].warmEnd);
+    }
+    windowEnd = allActiveEnd;
+    throughput = batchSize * rateSum;
+    stepTimeMean = periodSum / k;
+}
 
-    // Async.
-    windowStart = *std::max_element(warmEnd.begin(), warmEnd.end());
-    windowEnd = *std::min_element(lastEnd.begin(), lastEnd.end());
-    if (!(windowEnd > windowStart))
+std::string
+TrainingResult::AsyncTooShortMessage(const TrainingScenario& scenario,
+                                     uint32_t worker,
+                                     double allActiveEnd) const
+{
+    const uint32_t k = scenario.workers;
+    const uint32_t n = scenario.steps;
+    const uint32_t w = scenario.warmup;
+    const std::vector<WorkerSteps> ws = CollectWorkerSteps(steps, k, n, w);
+    // Estimate: the fastest worker's N steps must outlast the slowest one's warm-up and one
+    // measured step, N d_fast >= (w + 1) d_slow, with d the mean step time of each worker.
+    double fastest = std::numeric_limits<double>::infinity();
+    double slowest = 0;
+    for (const auto& x : ws)
     {
-        notes.push_back("async window is empty (a worker finished before another's warm-up)");
-        return;
-    }
-    uint64_t inWindow = 0;
-    double sum = 0;
-    uint64_t measured = 0;
-    for (const auto& s : steps)
-    {
-        if (s.end > windowStart && s.end <= windowEnd)
+        if (x.completed == 0)
         {
-            ++inWindow;
+            return "--steps: worker " + std::to_string(&x - ws.data())
+                   + " completed no step (the simulation stopped early; expected every worker "
+                     "to complete at least --warmup + 1 = "
+                   + std::to_string(w + 1) + " steps)";
         }
-        if (s.step >= w)
-        {
-            sum += s.end - s.start;
-            ++measured;
-        }
+        const double d = (x.lastEnd - x.firstStart) / x.completed;
+        fastest = std::min(fastest, d);
+        slowest = std::max(slowest, d);
     }
-    throughput = static_cast<double>(batchSize) * inWindow / (windowEnd - windowStart);
-    stepTimeMean = measured ? sum / measured : 0;
+    const double ratio = fastest > 0 ? slowest / fastest : 1;
+    const auto estimate = static_cast<uint64_t>(std::ceil((w + 1) * ratio - 1e-9));
+    const uint64_t needed = std::max<uint64_t>(estimate, uint64_t{n} + 1);
+    return "--steps/--warmup: async run too short to measure: with --steps=" + std::to_string(n)
+           + " and --warmup=" + std::to_string(w) + ", worker " + std::to_string(worker)
+           + " completes no step after its warm-up while every worker is still running (the "
+             "first worker finished at "
+           + Seconds3(allActiveEnd) + "; step times range from " + Seconds3(fastest) + " to "
+           + Seconds3(slowest)
+           + " per worker) (expected --steps of "
+             "at least about "
+           + std::to_string(needed)
+           + " = ceil((warmup + 1) x slowest / "
+             "fastest step time), or a smaller --warmup)";
 }
 
 double

@@ -60,26 +60,37 @@ class TrainingResult
     std::map<std::string, double> inputs; //!< derived model inputs (M, B, T_F, ...) and extras
     std::vector<std::string> notes;       //!< warnings and observations (e.g. lockstep)
     double throughput{0};                 //!< samples per second over the measurement window
-    double stepTimeMean{0}; //!< seconds: sync window / steps; async mean of per-worker steps
+    double stepTimeMean{0}; //!< seconds: sync window / steps; async mean per-worker step time
     double windowStart{0};  //!< start of the measurement window (s)
     double windowEnd{0};    //!< end of the measurement window (s)
     double wallSeconds{0};  //!< wall-clock time the backend took
     std::string bottleneck; //!< the busiest link (or resource), if known
 
     /**
-     * \brief Throughput and mean step time from the step records, skipping warm-up steps.
+     * \brief Throughput and mean step time from the step records, skipping warm-up steps. This
+     * is the one definition of measured throughput: the packet and flow backends call it (the
+     * analytic backend computes its closed forms and reports no measured throughput).
      *
      * Sync (PS sync and ring): step s ends at E_s, the latest end among the workers (barrier to
      * barrier). Window = [E_{w-1}, E_{N-1}] with w warm-up steps (E_{-1} = the earliest start of
      * step 0). Throughput = K * batch * (N - w) / window; step time = window / (N - w).
      *
-     * Async: the window starts when every worker has finished its warm-up steps and ends when
-     * the first worker finishes its last step (every worker is active throughout). Throughput =
-     * batch * (steps that end inside the window) / window; step time = mean (end - start) of
-     * the steps after warm-up.
+     * Async: workers run at their own pace, so the throughput is the sum of the workers' own
+     * rates, X = batch * sum_k m_k / T_k, measured while every worker is running: T_A is the end
+     * of the first worker's last step (after it the others run with less contention, which
+     * would bias the estimate upwards); m_k counts worker k's steps after its warm-up that end
+     * by T_A and T_k is the time from the end of its warm-up (the start of its step 0 without
+     * warm-up) to the end of the last of them. Each rate spans whole steps of that worker only,
+     * so a slow worker is neither over- nor under-counted by a window edge (a common window
+     * that ends inside a slow worker's step is the bias this replaces). Step time = mean over
+     * workers of T_k / m_k. windowStart/windowEnd = [latest warm-up end, T_A], the span in which
+     * link utilisation is measured. A run in which some worker completes no measured step before
+     * T_A is too short: TrainingInputError naming --steps/--warmup with an estimate of the
+     * steps needed, ceil((w + 1) * slowest / fastest mean step time).
      *
      * \param scenario the scenario that was run (mode, workers, steps, warm-up)
      * \param batchSize samples per step per worker
+     * \throws TrainingInputError when no step after warm-up can be measured (see above)
      */
     void Finalize(const TrainingScenario& scenario, uint32_t batchSize);
 
@@ -109,6 +120,21 @@ class TrainingResult
                                     const TrainingScenario& scenario,
                                     const std::vector<TrainingResult>& results,
                                     bool includeRecords = true);
+
+  private:
+    /// Finalize() for sync PS and ring.
+    void FinalizeSync(const TrainingScenario& scenario, uint32_t batchSize);
+    /// Finalize() for async PS.
+    void FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSize);
+    /**
+     * \param scenario the scenario
+     * \param worker a worker without a measured step
+     * \param allActiveEnd T_A
+     * \return the "too short" message with the estimated --steps needed
+     */
+    std::string AsyncTooShortMessage(const TrainingScenario& scenario,
+                                     uint32_t worker,
+                                     double allActiveEnd) const;
 };
 
 } // namespace ns3

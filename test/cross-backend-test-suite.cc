@@ -130,7 +130,7 @@ class WindowModelTestCase : public TestCase
 {
   public:
     WindowModelTestCase()
-        : TestCase("cross-backend: window model within 6% of packet where ps is over 15% off: one "
+        : TestCase("cross-backend: window model within 6% of packet and closer than ps: one "
                    "worker with a 32 KiB send buffer, and async PS with overlap, 6 workers, "
                    "1000-packet queues (ACKs queued behind the other direction's data)")
     {
@@ -153,7 +153,12 @@ class WindowModelTestCase : public TestCase
                                   packet.throughput,
                                   0.06 * packet.throughput,
                                   figures.str());
-        NS_TEST_EXPECT_MSG_GT(ps.throughput, 1.15 * packet.throughput, figures.str());
+        // ps over-predicts and the window model is closer (with the per-worker async estimator
+        // the async case's ps gap is about 5 %, no longer over 15 %).
+        NS_TEST_EXPECT_MSG_GT(ps.throughput, packet.throughput, figures.str());
+        NS_TEST_EXPECT_MSG_LT(std::abs(window.throughput - packet.throughput),
+                              std::abs(ps.throughput - packet.throughput),
+                              figures.str());
         std::cout << "  " << figures.str() << std::endl;
     }
 

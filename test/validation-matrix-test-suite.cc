@@ -294,7 +294,7 @@ class ValidationBadMatrixTestCase : public TestCase
 
         const std::string ok = R"("name": "a", "category": "sync-basic", "profile": "p.json")";
         std::vector<Case> cases = {
-            {"{\"scenarios\": [", {"m.json", "not valid JSON"}},
+            {"{\"scenarios\": [", {"m.json", "truncated JSON"}},
             {"[]", {"m.json", "not a JSON object"}},
             {"{}", {"m.json", "missing field 'scenarios'"}},
             {"{\"scenarios\": []}", {"scenarios", "empty list"}},
@@ -354,7 +354,7 @@ class ValidationBadMatrixTestCase : public TestCase
                                   {
                                       ValidationMatrix::LoadFromFile("/nonexistent/m.json");
                                   },
-                                  {"/nonexistent/m.json", "cannot read"}),
+                                  {"/nonexistent/m.json", "no such file"}),
                               true,
                               "missing file");
     }

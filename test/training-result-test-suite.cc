@@ -1,0 +1,267 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * TrainingResult::Finalize, the one definition of measured throughput: the async estimator on
+ * hand-made step records (heterogeneous workers, short runs, too-short runs) and end to end
+ * through the flow backend.
+ */
+
+#include "training-test-utils.h"
+
+#include "ns3/distributed-training-compat.h"
+#include "ns3/flow-backend.h"
+#include "ns3/test.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * \param k workers
+ * \param periods per worker: its step time (s); every step of worker i takes periods[i]
+ * \param n steps per worker
+ * \param offset start of step 0 of every worker
+ * \return records of back-to-back async steps
+ */
+std::vector<TrainingResult::StepRecord>
+BackToBack(const std::vector<double>& periods, uint32_t n, double offset = 0)
+{
+    std::vector<TrainingResult::StepRecord> r;
+    for (uint32_t w = 0; w < periods.size(); ++w)
+    {
+        for (uint32_t s = 0; s < n; ++s)
+        {
+            r.push_back({w, s, offset + s * periods[w], offset + (s + 1) * periods[w]});
+        }
+    }
+    return r;
+}
+
+/// An async scenario of K workers, N steps, w warm-up steps.
+TrainingScenario
+Async(uint32_t k, uint32_t n, uint32_t w)
+{
+    TrainingScenario s;
+    s.mode = TrainingScenario::ASYNC;
+    s.workers = k;
+    s.steps = n;
+    s.warmup = w;
+    return s;
+}
+
+/**
+ * \ingroup distributed-training
+ * Heterogeneous workers: the throughput is the sum of the workers' own rates, not the steps that
+ * happen to end inside a common window.
+ */
+class AsyncHeterogeneousRatesTestCase : public TestCase
+{
+  public:
+    AsyncHeterogeneousRatesTestCase()
+        : TestCase("async throughput of workers with 1 s and 2 s steps is batch x 1.5 per s")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Worker 0 ends steps at 1..5 s, worker 1 at 2, 4, .. 10 s; 5 steps, 1 warm-up. The
+        // first worker finishes at T_A = 5 s. Worker 0: steps 1-4 in [1, 5] -> 1 step/s;
+        // worker 1: step 1 in [2, 4] -> 0.5 step/s. X = 16 x 1.5 = 24 samples/s. (The old common
+        // window (2, 5] counted 4 steps in 3 s: 21.3.)
+        TrainingResult r;
+        r.steps = BackToBack({1, 2}, 5);
+        r.Finalize(Async(2, 5, 1), 16);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput, 24.0, 1e-12, "sum of per-worker rates");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean, 1.5, 1e-12, "mean of 1 s and 2 s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.windowStart, 2.0, 1e-12, "latest warm-up end");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.windowEnd, 5.0, 1e-12, "first worker done");
+
+        // The same rates wherever the steps start (start at 0.5 s, no warm-up): 1 worker with
+        // 0.25 s steps, 3 steps -> 4 steps/s x 8 = 32 samples/s.
+        TrainingResult one;
+        one.steps = BackToBack({0.25}, 3, 0.5);
+        one.Finalize(Async(1, 3, 0), 8);
+        NS_TEST_EXPECT_MSG_EQ_TOL(one.throughput, 32.0, 1e-12, "one worker, no warm-up");
+        NS_TEST_EXPECT_MSG_EQ_TOL(one.stepTimeMean, 0.25, 1e-12, "its step time");
+
+        // Three workers of 1, 1.5 and 3 s, 10 steps, 2 warm-up: T_A = 10 s. Worker 0: 8 steps
+        // in [2, 10]; worker 1: steps 2-5 end at 4.5, 6, 7.5, 9 -> 4 in [3, 9]; worker 2: step
+        // 2 ends at 9 -> 1 in [6, 9]. X = 4 x (1 + 1/1.5 + 1/3) = 8 samples/s.
+        TrainingResult three;
+        three.steps = BackToBack({1, 1.5, 3}, 10);
+        three.Finalize(Async(3, 10, 2), 4);
+        NS_TEST_EXPECT_MSG_EQ_TOL(three.throughput, 8.0, 1e-12, "three speeds");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * The case of the bug report: a common window much shorter than a slow worker's step made the
+ * old estimator count a fast worker's steps over a sliver of time (several times too high).
+ */
+class AsyncWindowEdgeBiasTestCase : public TestCase
+{
+  public:
+    AsyncWindowEdgeBiasTestCase()
+        : TestCase("async throughput is not inflated by a window shorter than a slow worker's step")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Workers of 1 s and 1.9 s, 4 steps, 1 warm-up: worker 0 ends at 1, 2, 3, 4; worker 1
+        // at 1.9, 3.8 (measured, before T_A = 4), 5.7, 7.6. Worker 0: 3 steps in [1, 4];
+        // worker 1: 1 step in [1.9, 3.8]. X = 10 x (1 + 1/1.9) = 15.263 samples/s; the
+        // compute-only bound is the same sum, nothing may exceed it. (The old window (1.9, 4]
+        // counted 3 + 1 steps in 2.1 s: 19.05.)
+        TrainingResult r;
+        r.steps = BackToBack({1, 1.9}, 4);
+        r.Finalize(Async(2, 4, 1), 10);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput, 10 * (1 + 1 / 1.9), 1e-9, "per-worker rates");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean, (1 + 1.9) / 2, 1e-9, "mean step time");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * Too short to measure: an error naming --steps/--warmup and the steps needed, never 0 or a
+ * guess.
+ */
+class AsyncTooShortTestCase : public TestCase
+{
+  public:
+    AsyncTooShortTestCase()
+        : TestCase("async run too short to measure is a TrainingInputError with the steps needed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1 s and 1.9 s workers, 3 steps, 1 warm-up: worker 0 is done at 3 s, worker 1's first
+        // measured step ends at 3.8 s. Needed: ceil((1 + 1) x 1.9 / 1) = 4 steps (the case
+        // above shows 4 is enough).
+        TrainingResult r;
+        r.steps = BackToBack({1, 1.9}, 3);
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      r.Finalize(Async(2, 3, 1), 10);
+                                  },
+                                  {"--steps", "--warmup", "at least about 4"}),
+                              true,
+                              "1 s / 1.9 s workers, 3 steps: error asking for 4");
+        // The bug report's shape: 1 s and 2 s workers, 3 steps, 2 warm-up: the slow worker's
+        // warm-up ends at 4 s, after the fast worker is done. Needed: ceil(3 x 2) = 6.
+        TrainingResult q;
+        q.steps = BackToBack({1, 2}, 3);
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      q.Finalize(Async(2, 3, 2), 16);
+                                  },
+                                  {"--steps=3", "--warmup=2", "about 6"}),
+                              true,
+                              "1 s / 2 s workers, 3 steps, 2 warm-up: error asking for 6");
+        // A worker without any completed step (the simulation stopped early).
+        TrainingResult none;
+        none.steps = BackToBack({1}, 3);
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      none.Finalize(Async(2, 3, 1), 16);
+                                  },
+                                  {"worker 1 completed no step"}),
+                              true,
+                              "missing worker");
+        // Sync: fewer completed barriers than warm-up steps.
+        TrainingScenario sync;
+        sync.workers = 2;
+        sync.steps = 3;
+        sync.warmup = 1;
+        TrainingResult s;
+        s.steps = {{0, 0, 0, 1}, {1, 0, 0, 1}, {0, 1, 1, 2}};
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      s.Finalize(sync, 16);
+                                  },
+                                  {"--steps", "only 1 of 3"}),
+                              true,
+                              "sync stopped after the warm-up step");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * End to end through the flow backend: the bug report's command is refused, a longer run of
+ * the same workers stays under the compute-only bound.
+ */
+class AsyncFlowBackendTestCase : public TestCase
+{
+  public:
+    AsyncFlowBackendTestCase()
+        : TestCase(
+            "flow backend, async 1x and 2x workers: too-short run refused, longer run within "
+            "the compute-only bound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 4 layers of 1 MB, 10 ms forward + 20 ms backward per layer: 120 ms compute per step
+        // (240 ms for the 2x worker); batch 32. Compute-only bound: 32 x (1/0.12 + 1/0.24) =
+        // 400 samples/s.
+        TrainingProfile p = tests::MakeProfile({1000000, 1000000, 1000000, 1000000}, 1e4, 2e4, 0);
+        TrainingScenario s = Async(2, 3, 2);
+        s.computeScale = {1, 2};
+        s.sampleSteps = false;
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      flow->Run(p, s);
+                                  },
+                                  {"--steps", "--warmup"}),
+                              true,
+                              "3 steps with 2 warm-up cannot be measured");
+        s.steps = 20;
+        TrainingResult r = flow->Run(p, s).at(0);
+        const double bound = 32 * (1 / 0.12 + 1 / 0.24);
+        NS_TEST_EXPECT_MSG_EQ(std::isfinite(r.throughput) && r.throughput > 0, true, "positive");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.throughput, bound * (1 + 1e-9), "compute-only bound");
+        // The network adds at most 8 MB at 10 Gb/s per step (6.4 ms, x 2 with contention).
+        NS_TEST_EXPECT_MSG_GT(r.throughput, bound * 0.8, "network adds little");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(r.stepTimeMean, (0.12 + 0.24) / 2, "step at least compute");
+    }
+};
+
+/// The suite.
+class TrainingResultTestSuite : public TestSuite
+{
+  public:
+    TrainingResultTestSuite()
+        : TestSuite("distributed-training-result", Type::UNIT)
+    {
+        AddTestCase(new AsyncHeterogeneousRatesTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncWindowEdgeBiasTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncTooShortTestCase, DT_TEST_QUICK);
+        AddTestCase(new AsyncFlowBackendTestCase, DT_TEST_QUICK);
+    }
+};
+
+/// The suite instance.
+TrainingResultTestSuite g_trainingResultTestSuite;
+
+} // namespace

@@ -9,12 +9,12 @@
 # Writes OUT/<profile>-<config>-<rate>-<backend>.csv (workers, throughput), OUT/summary.csv
 # (scaling efficiency at K = 8 and 64: throughput / (K x compute-only throughput)) and draws
 # OUT/efficiency.png with gnuplot when installed. Environment: SIM (the driver), STEPS (default
-# 6), WARMUP (default 2).
+# 12), WARMUP (default 2).
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SIM=${SIM:-$HERE/build/bin/distributed-training-sim}
 OUT=${1:-$HERE/doc/figures/transformer-scaling}
-STEPS=${STEPS:-6}
+STEPS=${STEPS:-12}
 WARMUP=${WARMUP:-2}
 PROFILES=${PROFILES:-"vit_b_16-rtx3090-b192 vit_l_16-rtx3090-b64 swin_t-rtx3090-b256 resnet50-p100-b64 vgg16-p100-b64 inception_v3-p100-b64"}
 mkdir -p "$OUT"

@@ -7,8 +7,8 @@
 
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
-#include "ns3/training-backend.h"
 #include "ns3/ptr.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"

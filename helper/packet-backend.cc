@@ -300,8 +300,8 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         }
         Simulator::Run();
         reporter.Stop();
-        result.inputs["events"] =
-            static_cast<double>(Simulator::GetEventCount() - reporter.GetPolls());
+        result.inputs["events"]
+            = static_cast<double>(Simulator::GetEventCount() - reporter.GetPolls());
         result.inputs["simulated_s"] = Simulator::Now().GetSeconds();
         if (collector.completed < collector.expected)
         {

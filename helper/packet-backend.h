@@ -50,10 +50,10 @@ class PacketBackend : public TrainingBackend
                                     const TrainingScenario& scenario) const override;
 
   private:
-    bool m_progress;      //!< print progress to stderr
+    bool m_progress;         //!< print progress to stderr
     Time m_progressInterval; //!< wall time between progress reports
-    Time m_maxSimTime;    //!< stop the simulation at this time (0: no limit)
-    int64_t m_streamBase; //!< first random stream index
+    Time m_maxSimTime;       //!< stop the simulation at this time (0: no limit)
+    int64_t m_streamBase;    //!< first random stream index
 };
 
 } // namespace ns3

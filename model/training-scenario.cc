@@ -368,7 +368,8 @@ TrainingScenario::ParseDataRate(const std::string& option, const std::string& te
     const std::string prefix = m[2];
     const double base = m[3] == "i" ? 1024.0 : 1000.0;
     const int power = std::string(" kMGT").find(prefix == "K" ? "k" : prefix);
-    double bps = std::strtod(m.str(1).c_str(), nullptr) * std::pow(base, prefix.empty() ? 0 : power);
+    double bps
+        = std::strtod(m.str(1).c_str(), nullptr) * std::pow(base, prefix.empty() ? 0 : power);
     bps *= m.str(4)[0] == 'B' ? 8 : 1;
     if (!std::isfinite(bps) || bps > 1e15)
     {

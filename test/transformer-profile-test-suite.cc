@@ -59,7 +59,7 @@ class PublishedCountsTestCase : public TestCase
 {
   public:
     PublishedCountsTestCase()
-        : TestCase("ViT-B/16, ViT-L/16, Swin-T, BERT-base and GPT-2 small profiles hold 4 x the "
+        : TestCase("ViT-B-16, ViT-L-16, Swin-T, BERT-base and GPT-2 small profiles hold 4 x the "
                    "published parameter count")
     {
     }

@@ -142,6 +142,17 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                      {
                          sc(r).SetPartition(n, v);
                      }));
+}
+
+/// The schedule of steps and the workers' compute.
+void
+AddSteps(std::vector<ScenarioOptions::Option>& o)
+{
+    using S = ScenarioOptions;
+    auto sc = [](RunRequest& r) -> TrainingScenario&
+    {
+        return r.scenario;
+    };
     o.push_back(Make("computeScale",
                      "1",
                      "Compute time multiplier: one value, one per worker (1,1,2,2) or 1x2,2x2",
@@ -391,6 +402,13 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.minRto = TrainingScenario::ParseTime(n, v);
                      }));
+}
+
+/// Congestion options of the packet level (doc/congestion.rst).
+void
+AddCongestion(std::vector<ScenarioOptions::Option>& o)
+{
+    using S = ScenarioOptions;
     o.push_back(Make("ecn",
                      "false",
                      "ECN in TCP and in queue discs that can mark",
@@ -605,7 +623,9 @@ ScenarioOptions::GetOptions()
         std::vector<Option> o;
         AddOutput(o);
         AddArchitecture(o);
+        AddSteps(o);
         AddNetwork(o);
+        AddCongestion(o);
         AddFabric(o);
         AddRing(o);
         AddBackend(o);

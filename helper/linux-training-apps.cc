@@ -782,20 +782,28 @@ LinuxTrainingWorker::IntraNode(uint32_t layer) const
 }
 
 void
-LinuxTrainingWorker::Broadcast(uint32_t layer)
+LinuxTrainingWorker::IntraNodeThen(double& free,
+                                   uint32_t layer,
+                                   void (LinuxTrainingWorker::*done)(uint32_t))
 {
     if (m_job.scenario.gpusPerNode <= 1)
     {
-        BroadcastDone(layer);
+        (this->*done)(layer);
         return;
     }
     const double now = m_job.clock.Now();
-    m_broadcastFree = std::max(m_broadcastFree, now) + IntraNode(layer);
-    m_job.After(m_broadcastFree - now,
-                [this, layer]
+    free = std::max(free, now) + IntraNode(layer);
+    m_job.After(free - now,
+                [this, layer, done]
                 {
-                    BroadcastDone(layer);
+                    (this->*done)(layer);
                 });
+}
+
+void
+LinuxTrainingWorker::Broadcast(uint32_t layer)
+{
+    IntraNodeThen(m_broadcastFree, layer, &LinuxTrainingWorker::BroadcastDone);
 }
 
 void
@@ -809,18 +817,7 @@ LinuxTrainingWorker::BroadcastDone(uint32_t layer)
 void
 LinuxTrainingWorker::Reduce(uint32_t layer)
 {
-    if (m_job.scenario.gpusPerNode <= 1)
-    {
-        ReduceDone(layer);
-        return;
-    }
-    const double now = m_job.clock.Now();
-    m_reduceFree = std::max(m_reduceFree, now) + IntraNode(layer);
-    m_job.After(m_reduceFree - now,
-                [this, layer]
-                {
-                    ReduceDone(layer);
-                });
+    IntraNodeThen(m_reduceFree, layer, &LinuxTrainingWorker::ReduceDone);
 }
 
 void

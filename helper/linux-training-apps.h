@@ -289,6 +289,13 @@ class LinuxTrainingWorker
     void HandleChunk(LinuxTensorConnection& c, const TensorChunkHeader& h);
     /** \param layer a parameter tensor that arrived */
     void Broadcast(uint32_t layer);
+    /**
+     * \brief Queue a layer's intra-node work (one reduce or broadcast at a time), then call done.
+     * \param free when the intra-node link is free (updated)
+     * \param layer the layer
+     * \param done what follows
+     */
+    void IntraNodeThen(double& free, uint32_t layer, void (LinuxTrainingWorker::*done)(uint32_t));
     /** \param layer its intra-node broadcast finished */
     void BroadcastDone(uint32_t layer);
     /** \param layer a gradient computed */

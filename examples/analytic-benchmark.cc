@@ -10,13 +10,15 @@
  *   ./build/bin/analytic-benchmark [--repeat=N]
  */
 
-#include "ns3/command-line.h"
 #include "ns3/mva-solver.h"
+#include "ns3/program-options.h"
+#include "ns3/training-input-error.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <vector>
 
 using namespace ns3;
@@ -54,10 +56,10 @@ DistinctWorkers(MvaSolver::Discipline link, uint32_t workers)
  */
 template<typename F>
 double
-MedianSeconds(F f, int repeat)
+MedianSeconds(F f, uint32_t repeat)
 {
     std::vector<double> t;
-    for (int i = 0; i < repeat; ++i)
+    for (uint32_t i = 0; i < repeat; ++i)
     {
         auto start = std::chrono::steady_clock::now();
         f();
@@ -73,13 +75,20 @@ MedianSeconds(F f, int repeat)
 int
 main(int argc, char* argv[])
 {
-    int repeat = 5;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("repeat", "timing repetitions (the median is printed)", repeat);
-    cmd.Parse(argc, argv);
-    repeat = std::max(repeat, 1);
+    uint32_t repeat = 5;
+    ProgramOptions cmd("Speed of the analytic models (MVA, closed forms).");
+    cmd.Add("repeat", "timing repetitions (the median is printed)", repeat, 1, 10000);
+    try
+    {
+        cmd.Parse(argc, argv);
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
 
-    std::printf("Speed (median of %d runs)\n", repeat);
+    std::printf("Speed (median of %u runs)\n", repeat);
     for (auto link : {MvaSolver::FCFS, MvaSolver::PS})
     {
         const char* name = link == MvaSolver::FCFS ? "FCFS" : "PS";

@@ -19,10 +19,10 @@
  */
 
 #include "ns3/boolean.h"
-#include "ns3/command-line.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/enum.h"
 #include "ns3/flow-backend.h"
+#include "ns3/program-options.h"
 
 #include <chrono>
 #include <cstdio>
@@ -156,10 +156,8 @@ SyntheticResNet50()
     return p;
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The benchmark's options.
+struct Options
 {
     std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-cpu-b8.json";
     std::string mode = "async";
@@ -171,146 +169,197 @@ main(int argc, char* argv[])
     bool overlap = false;
     bool records = false;
     bool synthetic = false;
-
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Wall time of the flow-level backend on a large PS scenario.");
-    cmd.AddValue("profile", "Profile JSON file (synthetic ResNet-50 if missing)", profileFile);
-    cmd.AddValue("synthetic", "Use the synthetic ResNet-50 even if the file exists", synthetic);
-    cmd.AddValue("steps", "Steps per worker", steps);
-    cmd.AddValue("workers", "Workers", workers);
-    cmd.AddValue("servers", "Parameter servers", servers);
-    cmd.AddValue("mode", "sync or async", mode);
-    cmd.AddValue("overlap", "Overlap communication and computation", overlap);
-    cmd.AddValue("sharing", "fcfs, ps, capped, hybrid or allreduce", sharing);
-    cmd.AddValue("records", "Keep per-transfer records (memory: ~90 bytes each)", records);
-    cmd.AddValue("repeat", "Runs to time (the fastest is reported)", repeat);
     uint32_t compareWorkers = 0;
     uint32_t compareSteps = 4;
-    cmd.AddValue("compareWorkers",
-                 "Also run the packet backend and the flow backend on one same, smaller scenario "
-                 "with this many workers (0: skip) and print the wall-time ratio",
-                 compareWorkers);
-    cmd.AddValue("compareSteps", "Steps of that comparison scenario", compareSteps);
-    cmd.Parse(argc, argv);
+};
 
+/// \return the options of the command line (throws TrainingInputError)
+Options
+ParseOptions(int argc, char* argv[])
+{
+    Options o;
+    ProgramOptions cmd("Wall time of the flow-level backend on a large PS scenario.");
+    cmd.Add("profile", "Profile JSON file (synthetic ResNet-50 if missing)", o.profileFile);
+    cmd.Add("synthetic", "Use the synthetic ResNet-50 even if the file exists", o.synthetic);
+    cmd.Add("steps", "Steps per worker", o.steps, 2, 10000000);
+    cmd.Add("workers", "Workers", o.workers, 1, 100000);
+    cmd.Add("servers", "Parameter servers", o.servers, 1, 100000);
+    cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
+    cmd.Add("overlap", "Overlap communication and computation", o.overlap);
+    cmd.Add("sharing", "Sharing model", o.sharing, {"fcfs", "ps", "capped", "hybrid", "allreduce"});
+    cmd.Add("records", "Keep per-transfer records (memory: ~90 bytes each)", o.records);
+    cmd.Add("repeat", "Runs to time (the fastest is reported)", o.repeat, 1, 1000);
+    cmd.Add("compareWorkers",
+            "Also run the packet backend and the flow backend on one same, smaller scenario with "
+            "this many workers (0: skip) and print the wall-time ratio",
+            o.compareWorkers,
+            0,
+            1000);
+    cmd.Add("compareSteps", "Steps of that comparison scenario", o.compareSteps, 2, 1000);
+    cmd.Parse(argc, argv);
+    return o;
+}
+
+/// \return seconds of wall time f() took
+template<typename F>
+double
+WallSeconds(F f)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Print what the timed run did and how fast.
+void
+PrintReport(const Options& o,
+            const TrainingProfile& profile,
+            const std::string& source,
+            const TrainingScenario& scenario,
+            const std::vector<TrainingResult>& results,
+            double best)
+{
+    const TrainingResult& main = results.front();
+    double events = 0;
+    double rates = 0;
+    for (const auto& r : results)
+    {
+        if (r.variant != "hybrid")
+        {
+            events += r.inputs.at("events");
+            rates += r.inputs.at("rate_computations");
+        }
+    }
+    const double tensors = 2.0 * o.steps * o.workers * profile.GetNLayers();
+    std::printf("profile            %s\n", source.c_str());
+    std::printf("                   %zu layers, %.1f MB, %zu recorded steps\n",
+                profile.GetNLayers(),
+                profile.GetTotalParamBytes() / 1e6,
+                profile.GetNSamples());
+    std::printf("scenario           ps %s, %u workers, %u server(s), overlap %s, sharing %s, "
+                "%u steps (%u warm-up), 10 Gbps\n",
+                o.mode.c_str(),
+                o.workers,
+                o.servers,
+                o.overlap ? "on" : "off",
+                o.sharing.c_str(),
+                o.steps,
+                scenario.warmup);
+    std::printf("wall time          %.3f s (fastest of %u)\n", best, o.repeat);
+    std::printf("events             %.0f (%.0f rate computations)\n", events, rates);
+    std::printf("events/s           %.3g\n", events / best);
+    std::printf("tensor transfers   %.0f (%.3g per second of wall time)\n",
+                tensors,
+                tensors / best);
+    if (main.windowEnd > 0)
+    {
+        std::printf("simulated time     %.1f s\n", main.windowEnd);
+    }
+    std::printf("throughput         %.2f samples/s, mean step %.1f ms\n",
+                main.throughput,
+                main.stepTimeMean * 1e3);
+    for (const auto& n : main.notes)
+    {
+        std::printf("note               %s\n", n.c_str());
+    }
+}
+
+/// --compareWorkers: the packet and the flow backend on one same, smaller scenario.
+void
+CompareWithPacket(const Options& o,
+                  const TrainingProfile& profile,
+                  const TrainingScenario& scenario,
+                  Ptr<FlowBackend> backend)
+{
+    // The same scenario for both backends (the packet level cannot run 64 x 1000 steps of
+    // ResNet-50 in reasonable time: that is 13 TB of simulated TCP payload).
+    TrainingScenario same = scenario;
+    same.workers = o.compareWorkers;
+    same.steps = o.compareSteps;
+    same.warmup = 1;
+    same.Validate(profile);
+    double flowWall = 1e300;
+    TrainingResult flowResult;
+    for (int r = 0; r < 20; ++r)
+    {
+        flowWall = std::min(flowWall,
+                            WallSeconds(
+                                [&]
+                                {
+                                    flowResult = backend->Run(profile, same).at(0);
+                                }));
+    }
+    TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, same).at(0);
+    std::printf("\nsame scenario      ps %s, %u workers, %u steps, 10 Gbps\n",
+                o.mode.c_str(),
+                o.compareWorkers,
+                o.compareSteps);
+    std::printf("  packet           %10.3f s wall, %.2f samples/s\n",
+                packet.wallSeconds,
+                packet.throughput);
+    std::printf("  flow (%s)%*s%10.6f s wall, %.2f samples/s\n",
+                o.sharing.c_str(),
+                static_cast<int>(10 - std::min<std::size_t>(10, o.sharing.size())),
+                "",
+                flowWall,
+                flowResult.throughput);
+    std::printf("  speed-up         %.3g x (target >= 1e4)\n", packet.wallSeconds / flowWall);
+}
+
+/// Run the benchmark (throws TrainingInputError).
+void
+Benchmark(const Options& o)
+{
+    TrainingProfile profile;
+    std::string source;
+    if (!o.synthetic && std::filesystem::exists(o.profileFile))
+    {
+        profile = TrainingProfile::LoadFromFile(o.profileFile);
+        source = o.profileFile;
+    }
+    else
+    {
+        profile = SyntheticResNet50();
+        source = "synthetic ResNet-50 (see examples/flow-benchmark.cc)";
+    }
+    TrainingScenario scenario;
+    scenario.SetMode("--mode", o.mode);
+    scenario.workers = o.workers;
+    scenario.servers = o.servers;
+    scenario.overlap = o.overlap;
+    scenario.steps = o.steps;
+    scenario.warmup = o.steps / 20;
+    scenario.Validate(profile);
+
+    Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
+    backend->SetAttribute("Sharing", EnumValue(FlowBackend::ParseSharing(o.sharing)));
+    backend->SetAttribute("RecordTransfers", BooleanValue(o.records));
+    double best = 1e300;
+    std::vector<TrainingResult> results;
+    for (uint32_t r = 0; r < o.repeat; ++r)
+    {
+        best = std::min(best,
+                        WallSeconds(
+                            [&]
+                            {
+                                results = backend->Run(profile, scenario);
+                            }));
+    }
+    PrintReport(o, profile, source, scenario, results, best);
+    if (o.compareWorkers > 0)
+    {
+        CompareWithPacket(o, profile, scenario, backend);
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
     try
     {
-        TrainingProfile profile;
-        std::string source;
-        if (!synthetic && std::filesystem::exists(profileFile))
-        {
-            profile = TrainingProfile::LoadFromFile(profileFile);
-            source = profileFile;
-        }
-        else
-        {
-            profile = SyntheticResNet50();
-            source = "synthetic ResNet-50 (see examples/flow-benchmark.cc)";
-        }
-        TrainingScenario scenario;
-        scenario.SetMode("--mode", mode);
-        scenario.workers = workers;
-        scenario.servers = servers;
-        scenario.overlap = overlap;
-        scenario.steps = steps;
-        scenario.warmup = steps / 20;
-        scenario.Validate(profile);
-
-        Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
-        backend->SetAttribute("Sharing", EnumValue(FlowBackend::ParseSharing(sharing)));
-        backend->SetAttribute("RecordTransfers", BooleanValue(records));
-
-        double best = 1e300;
-        std::vector<TrainingResult> results;
-        for (uint32_t r = 0; r < std::max<uint32_t>(1, repeat); ++r)
-        {
-            auto t0 = std::chrono::steady_clock::now();
-            results = backend->Run(profile, scenario);
-            double wall
-                = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            best = std::min(best, wall);
-        }
-        const TrainingResult& main = results.front();
-        double events = 0;
-        double rates = 0;
-        for (const auto& r : results)
-        {
-            if (r.variant != "hybrid")
-            {
-                events += r.inputs.at("events");
-                rates += r.inputs.at("rate_computations");
-            }
-        }
-        const double tensors = 2.0 * steps * workers * profile.GetNLayers();
-        std::printf("profile            %s\n", source.c_str());
-        std::printf("                   %zu layers, %.1f MB, %zu recorded steps\n",
-                    profile.GetNLayers(),
-                    profile.GetTotalParamBytes() / 1e6,
-                    profile.GetNSamples());
-        std::printf("scenario           ps %s, %u workers, %u server(s), overlap %s, sharing %s, "
-                    "%u steps (%u warm-up), 10 Gbps\n",
-                    mode.c_str(),
-                    workers,
-                    servers,
-                    overlap ? "on" : "off",
-                    sharing.c_str(),
-                    steps,
-                    scenario.warmup);
-        std::printf("wall time          %.3f s (fastest of %u)\n",
-                    best,
-                    std::max<uint32_t>(1, repeat));
-        std::printf("events             %.0f (%.0f rate computations)\n", events, rates);
-        std::printf("events/s           %.3g\n", events / best);
-        std::printf("tensor transfers   %.0f (%.3g per second of wall time)\n",
-                    tensors,
-                    tensors / best);
-        if (main.windowEnd > 0)
-        {
-            std::printf("simulated time     %.1f s\n", main.windowEnd);
-        }
-        std::printf("throughput         %.2f samples/s, mean step %.1f ms\n",
-                    main.throughput,
-                    main.stepTimeMean * 1e3);
-        for (const auto& n : main.notes)
-        {
-            std::printf("note               %s\n", n.c_str());
-        }
-        if (compareWorkers > 0)
-        {
-            // The same scenario for both backends (the packet level cannot run 64 x 1000 steps
-            // of ResNet-50 in reasonable time: that is 13 TB of simulated TCP payload).
-            TrainingScenario same = scenario;
-            same.workers = compareWorkers;
-            same.steps = compareSteps;
-            same.warmup = 1;
-            same.Validate(profile);
-            double flowWall = 1e300;
-            TrainingResult flowResult;
-            for (int r = 0; r < 20; ++r)
-            {
-                auto t0 = std::chrono::steady_clock::now();
-                flowResult = backend->Run(profile, same).at(0);
-                flowWall = std::min(
-                    flowWall,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-            }
-            TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, same).at(0);
-            std::printf("\nsame scenario      ps %s, %u workers, %u steps, 10 Gbps\n",
-                        mode.c_str(),
-                        compareWorkers,
-                        compareSteps);
-            std::printf("  packet           %10.3f s wall, %.2f samples/s\n",
-                        packet.wallSeconds,
-                        packet.throughput);
-            std::printf("  flow (%s)%*s%10.6f s wall, %.2f samples/s\n",
-                        sharing.c_str(),
-                        static_cast<int>(10 - std::min<std::size_t>(10, sharing.size())),
-                        "",
-                        flowWall,
-                        flowResult.throughput);
-            std::printf("  speed-up         %.3g x (target >= 1e4)\n",
-                        packet.wallSeconds / flowWall);
-        }
+        Benchmark(ParseOptions(argc, argv));
     }
     catch (const TrainingInputError& e)
     {

@@ -25,14 +25,13 @@ main(int argc, char* argv[])
         = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
     uint32_t maxWorkers = 4;
     std::string cap = "10Gbps";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("profile", "Training profile", profileFile);
-    cmd.AddValue("maxWorkers", "Largest K", maxWorkers);
-    cmd.AddValue("cap", "Per-flow cap", cap);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Downlink phase of sync PS with a per-flow cap: packet vs flow.");
+    cmd.Add("profile", "Training profile", profileFile);
+    cmd.Add("maxWorkers", "Largest K", maxWorkers, 1, 100000);
+    cmd.Add("cap", "Per-flow cap", cap);
     try
     {
+        cmd.Parse(argc, argv);
         TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
         std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %s: downlink phase in ms\n",
                     profile.GetModel().c_str(),

@@ -29,17 +29,16 @@ main(int argc, char* argv[])
     std::string linkDelay = "10us";
     std::string nicRate = "10Gbps";
     bool packet = true;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("profile", "Training profile JSON", profileFile);
-    cmd.AddValue("workers", "Workers K", workers);
-    cmd.AddValue("steps", "Steps per run (the first is warm-up)", steps);
-    cmd.AddValue("linkDelay", "One-way delay of each link", linkDelay);
-    cmd.AddValue("nicRate", "NIC rate", nicRate);
-    cmd.AddValue("packet", "Run the packet level too (else flow only)", packet);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Ring AllReduce step time against the tensor-fusion bucket size.");
+    cmd.Add("profile", "Training profile JSON", profileFile);
+    cmd.Add("workers", "Workers K", workers, 2, 100000);
+    cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
+    cmd.Add("linkDelay", "One-way delay of each link", linkDelay);
+    cmd.Add("nicRate", "NIC rate", nicRate);
+    cmd.Add("packet", "Run the packet level too (else flow only)", packet);
     try
     {
+        cmd.Parse(argc, argv);
         TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
         std::printf("%s, %zu layers, %.1f MB | ring K=%u, %s NICs, link delay %s, overlap on\n",
                     profile.GetModel().c_str(),

@@ -13,9 +13,9 @@
 
 #include "ns3/applications-module.h"
 #include "ns3/boolean.h"
-#include "ns3/command-line.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/program-options.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
@@ -104,17 +104,21 @@ main(int argc, char* argv[])
     uint32_t mtu = 1500;
     std::string nicRate = "10Gbps";
     uint32_t repeat = 3;
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
-    cmd.AddValue("profile", "Training profile", profileFile);
-    cmd.AddValue("workers", "Workers K", workers);
-    cmd.AddValue("steps", "Steps", steps);
-    cmd.AddValue("mtu", "MTU (1500 or 9000)", mtu);
-    cmd.AddValue("nicRate", "NIC rate", nicRate);
-    cmd.AddValue("repeat", "Alternate the two runs this many times; report the fastest", repeat);
-    cmd.Parse(argc, argv);
+    ProgramOptions cmd(
+        "Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
+    cmd.Add("profile", "Training profile", profileFile);
+    cmd.Add("workers", "Workers K", workers, 1, 100000);
+    cmd.Add("steps", "Steps", steps, 2, 1000000);
+    cmd.Add("mtu", "MTU (576 to 9000)", mtu, 576, 9000);
+    cmd.Add("nicRate", "NIC rate", nicRate);
+    cmd.Add("repeat",
+            "Alternate the two runs this many times; report the fastest",
+            repeat,
+            1,
+            1000);
     try
     {
+        cmd.Parse(argc, argv);
         TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
         TrainingScenario s;
         s.workers = workers;

@@ -7,8 +7,8 @@
  *   ./build/bin/profile-summary --profile=traces/resnet50-cpu-b8.json [--layers]
  */
 
-#include "ns3/command-line.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/program-options.h"
 
 #include <cstdio>
 #include <iostream>
@@ -21,15 +21,13 @@ main(int argc, char* argv[])
     std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-cpu-b8.json";
     bool listLayers = false;
 
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Print the summary of a distributed-training profile (traces/README.md).");
-    cmd.AddValue("profile", "Profile JSON file", profileFile);
-    cmd.AddValue("layers", "Also list every layer", listLayers);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Print the summary of a distributed-training profile (traces/README.md).");
+    cmd.Add("profile", "Profile JSON file", profileFile);
+    cmd.Add("layers", "Also list every layer", listLayers);
     TrainingProfile profile;
     try
     {
+        cmd.Parse(argc, argv);
         profile = TrainingProfile::LoadFromFile(profileFile);
     }
     catch (const TrainingInputError& e)

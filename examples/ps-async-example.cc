@@ -24,15 +24,14 @@ main(int argc, char* argv[])
     uint32_t workers = 4;
     std::string scale = "1,1,1.5,2";
     uint32_t steps = 12;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("profile", "Training profile", profileFile);
-    cmd.AddValue("workers", "Workers", workers);
-    cmd.AddValue("computeScale", "Compute time multiplier per worker", scale);
-    cmd.AddValue("steps", "Steps per worker", steps);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Async parameter-server training with heterogeneous workers.");
+    cmd.Add("profile", "Training profile", profileFile);
+    cmd.Add("workers", "Workers", workers, 1, 100000);
+    cmd.Add("computeScale", "Compute time multiplier per worker", scale);
+    cmd.Add("steps", "Steps per worker", steps, 1, 1000000);
     try
     {
+        cmd.Parse(argc, argv);
         TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
         TrainingScenario s;
         s.mode = TrainingScenario::ASYNC;

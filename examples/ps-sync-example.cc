@@ -60,14 +60,13 @@ main(int argc, char* argv[])
         = std::string(DT_SOURCE_DIR) + "/traces/resnet50-titanx-pascal-b16.json";
     uint32_t workers = 3;
     uint32_t steps = 4;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("profile", "Training profile", profileFile);
-    cmd.AddValue("workers", "Workers", workers);
-    cmd.AddValue("steps", "Steps", steps);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Sync parameter-server training step by step through the trace sources.");
+    cmd.Add("profile", "Training profile", profileFile);
+    cmd.Add("workers", "Workers", workers, 1, 100000);
+    cmd.Add("steps", "Steps", steps, 1, 1000000);
     try
     {
+        cmd.Parse(argc, argv);
         auto profile
             = std::make_shared<const TrainingProfile>(TrainingProfile::LoadFromFile(profileFile));
         TrainingScenario scenario; // sync PS, 10 Gb/s, overlap off

@@ -40,19 +40,24 @@ main(int argc, char* argv[])
     uint32_t steps = 4;
     bool overlap = true;
     std::string nicRate = "10Gbps";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("profile", "Training profile JSON", profileFile);
-    cmd.AddValue("packetWorkers", "Run the packet level for K = 1 .. this", packetWorkers);
-    cmd.AddValue("maxWorkers",
-                 "Run the flow level for K = 1 .. this (powers of two above 4)",
-                 maxWorkers);
-    cmd.AddValue("steps", "Steps per run (the first is warm-up)", steps);
-    cmd.AddValue("overlap", "Overlap communication and computation", overlap);
-    cmd.AddValue("nicRate", "NIC rate", nicRate);
-    cmd.Parse(argc, argv);
-
+    ProgramOptions cmd("Ring AllReduce against the parameter server as K grows.");
+    cmd.Add("profile", "Training profile JSON", profileFile);
+    cmd.Add("packetWorkers",
+            "Run the packet level for K = 1 .. this (0: none)",
+            packetWorkers,
+            0,
+            100000);
+    cmd.Add("maxWorkers",
+            "Run the flow level for K = 1 .. this (powers of two above 4)",
+            maxWorkers,
+            1,
+            100000);
+    cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
+    cmd.Add("overlap", "Overlap communication and computation", overlap);
+    cmd.Add("nicRate", "NIC rate", nicRate);
     try
     {
+        cmd.Parse(argc, argv);
         TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
         std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
                     "(1 warm-up)\n",

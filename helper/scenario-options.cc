@@ -5,9 +5,9 @@
 #include "scenario-options.h"
 
 #include "flow-backend.h"
+#include "program-options.h"
 #include "training-backend.h"
 
-#include "ns3/command-line.h"
 #include "ns3/config.h"
 #include "ns3/string.h"
 #include "ns3/training-input-error.h"
@@ -18,7 +18,6 @@
 #include <fstream>
 #include <limits>
 #include <regex>
-#include <set>
 #include <sstream>
 
 namespace ns3
@@ -724,48 +723,27 @@ ScenarioOptions::ApplyJsonFile(const std::string& file, RunRequest& request)
 RunRequest
 ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage)
 {
-    // ns3::CommandLine prints --help (and ns-3's --Print* listings) and applies
-    // --ns3::Class::Attribute=value; every option of ours is checked here first.
-    std::vector<std::pair<std::string, std::string>> given;
-    std::set<std::string> seen;
+    // The line is split and checked by ProgramOptions; the values are applied afterwards, the
+    // scenario file first, so that command-line options override it whatever their order.
+    ProgramOptions cmd(usage);
     std::string scenarioFile;
-    for (int i = 1; i < argc; ++i)
+    std::vector<std::pair<std::string, std::string>> given;
+    cmd.Add("scenario",
+            "JSON file of options (command-line options override it)",
+            "",
+            [&scenarioFile](const std::string& v)
+            {
+                scenarioFile = v;
+            });
+    for (const Option& o : GetOptions())
     {
-        const std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0)
-        {
-            throw TrainingInputError("'" + arg + "': stray argument (expected --name=value)");
-        }
-        const std::size_t eq = arg.find('=');
-        const std::string name
-            = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        if (name.find("::") != std::string::npos || (!Find(name) && name != "scenario"))
-        {
-            continue; // help, ns-3's own options and unknown ones: CommandLine below
-        }
-        if (!seen.insert(name).second)
-        {
-            throw TrainingInputError("--" + name + ": given twice (expected each option once)");
-        }
-        const std::string value = eq == std::string::npos ? "true" : arg.substr(eq + 1);
-        if (name == "scenario")
-        {
-            scenarioFile = value;
-        }
-        else
-        {
-            given.emplace_back(name, value);
-        }
-    }
-    CommandLine cmd;
-    cmd.Usage(usage);
-    std::vector<std::string> sink(GetOptions().size() + 1);
-    cmd.AddValue("scenario", "JSON file of options (command-line options override it)", sink[0]);
-    for (std::size_t i = 0; i < GetOptions().size(); ++i)
-    {
-        const Option& o = GetOptions()[i];
-        sink[i + 1] = o.defaultValue;
-        cmd.AddValue(o.name, o.help, sink[i + 1]);
+        cmd.Add(o.name,
+                o.help,
+                o.defaultValue,
+                [&given, name = o.name](const std::string& v)
+                {
+                    given.emplace_back(name, v);
+                });
     }
     cmd.Parse(argc, argv);
 

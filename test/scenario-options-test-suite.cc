@@ -9,12 +9,14 @@
  */
 
 #include "ns3/distributed-training-compat.h"
+#include "ns3/program-options.h"
 #include "ns3/scenario-options.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <vector>
 
 using namespace ns3;
 
@@ -109,6 +111,100 @@ class BadOptionValuesTestCase : public TestCase
             NS_TEST_EXPECT_MSG_NE(message.find(c.expected),
                                   std::string::npos,
                                   "--" << c.name << "=" << c.value << ": got '" << message << "'");
+        }
+    }
+};
+
+/// \return the message of the TrainingInputError that parsing args throws ("" if none)
+std::string
+ParseError(const ProgramOptions& cmd, std::vector<std::string> args)
+{
+    args.insert(args.begin(), "program");
+    std::vector<char*> argv;
+    for (auto& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    try
+    {
+        cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    }
+    catch (const TrainingInputError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/**
+ * \ingroup distributed-training
+ * The benchmarks' and examples' command line (ProgramOptions) binds typed variables with the
+ * same strict parsers: good values land in the variables, a bare flag is true, and overflow,
+ * garbage, unknown words, negative times, repeats and stray arguments are refused by name.
+ */
+class ProgramOptionsTestCase : public TestCase
+{
+  public:
+    ProgramOptionsTestCase()
+        : TestCase("program options: typed values parse strictly; overflow, garbage, repeats and "
+                   "stray arguments are refused naming the option")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t workers = 4;
+        double scale = 1;
+        bool flag = false;
+        std::string mode = "sync";
+        DataRate rate("1Gbps");
+        Time delay = MicroSeconds(10);
+        ProgramOptions cmd("test");
+        cmd.Add("workers", "K", workers, 1, 1000);
+        cmd.Add("scale", "factor", scale, 0.5, 2);
+        cmd.Add("flag", "a flag", flag);
+        cmd.Add("mode", "mode", mode, {"sync", "async"});
+        cmd.Add("rate", "rate", rate);
+        cmd.Add("delay", "delay", delay);
+
+        NS_TEST_EXPECT_MSG_EQ(ParseError(cmd,
+                                         {"--workers=12",
+                                          "--scale=1.5",
+                                          "--flag",
+                                          "--mode=async",
+                                          "--rate=25Gbps",
+                                          "--delay=2ms"}),
+                              "",
+                              "valid line refused");
+        NS_TEST_EXPECT_MSG_EQ(workers, 12, "--workers not applied");
+        NS_TEST_EXPECT_MSG_EQ_TOL(scale, 1.5, 1e-12, "--scale not applied");
+        NS_TEST_EXPECT_MSG_EQ(flag, true, "a bare --flag is true");
+        NS_TEST_EXPECT_MSG_EQ(mode, "async", "--mode not applied");
+        NS_TEST_EXPECT_MSG_EQ(rate.GetBitRate(), 25000000000ULL, "--rate not applied");
+        NS_TEST_EXPECT_MSG_EQ(delay, MilliSeconds(2), "--delay not applied");
+
+        const std::pair<std::vector<std::string>, std::string> bad[] = {
+            {{"--workers=99999999999999999999"}, "--workers: 99999999999999999999 out of range"},
+            {{"--workers=0"}, "--workers: 0 out of range"},
+            {{"--workers=4x"}, "--workers: cannot parse '4x'"},
+            {{"--scale=3"}, "--scale: '3' (expected a number from 0.5 to 2)"},
+            {{"--scale=nan"}, "--scale:"},
+            {{"--flag=maybe"}, "--flag: cannot parse 'maybe'"},
+            {{"--mode=lazy"}, "--mode: unknown value 'lazy' (expected sync or async)"},
+            {{"--rate=10"}, "--rate: cannot parse rate '10'"},
+            {{"--rate=10Gbps garbage"}, "--rate: cannot parse rate"},
+            {{"--delay=-1ms"}, "--delay: negative time '-1ms'"},
+            {{"--delay=1e400s"}, "--delay: time '1e400s' out of range"},
+            {{"--workers=2", "--workers=3"}, "--workers: given twice"},
+            {{"4"}, "'4': stray argument"},
+        };
+        for (const auto& [args, expected] : bad)
+        {
+            const std::string message = ParseError(cmd, args);
+            NS_TEST_EXPECT_MSG_NE(message.find(expected),
+                                  std::string::npos,
+                                  args.front() << ": got '" << message << "'");
         }
     }
 };
@@ -215,6 +311,7 @@ class ScenarioOptionsTestSuite : public TestSuite
         : TestSuite("distributed-training-options", Type::UNIT)
     {
         AddTestCase(new BadOptionValuesTestCase, DT_TEST_QUICK);
+        AddTestCase(new ProgramOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new JsonOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new OptionTableTestCase, DT_TEST_QUICK);
     }

@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PROGRAM_OPTIONS_H
+#define PROGRAM_OPTIONS_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief The strict command line of every program of the module (driver, validation runner,
+ * sharing study, benchmarks, examples).
+ *
+ * Options are --name=value (a bare --name means true). Each option is bound to a variable with
+ * a typed Add overload that parses with the module's strict parsers (ScenarioOptions::Parse*,
+ * TrainingScenario::ParseDataRate/ParseTime): numbers are range-checked, rates and times need
+ * their unit, texts with trailing garbage are refused. A stray argument, a repeated option or a
+ * bad value ends in a TrainingInputError naming the option and what was expected. ns3::CommandLine
+ * still prints --help (built from the same table) and handles ns-3's own --PrintAttributes,
+ * --ns3::Class::Attribute=value and unknown options (which it refuses with exit 1).
+ *
+ * Values are parsed in command-line order once the whole line has been checked for stray and
+ * repeated options and --help has been handled.
+ */
+class ProgramOptions
+{
+  public:
+    /// \param usage what the program does, for --help
+    explicit ProgramOptions(std::string usage);
+
+    /**
+     * \brief Add an option with its own parser.
+     * \param name the option (without "--")
+     * \param help one line for --help
+     * \param defaultText the default shown by --help
+     * \param apply parses the text and stores it (throws TrainingInputError naming --name)
+     */
+    void Add(const std::string& name,
+             const std::string& help,
+             const std::string& defaultText,
+             std::function<void(const std::string&)> apply);
+
+    /// A whole number in [min, max].
+    void Add(const std::string& name,
+             const std::string& help,
+             uint32_t& value,
+             uint32_t min,
+             uint32_t max);
+    /// A whole number in [min, max].
+    void Add(const std::string& name,
+             const std::string& help,
+             uint64_t& value,
+             uint64_t min,
+             uint64_t max);
+    /// A finite real number in [min, max].
+    void Add(const std::string& name,
+             const std::string& help,
+             double& value,
+             double min,
+             double max);
+    /// true/false (1/0, on/off, yes/no); a bare --name is true.
+    void Add(const std::string& name, const std::string& help, bool& value);
+    /// Any text (a file name, a label).
+    void Add(const std::string& name, const std::string& help, std::string& value);
+    /// One of the given words.
+    void Add(const std::string& name,
+             const std::string& help,
+             std::string& value,
+             const std::vector<std::string>& choices);
+    /// A rate with its unit (10Gbps, 200Mbps).
+    void Add(const std::string& name, const std::string& help, DataRate& value);
+    /// A positive time with its unit (10us, 2ms).
+    void Add(const std::string& name, const std::string& help, Time& value);
+
+    /**
+     * \brief Parse the program's arguments into the bound variables.
+     * \param argc argument count
+     * \param argv arguments (argv[0] is the program)
+     * \throws TrainingInputError for a stray argument, a repeated option or a bad value
+     */
+    void Parse(int argc, char* argv[]) const;
+
+  private:
+    /// One option.
+    struct Option
+    {
+        std::string name;                              //!< without "--"
+        std::string help;                              //!< for --help
+        std::string defaultText;                       //!< for --help
+        std::function<void(const std::string&)> apply; //!< parse and store
+    };
+
+    /// \return the option of that name, or nullptr
+    const Option* Find(const std::string& name) const;
+
+    std::string m_usage;           //!< for --help
+    std::vector<Option> m_options; //!< in --help order
+};
+
+} // namespace ns3
+
+#endif /* PROGRAM_OPTIONS_H */

@@ -394,6 +394,141 @@ ProfileLimits()
     return limits;
 }
 
+/// Check "format" and "version" of a profile document.
+void
+CheckFormat(const ProfileReader& reader, const Json& doc)
+{
+    const Json& format
+        = reader.Member(doc, "", "format", std::string("\"") + TrainingProfile::FORMAT_NAME + "\"");
+    if (!format.is_string() || format.get<std::string>() != TrainingProfile::FORMAT_NAME)
+    {
+        reader.Fail("format",
+                    "value " + format.dump(),
+                    std::string("\"") + TrainingProfile::FORMAT_NAME + "\"");
+    }
+    reader.Unsigned(reader.Member(doc, "", "version", "1"),
+                    "version",
+                    TrainingProfile::FORMAT_VERSION,
+                    TrainingProfile::FORMAT_VERSION,
+                    "version " + std::to_string(TrainingProfile::FORMAT_VERSION));
+}
+
+/// \return layers[i] of a profile document
+TrainingProfile::Layer
+ReadLayer(const ProfileReader& reader, const Json& l, const std::string& path)
+{
+    if (!l.is_object())
+    {
+        reader.Fail(path, std::string("wrong type ") + l.type_name(), "a layer object");
+    }
+    reader.RejectUnknownKeys(l, path, {"name", "type", "param_bytes"}, true);
+    TrainingProfile::Layer layer;
+    layer.name = reader.String(reader.Member(l, path, "name", "a non-empty string"),
+                               path + ".name",
+                               false);
+    auto type = l.find("type");
+    layer.type = type == l.end() ? "" : reader.String(*type, path + ".type", true);
+    layer.paramBytes
+        = reader.Unsigned(reader.Member(l, path, "param_bytes", "an integer number of bytes >= 0"),
+                          path + ".param_bytes",
+                          0,
+                          UINT64_MAX,
+                          "an integer number of bytes >= 0");
+    double* times[] = {&layer.forwardUs, &layer.backwardUs, &layer.updateUs};
+    for (std::size_t f = 0; f < 3; ++f)
+    {
+        auto [key, factor] = reader.TimeKey(l, path, TIME_FIELDS[f]);
+        *times[f] = reader.Time(l[key], path + "." + key, factor);
+    }
+    return layer;
+}
+
+/// \return the "layers" of a profile document (checked as a whole by CheckLayers)
+std::vector<TrainingProfile::Layer>
+ReadLayers(const ProfileReader& reader, const Json& doc)
+{
+    const Json& layers = reader.Member(doc, "", "layers", "a non-empty array of layers");
+    if (!layers.is_array())
+    {
+        reader.Fail("layers", std::string("wrong type ") + layers.type_name(), "an array");
+    }
+    if (layers.empty())
+    {
+        reader.Fail("layers", "empty array", "at least one layer");
+    }
+    std::vector<TrainingProfile::Layer> out;
+    for (std::size_t i = 0; i < layers.size(); ++i)
+    {
+        out.push_back(ReadLayer(reader, layers[i], ProfileReader::Index("layers", i)));
+    }
+    CheckLayers(reader, out);
+    return out;
+}
+
+/// \return samples[k] of a profile document with n layers
+TrainingProfile::StepTimes
+ReadSample(const ProfileReader& reader, const Json& s, const std::string& path, std::size_t n)
+{
+    if (!s.is_object())
+    {
+        reader.Fail(path, std::string("wrong type ") + s.type_name(), "an object");
+    }
+    reader.RejectUnknownKeys(s, path, {}, true);
+    TrainingProfile::StepTimes step;
+    std::vector<double>* vectors[] = {&step.forwardUs, &step.backwardUs, &step.updateUs};
+    for (std::size_t f = 0; f < 3; ++f)
+    {
+        auto [key, factor] = reader.TimeKey(s, path, TIME_FIELDS[f]);
+        const Json& arr = s[key];
+        std::string vpath = path + "." + key;
+        if (!arr.is_array())
+        {
+            reader.Fail(vpath,
+                        std::string("wrong type ") + arr.type_name(),
+                        "an array of " + std::to_string(n) + " times, one per layer");
+        }
+        if (arr.size() != n)
+        {
+            reader.Fail(vpath,
+                        "array of " + std::to_string(arr.size()) + " values",
+                        std::to_string(n) + " values, one per layer");
+        }
+        vectors[f]->reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+        {
+            vectors[f]->push_back(reader.Time(arr[i], ProfileReader::Index(vpath, i), factor));
+        }
+    }
+    return step;
+}
+
+/// \return the optional "samples" of a profile document with n layers (empty if absent)
+std::vector<TrainingProfile::StepTimes>
+ReadSamples(const ProfileReader& reader, const Json& doc, std::size_t n)
+{
+    std::vector<TrainingProfile::StepTimes> out;
+    auto samples = doc.find("samples");
+    if (samples == doc.end())
+    {
+        return out;
+    }
+    if (!samples->is_array())
+    {
+        reader.Fail("samples",
+                    std::string("wrong type ") + samples->type_name(),
+                    "an array of recorded steps");
+    }
+    if (samples->empty())
+    {
+        reader.Fail("samples", "empty array", "at least one recorded step, or no samples key");
+    }
+    for (std::size_t k = 0; k < samples->size(); ++k)
+    {
+        out.push_back(ReadSample(reader, (*samples)[k], ProfileReader::Index("samples", k), n));
+    }
+    return out;
+}
+
 } // namespace
 
 TrainingProfile
@@ -420,17 +555,7 @@ TrainingProfile::LoadFromString(const std::string& text, const std::string& sour
         "",
         {"format", "version", "model", "batch_size", "provenance", "layers", "samples"},
         false);
-
-    const Json& format = reader.Member(doc, "", "format", std::string("\"") + FORMAT_NAME + "\"");
-    if (!format.is_string() || format.get<std::string>() != FORMAT_NAME)
-    {
-        reader.Fail("format", "value " + format.dump(), std::string("\"") + FORMAT_NAME + "\"");
-    }
-    reader.Unsigned(reader.Member(doc, "", "version", "1"),
-                    "version",
-                    FORMAT_VERSION,
-                    FORMAT_VERSION,
-                    "version " + std::to_string(FORMAT_VERSION));
+    CheckFormat(reader, doc);
 
     TrainingProfile profile;
     profile.m_model
@@ -443,99 +568,8 @@ TrainingProfile::LoadFromString(const std::string& text, const std::string& sour
                         "an integer from 1 to 10^6"));
     profile.m_provenance
         = CheckProvenance(reader, reader.Member(doc, "", "provenance", "an object")).dump();
-
-    const Json& layers = reader.Member(doc, "", "layers", "a non-empty array of layers");
-    if (!layers.is_array())
-    {
-        reader.Fail("layers", std::string("wrong type ") + layers.type_name(), "an array");
-    }
-    if (layers.empty())
-    {
-        reader.Fail("layers", "empty array", "at least one layer");
-    }
-    for (std::size_t i = 0; i < layers.size(); ++i)
-    {
-        const Json& l = layers[i];
-        std::string path = ProfileReader::Index("layers", i);
-        if (!l.is_object())
-        {
-            reader.Fail(path, std::string("wrong type ") + l.type_name(), "a layer object");
-        }
-        reader.RejectUnknownKeys(l, path, {"name", "type", "param_bytes"}, true);
-        Layer layer;
-        layer.name = reader.String(reader.Member(l, path, "name", "a non-empty string"),
-                                   path + ".name",
-                                   false);
-        auto type = l.find("type");
-        layer.type = type == l.end() ? "" : reader.String(*type, path + ".type", true);
-        layer.paramBytes = reader.Unsigned(
-            reader.Member(l, path, "param_bytes", "an integer number of bytes >= 0"),
-            path + ".param_bytes",
-            0,
-            UINT64_MAX,
-            "an integer number of bytes >= 0");
-        double* times[] = {&layer.forwardUs, &layer.backwardUs, &layer.updateUs};
-        for (std::size_t f = 0; f < 3; ++f)
-        {
-            auto [key, factor] = reader.TimeKey(l, path, TIME_FIELDS[f]);
-            *times[f] = reader.Time(l[key], path + "." + key, factor);
-        }
-        profile.m_layers.push_back(layer);
-    }
-    CheckLayers(reader, profile.m_layers);
-
-    auto samples = doc.find("samples");
-    if (samples != doc.end())
-    {
-        if (!samples->is_array())
-        {
-            reader.Fail("samples",
-                        std::string("wrong type ") + samples->type_name(),
-                        "an array of recorded steps");
-        }
-        if (samples->empty())
-        {
-            reader.Fail("samples", "empty array", "at least one recorded step, or no samples key");
-        }
-        const std::size_t n = profile.m_layers.size();
-        for (std::size_t k = 0; k < samples->size(); ++k)
-        {
-            const Json& s = (*samples)[k];
-            std::string path = ProfileReader::Index("samples", k);
-            if (!s.is_object())
-            {
-                reader.Fail(path, std::string("wrong type ") + s.type_name(), "an object");
-            }
-            reader.RejectUnknownKeys(s, path, {}, true);
-            StepTimes step;
-            std::vector<double>* vectors[] = {&step.forwardUs, &step.backwardUs, &step.updateUs};
-            for (std::size_t f = 0; f < 3; ++f)
-            {
-                auto [key, factor] = reader.TimeKey(s, path, TIME_FIELDS[f]);
-                const Json& arr = s[key];
-                std::string vpath = path + "." + key;
-                if (!arr.is_array())
-                {
-                    reader.Fail(vpath,
-                                std::string("wrong type ") + arr.type_name(),
-                                "an array of " + std::to_string(n) + " times, one per layer");
-                }
-                if (arr.size() != n)
-                {
-                    reader.Fail(vpath,
-                                "array of " + std::to_string(arr.size()) + " values",
-                                std::to_string(n) + " values, one per layer");
-                }
-                vectors[f]->reserve(n);
-                for (std::size_t i = 0; i < n; ++i)
-                {
-                    vectors[f]->push_back(
-                        reader.Time(arr[i], ProfileReader::Index(vpath, i), factor));
-                }
-            }
-            profile.m_samples.push_back(std::move(step));
-        }
-    }
+    profile.m_layers = ReadLayers(reader, doc);
+    profile.m_samples = ReadSamples(reader, doc, profile.m_layers.size());
     profile.m_source = source;
     return profile;
 }

@@ -8,8 +8,11 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 namespace ns3
@@ -26,6 +29,20 @@ Str(double v)
     std::ostringstream os;
     os << v;
     return os.str();
+}
+
+/**
+ * \return a class's share of the aggregate A^l of a station (000 Eqs. (1), (2)): PS: its queue
+ * length N; FCFS: S (N - rho / 2), the mean residual work it leaves ahead of an arrival; delay: 0
+ * \param d the station's discipline
+ * \param s the class's service time there
+ * \param n the class's queue length there
+ * \param rho the class's utilisation there
+ */
+double
+Contribution(MvaSolver::Discipline d, double s, double n, double rho)
+{
+    return d == MvaSolver::PS ? n : d == MvaSolver::FCFS ? s * (n - 0.5 * rho) : 0.0;
 }
 
 } // namespace
@@ -140,6 +157,50 @@ MvaSolver::CheckSolvable() const
     }
 }
 
+template<typename F>
+double
+MvaSolver::CycleTime(std::size_t g, F without, std::vector<double>& response) const
+{
+    const std::vector<double>& s = m_classes[g].service;
+    double cycle = 0;
+    for (std::size_t l = 0; l < m_stations.size(); ++l)
+    {
+        switch (m_stations[l].discipline)
+        {
+            case PS:
+                response[l] = s[l] * (1.0 + without(l));
+                break;
+            case FCFS:
+                response[l] = s[l] + without(l);
+                break;
+            case DELAY:
+                response[l] = s[l];
+                break;
+        }
+        cycle += response[l];
+    }
+    return cycle;
+}
+
+void
+MvaSolver::FillTotals(Solution& sol) const
+{
+    const std::size_t nStations = m_stations.size();
+    sol.queueLength.assign(nStations, 0.0);
+    sol.utilisation.assign(nStations, 0.0);
+    sol.throughput = 0;
+    for (std::size_t g = 0; g < m_classes.size(); ++g)
+    {
+        const double x = m_classes[g].multiplicity * sol.perCustomerThroughput[g];
+        sol.throughput += x;
+        for (std::size_t l = 0; l < nStations; ++l)
+        {
+            sol.queueLength[l] += x * sol.responseTime[g][l];
+            sol.utilisation[l] += x * m_classes[g].service[l];
+        }
+    }
+}
+
 MvaSolver::Solution
 MvaSolver::SolveExact(uint64_t maxStates) const
 {
@@ -155,17 +216,13 @@ MvaSolver::SolveExact(uint64_t maxStates) const
     const std::size_t nClasses = m_classes.size();
     const std::size_t nStations = m_stations.size();
 
-    // Only queueing stations need the aggregate of the population without one customer:
-    // PS:   A^l(n) = sum_g N_g^l(n)                          (Eq. (1))
-    // FCFS: A^l(n) = sum_g S_g^l (N_g^l(n) - rho_g^l(n) / 2)  (Eq. (2))
+    // Only queueing stations need the aggregate A^l of the population without one customer
+    // (see Contribution()); the lattice is stored in mixed radix, class g with stride[g].
     std::vector<std::size_t> queueIndex(nStations, 0);
     std::size_t nQueues = 0;
     for (std::size_t l = 0; l < nStations; ++l)
     {
-        if (m_stations[l].discipline != DELAY)
-        {
-            queueIndex[l] = nQueues++;
-        }
+        queueIndex[l] = m_stations[l].discipline == DELAY ? 0 : nQueues++;
     }
     std::vector<uint64_t> stride(nClasses, 1);
     for (std::size_t g = 1; g < nClasses; ++g)
@@ -175,13 +232,14 @@ MvaSolver::SolveExact(uint64_t maxStates) const
 
     std::vector<double> aggregate(static_cast<std::size_t>(states) * nQueues, 0.0);
     std::vector<uint32_t> count(nClasses, 0);
-    std::vector<std::vector<double>> response(nClasses, std::vector<double>(nStations, 0.0));
-    std::vector<double> perCustomer(nClasses, 0.0);
-
+    Solution sol;
+    sol.method = EXACT;
+    sol.states = static_cast<std::size_t>(states);
+    sol.perCustomerThroughput.assign(nClasses, 0.0);
+    sol.responseTime.assign(nClasses, std::vector<double>(nStations, 0.0));
     for (uint64_t idx = 1; idx < states; ++idx)
     {
-        // Mixed-radix increment of the population vector.
-        for (std::size_t g = 0; g < nClasses; ++g)
+        for (std::size_t g = 0; g < nClasses; ++g) // mixed-radix increment of the population
         {
             if (count[g] < m_classes[g].multiplicity)
             {
@@ -198,60 +256,30 @@ MvaSolver::SolveExact(uint64_t maxStates) const
                 continue;
             }
             const double* without = aggregate.data() + (idx - stride[g]) * nQueues;
-            const std::vector<double>& s = m_classes[g].service;
-            double cycle = 0;
-            for (std::size_t l = 0; l < nStations; ++l)
-            {
-                double t = s[l];
-                switch (m_stations[l].discipline)
-                {
-                    case PS:
-                        t = s[l] * (1.0 + without[queueIndex[l]]);
-                        break;
-                    case FCFS:
-                        t = s[l] + without[queueIndex[l]];
-                        break;
-                    case DELAY:
-                        break;
-                }
-                response[g][l] = t;
-                cycle += t;
-            }
-            const double x = 1.0 / cycle; // one customer's throughput
-            perCustomer[g] = x;
+            std::vector<double>& response = sol.responseTime[g];
+            const double x = 1.0
+                             / CycleTime(
+                                 g,
+                                 [&](std::size_t l)
+                                 {
+                                     return without[queueIndex[l]];
+                                 },
+                                 response);
+            sol.perCustomerThroughput[g] = x;
             const double n = count[g];
             for (std::size_t l = 0; l < nStations; ++l)
             {
-                if (m_stations[l].discipline == PS)
+                const Discipline d = m_stations[l].discipline;
+                if (d != DELAY)
                 {
-                    here[queueIndex[l]] += n * x * response[g][l];
-                }
-                else if (m_stations[l].discipline == FCFS)
-                {
-                    here[queueIndex[l]] += s[l] * (n * x * response[g][l] - 0.5 * n * x * s[l]);
+                    const double s = m_classes[g].service[l];
+                    here[queueIndex[l]] += Contribution(d, s, n * x * response[l], n * x * s);
                 }
             }
         }
     }
-
     // The last population is the full one: count[g] == multiplicity for every g.
-    Solution sol;
-    sol.method = EXACT;
-    sol.states = static_cast<std::size_t>(states);
-    sol.perCustomerThroughput = perCustomer;
-    sol.responseTime = response;
-    sol.queueLength.assign(nStations, 0.0);
-    sol.utilisation.assign(nStations, 0.0);
-    for (std::size_t g = 0; g < nClasses; ++g)
-    {
-        const double n = m_classes[g].multiplicity;
-        sol.throughput += n * perCustomer[g];
-        for (std::size_t l = 0; l < nStations; ++l)
-        {
-            sol.queueLength[l] += n * perCustomer[g] * response[g][l];
-            sol.utilisation[l] += n * perCustomer[g] * m_classes[g].service[l];
-        }
-    }
+    FillTotals(sol);
     return sol;
 }
 
@@ -268,112 +296,68 @@ MvaSolver::SolveApproximate(double tolerance, uint32_t maxIterations) const
     const std::size_t nClasses = m_classes.size();
     const std::size_t nStations = m_stations.size();
 
-    // contrib[g][l]: class g's share of the aggregate A^l at the full population (see
-    // SolveExact()); the population without one customer of class g is approximated by
-    // removing contrib[g][l] / m_g (Schweitzer-Bard).
+    // contrib[g][l]: class g's share of the aggregate A^l at the full population; the population
+    // without one customer of class g is approximated by removing contrib[g][l] / m_g
+    // (Schweitzer-Bard). Start with the customers spread in proportion to their service times.
     std::vector<std::vector<double>> contrib(nClasses, std::vector<double>(nStations, 0.0));
-    std::vector<std::vector<double>> response(nClasses, std::vector<double>(nStations, 0.0));
-    std::vector<double> perCustomer(nClasses, 0.0);
     for (std::size_t g = 0; g < nClasses; ++g)
     {
         const std::vector<double>& s = m_classes[g].service;
-        double total = 0;
-        for (double v : s)
-        {
-            total += v;
-        }
+        const double total = std::accumulate(s.begin(), s.end(), 0.0);
         for (std::size_t l = 0; l < nStations; ++l)
         {
-            // Start with the customers spread in proportion to their service times.
-            double n = m_classes[g].multiplicity * s[l] / total;
-            contrib[g][l] = m_stations[l].discipline == PS     ? n
-                            : m_stations[l].discipline == FCFS ? s[l] * n
-                                                               : 0.0;
+            const double n = m_classes[g].multiplicity * s[l] / total;
+            contrib[g][l] = Contribution(m_stations[l].discipline, s[l], n, 0.0);
         }
     }
-
-    std::vector<double> aggregate(nStations, 0.0);
     Solution sol;
     sol.method = APPROXIMATE;
     sol.converged = false;
-    uint32_t it = 0;
-    while (it < maxIterations)
+    sol.perCustomerThroughput.assign(nClasses, 0.0);
+    sol.responseTime.assign(nClasses, std::vector<double>(nStations, 0.0));
+    std::vector<double> aggregate(nStations, 0.0);
+    while (sol.iterations < maxIterations && !sol.converged)
     {
-        ++it;
+        ++sol.iterations;
         std::fill(aggregate.begin(), aggregate.end(), 0.0);
         for (std::size_t g = 0; g < nClasses; ++g)
         {
-            for (std::size_t l = 0; l < nStations; ++l)
-            {
-                aggregate[l] += contrib[g][l];
-            }
+            std::transform(aggregate.begin(),
+                           aggregate.end(),
+                           contrib[g].begin(),
+                           aggregate.begin(),
+                           std::plus<double>());
         }
         double change = 0;
         for (std::size_t g = 0; g < nClasses; ++g)
         {
-            const std::vector<double>& s = m_classes[g].service;
             const double m = m_classes[g].multiplicity;
-            double cycle = 0;
-            for (std::size_t l = 0; l < nStations; ++l)
+            auto without = [&](std::size_t l)
             {
-                double without = std::max(0.0, aggregate[l] - contrib[g][l] / m);
-                double t = s[l];
-                if (m_stations[l].discipline == PS)
-                {
-                    t = s[l] * (1.0 + without);
-                }
-                else if (m_stations[l].discipline == FCFS)
-                {
-                    t = s[l] + without;
-                }
-                response[g][l] = t;
-                cycle += t;
-            }
-            double x = 1.0 / cycle;
-            if (perCustomer[g] > 0)
-            {
-                change = std::max(change, std::abs(x - perCustomer[g]) / perCustomer[g]);
-            }
-            else
-            {
-                change = std::numeric_limits<double>::infinity();
-            }
-            perCustomer[g] = x;
+                return std::max(0.0, aggregate[l] - contrib[g][l] / m);
+            };
+            const double x = 1.0 / CycleTime(g, without, sol.responseTime[g]);
+            double& old = sol.perCustomerThroughput[g];
+            change = std::max(change,
+                              old > 0 ? std::abs(x - old) / old
+                                      : std::numeric_limits<double>::infinity());
+            old = x;
         }
         for (std::size_t g = 0; g < nClasses; ++g)
         {
-            const std::vector<double>& s = m_classes[g].service;
-            const double m = m_classes[g].multiplicity;
+            const double mx = m_classes[g].multiplicity * sol.perCustomerThroughput[g];
             for (std::size_t l = 0; l < nStations; ++l)
             {
-                double n = m * perCustomer[g] * response[g][l];
-                double rho = m * perCustomer[g] * s[l];
-                contrib[g][l] = m_stations[l].discipline == PS     ? n
-                                : m_stations[l].discipline == FCFS ? s[l] * (n - 0.5 * rho)
-                                                                   : 0.0;
+                const double s = m_classes[g].service[l];
+                contrib[g][l] = Contribution(m_stations[l].discipline,
+                                             s,
+                                             mx * sol.responseTime[g][l],
+                                             mx * s);
             }
         }
-        if (change <= tolerance)
-        {
-            sol.converged = true;
-            break;
-        }
+        sol.converged = change <= tolerance;
     }
-    sol.iterations = it;
-    sol.perCustomerThroughput = perCustomer;
-    sol.responseTime = response;
-    sol.queueLength.assign(nStations, 0.0);
-    sol.utilisation.assign(nStations, 0.0);
-    for (std::size_t g = 0; g < nClasses; ++g)
-    {
-        const double m = m_classes[g].multiplicity;
-        sol.throughput += m * perCustomer[g];
-        for (std::size_t l = 0; l < nStations; ++l)
-        {
-            sol.queueLength[l] += m * perCustomer[g] * response[g][l];
-            sol.utilisation[l] += m * perCustomer[g] * m_classes[g].service[l];
-        }
-    }
+    FillTotals(sol);
     return sol;
 }
 

@@ -154,6 +154,20 @@ class MvaSolver
     /// Throws if the network cannot be solved.
     void CheckSolvable() const;
 
+    /**
+     * \brief One customer of class g around the network: its residence time at each station
+     * (000 Eqs. (1)/(2)) given the aggregate A^l seen on arrival.
+     * \param g the class
+     * \param without A^l of the population without that customer, by station
+     * \param response set to T_g^l, by station
+     * \return the cycle time sum_l T_g^l
+     */
+    template<typename F>
+    double CycleTime(std::size_t g, F without, std::vector<double>& response) const;
+
+    /// Fill the solution's totals from its per-customer throughputs and response times.
+    void FillTotals(Solution& sol) const;
+
     std::vector<Station> m_stations; //!< stations in index order
     std::vector<Class> m_classes;    //!< classes in index order
 };

@@ -40,6 +40,22 @@ CheckTime(const std::string& what, double v)
     }
 }
 
+/// \return the solution by the method the options choose
+MvaSolver::Solution
+RunSolver(const MvaSolver& solver, const AsyncPsModel::SolverOptions& o)
+{
+    switch (o.choice)
+    {
+        case AsyncPsModel::SolverOptions::EXACT:
+            return solver.SolveExact(o.maxExactStates);
+        case AsyncPsModel::SolverOptions::APPROXIMATE:
+            return solver.SolveApproximate(o.tolerance, o.maxIterations);
+        case AsyncPsModel::SolverOptions::AUTO:
+            break;
+    }
+    return solver.Solve(o.maxExactStates, o.tolerance, o.maxIterations);
+}
+
 } // namespace
 
 AsyncPsModel::AsyncPsModel(const Params& params, const SolverOptions& options)
@@ -147,22 +163,7 @@ AsyncPsModel::Solve(MvaSolver::Discipline link, const std::vector<double>& worke
         }
         solver.AddClass(s, multiplicity[g]);
     }
-    MvaSolver::Solution sol;
-    switch (m_options.choice)
-    {
-        case SolverOptions::EXACT:
-            sol = solver.SolveExact(m_options.maxExactStates);
-            break;
-        case SolverOptions::APPROXIMATE:
-            sol = solver.SolveApproximate(m_options.tolerance, m_options.maxIterations);
-            break;
-        case SolverOptions::AUTO:
-            sol = solver.Solve(m_options.maxExactStates,
-                               m_options.tolerance,
-                               m_options.maxIterations);
-            break;
-    }
-
+    const MvaSolver::Solution sol = RunSolver(solver, m_options);
     Prediction p;
     p.throughput = sol.throughput;
     p.link = link;

@@ -70,24 +70,10 @@ MedianSeconds(F f, uint32_t repeat)
     return t[t.size() / 2];
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// Time the exact MVA at K = 16 and the approximate one at K = 1000, for each link discipline.
+void
+PrintSpeed(uint32_t repeat)
 {
-    uint32_t repeat = 5;
-    ProgramOptions cmd("Speed of the analytic models (MVA, closed forms).");
-    cmd.Add("repeat", "timing repetitions (the median is printed)", repeat, 1, 10000);
-    try
-    {
-        cmd.Parse(argc, argv);
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-
     std::printf("Speed (median of %u runs)\n", repeat);
     for (auto link : {MvaSolver::FCFS, MvaSolver::PS})
     {
@@ -122,44 +108,73 @@ main(int argc, char* argv[])
                     iterations,
                     x);
     }
+}
 
-    // Error grid: link demand 1, server 0.1, worker Z in {0, 0.5, 1, 2, 4, 8}; homogeneous, and
-    // heterogeneous with half the workers at 2 Z.
+/**
+ * \return the largest relative error of Schweitzer-Bard against exact MVA at K = k over worker
+ * times Z in {0, 0.5, 1, 2, 4, 8}, homogeneous and with half the workers at 2 Z (link demand 1,
+ * server 0.1)
+ * \param link the link stations' discipline
+ * \param k workers
+ */
+double
+ApproximationError(MvaSolver::Discipline link, uint32_t k)
+{
+    double worst = 0;
+    for (double z : {0.0, 0.5, 1.0, 2.0, 4.0, 8.0})
+    {
+        for (bool hetero : {false, true})
+        {
+            MvaSolver m;
+            m.AddStation("worker", MvaSolver::DELAY);
+            m.AddStation("uplink", link);
+            m.AddStation("server", MvaSolver::PS);
+            m.AddStation("downlink", link);
+            if (hetero && k > 1)
+            {
+                m.AddClass({z, 1.0, 0.1, 1.0}, k / 2);
+                m.AddClass({2 * z, 1.0, 0.1, 1.0}, k - k / 2);
+            }
+            else
+            {
+                m.AddClass({z, 1.0, 0.1, 1.0}, k);
+            }
+            double e = m.SolveExact(1 << 20).throughput;
+            double a = m.SolveApproximate(1e-12, 100000).throughput;
+            worst = std::max(worst, std::abs(a - e) / e);
+        }
+    }
+    return worst;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t repeat = 5;
+    ProgramOptions cmd("Speed of the analytic models (MVA, closed forms).");
+    cmd.Add("repeat", "timing repetitions (the median is printed)", repeat, 1, 10000);
+    try
+    {
+        cmd.Parse(argc, argv);
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    PrintSpeed(repeat);
     std::printf("\nSchweitzer-Bard vs exact MVA: largest relative throughput error over "
                 "Z in {0, 0.5, 1, 2, 4, 8} x {homogeneous, half at 2 Z}\n");
     std::printf("   K    PS links   FCFS links\n");
     double worst[2] = {0, 0};
     for (uint32_t k = 1; k <= 14; ++k)
     {
-        double row[2] = {0, 0};
-        for (int li = 0; li < 2; ++li)
-        {
-            auto link = li == 0 ? MvaSolver::PS : MvaSolver::FCFS;
-            for (double z : {0.0, 0.5, 1.0, 2.0, 4.0, 8.0})
-            {
-                for (bool hetero : {false, true})
-                {
-                    MvaSolver m;
-                    m.AddStation("worker", MvaSolver::DELAY);
-                    m.AddStation("uplink", link);
-                    m.AddStation("server", MvaSolver::PS);
-                    m.AddStation("downlink", link);
-                    if (hetero && k > 1)
-                    {
-                        m.AddClass({z, 1.0, 0.1, 1.0}, k / 2);
-                        m.AddClass({2 * z, 1.0, 0.1, 1.0}, k - k / 2);
-                    }
-                    else
-                    {
-                        m.AddClass({z, 1.0, 0.1, 1.0}, k);
-                    }
-                    double e = m.SolveExact(1 << 20).throughput;
-                    double a = m.SolveApproximate(1e-12, 100000).throughput;
-                    row[li] = std::max(row[li], std::abs(a - e) / e);
-                }
-            }
-            worst[li] = std::max(worst[li], row[li]);
-        }
+        const double row[2]
+            = {ApproximationError(MvaSolver::PS, k), ApproximationError(MvaSolver::FCFS, k)};
+        worst[0] = std::max(worst[0], row[0]);
+        worst[1] = std::max(worst[1], row[1]);
         std::printf("  %2u    %6.2f %%    %6.2f %%\n", k, 100 * row[0], 100 * row[1]);
     }
     std::printf("  max   %6.2f %%    %6.2f %%\n", 100 * worst[0], 100 * worst[1]);

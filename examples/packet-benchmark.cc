@@ -92,6 +92,48 @@ RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
     return r;
 }
 
+/// Print the two runs side by side.
+void
+PrintReport(const TrainingProfile& profile,
+            const TrainingScenario& s,
+            const std::string& rate,
+            double payload,
+            const TrainingResult& ps,
+            const BareRun& bare)
+{
+    const double psEvents = ps.inputs.at("events");
+    std::printf("scenario: %s, K=%u, %u steps, %s, MTU %u: %.1f MB of payload\n",
+                profile.GetModel().c_str(),
+                s.workers,
+                s.steps,
+                rate.c_str(),
+                s.mtu,
+                payload / 1e6);
+    std::printf("%-22s %10s %12s %14s %14s %12s\n",
+                "run",
+                "wall (s)",
+                "events",
+                "events/s",
+                "payload MB/s",
+                "simulated s");
+    std::printf("%-22s %10.2f %12.0f %14.0f %14.1f %12.3f\n",
+                "parameter server",
+                ps.wallSeconds,
+                psEvents,
+                psEvents / ps.wallSeconds,
+                payload / 1e6 / ps.wallSeconds,
+                ps.inputs.at("simulated_s"));
+    std::printf("%-22s %10.2f %12llu %14.0f %14.1f %12.3f\n",
+                "bare BulkSend",
+                bare.wall,
+                static_cast<unsigned long long>(bare.events),
+                bare.events / bare.wall,
+                payload / 1e6 / bare.wall,
+                bare.simulated);
+    std::printf("wall-time ratio PS / BulkSend: %.3f (target <= 1.15)\n",
+                ps.wallSeconds / bare.wall);
+}
+
 } // namespace
 
 int
@@ -142,38 +184,7 @@ main(int argc, char* argv[])
             ps = r.wallSeconds < ps.wallSeconds ? r : ps;
         }
 
-        const double payload = 2.0 * perDirection * workers;
-        const double psEvents = ps.inputs.at("events");
-        std::printf("scenario: %s, K=%u, %u steps, %s, MTU %u: %.1f MB of payload\n",
-                    profile.GetModel().c_str(),
-                    workers,
-                    steps,
-                    nicRate.c_str(),
-                    mtu,
-                    payload / 1e6);
-        std::printf("%-22s %10s %12s %14s %14s %12s\n",
-                    "run",
-                    "wall (s)",
-                    "events",
-                    "events/s",
-                    "payload MB/s",
-                    "simulated s");
-        std::printf("%-22s %10.2f %12.0f %14.0f %14.1f %12.3f\n",
-                    "parameter server",
-                    ps.wallSeconds,
-                    psEvents,
-                    psEvents / ps.wallSeconds,
-                    payload / 1e6 / ps.wallSeconds,
-                    ps.inputs.at("simulated_s"));
-        std::printf("%-22s %10.2f %12llu %14.0f %14.1f %12.3f\n",
-                    "bare BulkSend",
-                    bare.wall,
-                    static_cast<unsigned long long>(bare.events),
-                    bare.events / bare.wall,
-                    payload / 1e6 / bare.wall,
-                    bare.simulated);
-        std::printf("wall-time ratio PS / BulkSend: %.3f (target <= 1.15)\n",
-                    ps.wallSeconds / bare.wall);
+        PrintReport(profile, s, nicRate, 2.0 * perDirection * workers, ps, bare);
     }
     catch (const TrainingInputError& e)
     {

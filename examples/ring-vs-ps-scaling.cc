@@ -28,10 +28,8 @@ Throughput(const std::vector<TrainingResult>& results)
     return results.empty() ? 0 : results.front().throughput;
 }
 
-} // namespace
-
-int
-main(int argc, char* argv[])
+/// The example's options.
+struct Options
 {
     std::string profileFile
         = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
@@ -40,82 +38,100 @@ main(int argc, char* argv[])
     uint32_t steps = 4;
     bool overlap = true;
     std::string nicRate = "10Gbps";
+};
+
+/// \return the options of the command line (throws TrainingInputError)
+Options
+ParseOptions(int argc, char* argv[])
+{
+    Options o;
     ProgramOptions cmd("Ring AllReduce against the parameter server as K grows.");
-    cmd.Add("profile", "Training profile JSON", profileFile);
+    cmd.Add("profile", "Training profile JSON", o.profileFile);
     cmd.Add("packetWorkers",
             "Run the packet level for K = 1 .. this (0: none)",
-            packetWorkers,
+            o.packetWorkers,
             0,
             100000);
     cmd.Add("maxWorkers",
             "Run the flow level for K = 1 .. this (powers of two above 4)",
-            maxWorkers,
+            o.maxWorkers,
             1,
             100000);
-    cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
-    cmd.Add("overlap", "Overlap communication and computation", overlap);
-    cmd.Add("nicRate", "NIC rate", nicRate);
+    cmd.Add("steps", "Steps per run (the first is warm-up)", o.steps, 2, 1000000);
+    cmd.Add("overlap", "Overlap communication and computation", o.overlap);
+    cmd.Add("nicRate", "NIC rate", o.nicRate);
+    cmd.Parse(argc, argv);
+    return o;
+}
+
+/// Print one row: ring packet, ring flow, ps packet, ps flow at K = k ("-": not run).
+void
+PrintRow(const Options& o, const TrainingProfile& profile, uint32_t k)
+{
+    double row[4] = {-1, -1, -1, -1};
+    for (int arch = 0; arch < 2; ++arch)
+    {
+        TrainingScenario s;
+        s.architecture
+            = arch == 0 ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
+        s.workers = k;
+        s.steps = o.steps;
+        s.warmup = 1;
+        s.overlap = o.overlap;
+        s.nicRate = TrainingScenario::ParseDataRate("--nicRate", o.nicRate);
+        s.bucketBytes = 25 * 1024 * 1024;
+        s.Validate(profile);
+        if (k <= o.packetWorkers)
+        {
+            row[2 * arch] = Throughput(CreateObject<PacketBackend>()->Run(profile, s));
+        }
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        flow->SetAttribute("Sharing", StringValue(arch == 0 ? "allreduce" : "ps"));
+        flow->SetAttribute("RecordTransfers", BooleanValue(false));
+        row[2 * arch + 1] = Throughput(flow->Run(profile, s));
+    }
+    std::printf("%3u", k);
+    for (double v : row)
+    {
+        if (v < 0)
+        {
+            std::printf(" %14s", "-");
+        }
+        else
+        {
+            std::printf(" %14.1f", v);
+        }
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
     try
     {
-        cmd.Parse(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+        const Options o = ParseOptions(argc, argv);
+        TrainingProfile profile = TrainingProfile::LoadFromFile(o.profileFile);
         std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
                     "(1 warm-up)\n",
                     profile.GetModel().c_str(),
                     profile.GetBatchSize(),
                     profile.GetTotalParamBytes() / 1e6,
-                    nicRate.c_str(),
-                    overlap ? "on" : "off",
-                    steps);
+                    o.nicRate.c_str(),
+                    o.overlap ? "on" : "off",
+                    o.steps);
         std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",
                     "K",
                     "ring packet",
                     "ring flow",
                     "ps packet",
                     "ps flow");
-        std::vector<uint32_t> ks;
-        for (uint32_t k = 1; k <= maxWorkers; k = k < 4 ? k + 1 : 2 * k)
+        for (uint32_t k = 1; k <= o.maxWorkers; k = k < 4 ? k + 1 : 2 * k)
         {
-            ks.push_back(k);
-        }
-        for (uint32_t k : ks)
-        {
-            double row[4] = {-1, -1, -1, -1};
-            for (int arch = 0; arch < 2; ++arch)
-            {
-                TrainingScenario s;
-                s.architecture = arch == 0 ? TrainingScenario::RING_ALLREDUCE
-                                           : TrainingScenario::PARAMETER_SERVER;
-                s.workers = k;
-                s.steps = steps;
-                s.warmup = 1;
-                s.overlap = overlap;
-                s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
-                s.bucketBytes = 25 * 1024 * 1024;
-                s.Validate(profile);
-                if (k <= packetWorkers)
-                {
-                    row[2 * arch] = Throughput(CreateObject<PacketBackend>()->Run(profile, s));
-                }
-                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-                flow->SetAttribute("Sharing", StringValue(arch == 0 ? "allreduce" : "ps"));
-                flow->SetAttribute("RecordTransfers", BooleanValue(false));
-                row[2 * arch + 1] = Throughput(flow->Run(profile, s));
-            }
-            std::printf("%3u", k);
-            for (double v : row)
-            {
-                if (v < 0)
-                {
-                    std::printf(" %14s", "-");
-                }
-                else
-                {
-                    std::printf(" %14.1f", v);
-                }
-            }
-            std::printf("\n");
-            std::fflush(stdout);
+            PrintRow(o, profile, k);
         }
     }
     catch (const TrainingInputError& e)

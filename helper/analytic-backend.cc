@@ -186,104 +186,110 @@ Mean(const std::vector<double>& v)
 } // namespace
 
 TypeId
+AnalyticBackend::AddOsfAttributes(TypeId tid)
+{
+    return tid
+        .AddAttribute("AllReduceOverhead",
+                      "Fixed per-AllReduce overhead of 004 Eq. (7) (framework, "
+                      "negotiation); the latency part 2(N-1) x 2 link delays is added to "
+                      "it.",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&AnalyticBackend::m_allReduceOverhead),
+                      MakeTimeChecker(Seconds(0), Seconds(3600)))
+        .AddAttribute("OsfTransferModel",
+                      "AllReduce time of a tensor in the OSF models: Linear (004 Eq. (7)) "
+                      "or Piecewise (004 Eq. (18)).",
+                      EnumValue(TRANSFER_LINEAR),
+                      DtMakeEnumAccessor<TransferModel>(&AnalyticBackend::m_transferModel),
+                      MakeEnumChecker(TRANSFER_LINEAR, "Linear", TRANSFER_PIECEWISE, "Piecewise"))
+        .AddAttribute("PiecewiseA1",
+                      "004 Eq. (18) a1, seconds per log2(byte) below the threshold. If "
+                      "a1, b1, a2 and b2 are all 0, they are derived from Eq. (7) (see "
+                      "OsfModel::DefaultPiecewise).",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&AnalyticBackend::m_a1),
+                      MakeDoubleChecker<double>(-1e3, 1e3))
+        .AddAttribute("PiecewiseB1",
+                      "004 Eq. (18) b1, seconds, below the threshold.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&AnalyticBackend::m_b1),
+                      MakeDoubleChecker<double>(-1e3, 1e3))
+        .AddAttribute("PiecewiseA2",
+                      "004 Eq. (18) a2, seconds per byte, at or above the threshold.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&AnalyticBackend::m_a2),
+                      MakeDoubleChecker<double>(0.0, 1.0))
+        .AddAttribute("PiecewiseB2",
+                      "004 Eq. (18) b2, seconds, at or above the threshold.",
+                      DoubleValue(0.0),
+                      MakeDoubleAccessor(&AnalyticBackend::m_b2),
+                      MakeDoubleChecker<double>(-1e3, 1e3))
+        .AddAttribute("PiecewiseThreshold",
+                      "004 Eq. (18) D_Thresh in bytes; 0 = the bandwidth-delay product "
+                      "B x 4 link delays (a worker-switch-worker round trip).",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(&AnalyticBackend::m_threshold),
+                      MakeUintegerChecker<uint64_t>());
+}
+
+TypeId
 AnalyticBackend::GetTypeId()
 {
-    static TypeId tid
-        = TypeId("ns3::AnalyticBackend")
-              .SetParent<TrainingBackend>()
-              .SetGroupName("DistributedTraining")
-              .AddConstructor<AnalyticBackend>()
-              .AddAttribute("RhoThreshold",
-                            "rho_T of 000 Eq. (5): the async PS model uses FCFS links when the "
-                            "FCFS link utilisation is at most rho_T, else PS. 000 Sec. 4.2.1 "
-                            "uses 0.6 on 10 Gbps GPU clusters and 0.5 on a 1 Gbps CPU cluster.",
-                            DoubleValue(0.6),
-                            MakeDoubleAccessor(&AnalyticBackend::m_rhoThreshold),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("MvaMethod",
-                            "How the async PS queueing network is solved: Auto (exact up to "
-                            "2^ExactMvaMaxWorkers populations, else Schweitzer-Bard), Exact, or "
-                            "Approximate.",
-                            EnumValue(MVA_AUTO),
-                            DtMakeEnumAccessor<MvaMethod>(&AnalyticBackend::m_mvaMethod),
-                            MakeEnumChecker(MVA_AUTO,
-                                            "Auto",
-                                            MVA_EXACT,
-                                            "Exact",
-                                            MVA_APPROXIMATE,
-                                            "Approximate"))
-              .AddAttribute("ExactMvaMaxWorkers",
-                            "Exact MVA is used while the population lattice has at most "
-                            "2^ExactMvaMaxWorkers states: up to this many workers with distinct "
-                            "compute scales (workers with equal scales share a class, so a "
-                            "homogeneous cluster of up to 2^ExactMvaMaxWorkers - 1 workers is "
-                            "exact too).",
-                            UintegerValue(16),
-                            MakeUintegerAccessor(&AnalyticBackend::m_exactMvaMaxWorkers),
-                            MakeUintegerChecker<uint32_t>(1, 20))
-              .AddAttribute("ApproxMvaTolerance",
-                            "Schweitzer-Bard MVA stops when no worker's throughput changes by "
-                            "more than this fraction in an iteration.",
-                            DoubleValue(1e-10),
-                            MakeDoubleAccessor(&AnalyticBackend::m_approxTolerance),
-                            MakeDoubleChecker<double>(1e-15, 1e-2))
-              .AddAttribute("ApproxMvaMaxIterations",
-                            "Schweitzer-Bard MVA iteration limit (a note is added if it is hit).",
-                            UintegerValue(100000),
-                            MakeUintegerAccessor(&AnalyticBackend::m_approxMaxIterations),
-                            MakeUintegerChecker<uint32_t>(1, 10000000))
-              .AddAttribute("AllReduceOverhead",
-                            "Fixed per-AllReduce overhead of 004 Eq. (7) (framework, "
-                            "negotiation); the latency part 2(N-1) x 2 link delays is added to "
-                            "it.",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&AnalyticBackend::m_allReduceOverhead),
-                            MakeTimeChecker(Seconds(0), Seconds(3600)))
-              .AddAttribute(
-                  "OsfTransferModel",
-                  "AllReduce time of a tensor in the OSF models: Linear (004 Eq. (7)) "
-                  "or Piecewise (004 Eq. (18)).",
-                  EnumValue(TRANSFER_LINEAR),
-                  DtMakeEnumAccessor<TransferModel>(&AnalyticBackend::m_transferModel),
-                  MakeEnumChecker(TRANSFER_LINEAR, "Linear", TRANSFER_PIECEWISE, "Piecewise"))
-              .AddAttribute("PiecewiseA1",
-                            "004 Eq. (18) a1, seconds per log2(byte) below the threshold. If "
-                            "a1, b1, a2 and b2 are all 0, they are derived from Eq. (7) (see "
-                            "OsfModel::DefaultPiecewise).",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&AnalyticBackend::m_a1),
-                            MakeDoubleChecker<double>(-1e3, 1e3))
-              .AddAttribute("PiecewiseB1",
-                            "004 Eq. (18) b1, seconds, below the threshold.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&AnalyticBackend::m_b1),
-                            MakeDoubleChecker<double>(-1e3, 1e3))
-              .AddAttribute("PiecewiseA2",
-                            "004 Eq. (18) a2, seconds per byte, at or above the threshold.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&AnalyticBackend::m_a2),
-                            MakeDoubleChecker<double>(0.0, 1.0))
-              .AddAttribute("PiecewiseB2",
-                            "004 Eq. (18) b2, seconds, at or above the threshold.",
-                            DoubleValue(0.0),
-                            MakeDoubleAccessor(&AnalyticBackend::m_b2),
-                            MakeDoubleChecker<double>(-1e3, 1e3))
-              .AddAttribute("PiecewiseThreshold",
-                            "004 Eq. (18) D_Thresh in bytes; 0 = the bandwidth-delay product "
-                            "B x 4 link delays (a worker-switch-worker round trip).",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&AnalyticBackend::m_threshold),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("StashMaxNodes",
-                            "Largest node count the STASH best-node search (003 Sec. 6.2) "
-                            "considers.",
-                            UintegerValue(100000),
-                            MakeUintegerAccessor(&AnalyticBackend::m_stashMaxNodes),
-                            MakeUintegerChecker<uint32_t>(1, 10000000))
-              .AddTraceSource("Result",
-                              "A model variant's result, as Run() returns it.",
-                              MakeTraceSourceAccessor(&AnalyticBackend::m_resultTrace),
-                              "ns3::AnalyticBackend::ResultTracedCallback");
+    // AddAttribute needs the parent set first: the OSF attributes are added last.
+    static TypeId tid = AddOsfAttributes(
+        TypeId("ns3::AnalyticBackend")
+            .SetParent<TrainingBackend>()
+            .SetGroupName("DistributedTraining")
+            .AddConstructor<AnalyticBackend>()
+            .AddAttribute("RhoThreshold",
+                          "rho_T of 000 Eq. (5): the async PS model uses FCFS links when the "
+                          "FCFS link utilisation is at most rho_T, else PS. 000 Sec. 4.2.1 "
+                          "uses 0.6 on 10 Gbps GPU clusters and 0.5 on a 1 Gbps CPU cluster.",
+                          DoubleValue(0.6),
+                          MakeDoubleAccessor(&AnalyticBackend::m_rhoThreshold),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("MvaMethod",
+                          "How the async PS queueing network is solved: Auto (exact up to "
+                          "2^ExactMvaMaxWorkers populations, else Schweitzer-Bard), Exact, or "
+                          "Approximate.",
+                          EnumValue(MVA_AUTO),
+                          DtMakeEnumAccessor<MvaMethod>(&AnalyticBackend::m_mvaMethod),
+                          MakeEnumChecker(MVA_AUTO,
+                                          "Auto",
+                                          MVA_EXACT,
+                                          "Exact",
+                                          MVA_APPROXIMATE,
+                                          "Approximate"))
+            .AddAttribute("ExactMvaMaxWorkers",
+                          "Exact MVA is used while the population lattice has at most "
+                          "2^ExactMvaMaxWorkers states: up to this many workers with distinct "
+                          "compute scales (workers with equal scales share a class, so a "
+                          "homogeneous cluster of up to 2^ExactMvaMaxWorkers - 1 workers is "
+                          "exact too).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&AnalyticBackend::m_exactMvaMaxWorkers),
+                          MakeUintegerChecker<uint32_t>(1, 20))
+            .AddAttribute("ApproxMvaTolerance",
+                          "Schweitzer-Bard MVA stops when no worker's throughput changes by "
+                          "more than this fraction in an iteration.",
+                          DoubleValue(1e-10),
+                          MakeDoubleAccessor(&AnalyticBackend::m_approxTolerance),
+                          MakeDoubleChecker<double>(1e-15, 1e-2))
+            .AddAttribute("ApproxMvaMaxIterations",
+                          "Schweitzer-Bard MVA iteration limit (a note is added if it is hit).",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&AnalyticBackend::m_approxMaxIterations),
+                          MakeUintegerChecker<uint32_t>(1, 10000000))
+            .AddAttribute("StashMaxNodes",
+                          "Largest node count the STASH best-node search (003 Sec. 6.2) "
+                          "considers.",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&AnalyticBackend::m_stashMaxNodes),
+                          MakeUintegerChecker<uint32_t>(1, 10000000))
+            .AddTraceSource("Result",
+                            "A model variant's result, as Run() returns it.",
+                            MakeTraceSourceAccessor(&AnalyticBackend::m_resultTrace),
+                            "ns3::AnalyticBackend::ResultTracedCallback"));
     return tid;
 }
 

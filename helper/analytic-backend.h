@@ -109,6 +109,12 @@ class AnalyticBackend : public TrainingBackend
     void DoDispose() override;
 
   private:
+    /**
+     * \param tid the TypeId being built
+     * \return it with the attributes of the OSF ring models (004 Eqs. (7), (18))
+     */
+    static TypeId AddOsfAttributes(TypeId tid);
+
     /// One family of closed forms: when it applies, and what it evaluates.
     struct Evaluator
     {

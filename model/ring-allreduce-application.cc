@@ -25,13 +25,58 @@ NS_LOG_COMPONENT_DEFINE("RingAllReduceApplication");
 NS_OBJECT_ENSURE_REGISTERED(RingAllReduceApplication);
 
 TypeId
+RingAllReduceApplication::AddFusionAttributes(TypeId tid)
+{
+    const TrainingScenario d; // the defaults are the scenario's
+    return tid
+        .AddAttribute("BucketBytes",
+                      "Fusion threshold Q in bytes (0: one bucket per layer; 2^64-1: one "
+                      "bucket)",
+                      UintegerValue(d.bucketBytes),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_bucketBytes),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("FirstBucketBytes",
+                      "Size of the first bucket in bytes (0: BucketBytes)",
+                      UintegerValue(d.firstBucketBytes),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_firstBucket),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("FusionTimeout",
+                      "A bucket also closes this long after its first gradient was ready "
+                      "(0: never)",
+                      TimeValue(d.fusionTimeout),
+                      MakeTimeAccessor(&RingAllReduceApplication::m_fusionTimeout),
+                      MakeTimeChecker(Seconds(0)))
+        .AddAttribute("ReductionRate",
+                      "Bytes per second of reducing a received reduce-scatter chunk "
+                      "(0: free)",
+                      DoubleValue(d.reductionRate),
+                      MakeDoubleAccessor(&RingAllReduceApplication::m_reductionRate),
+                      MakeDoubleChecker<double>(0))
+        .AddAttribute("GpusPerNode",
+                      "GPUs per node G (> 1: intra-node reduce and broadcast per bucket)",
+                      UintegerValue(d.gpusPerNode),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_gpusPerNode),
+                      MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("IntraBandwidth",
+                      "Intra-node interconnect rate (modelled delay, G > 1)",
+                      DataRateValue(d.intraBandwidth),
+                      MakeDataRateAccessor(&RingAllReduceApplication::m_intraBandwidth),
+                      MakeDataRateChecker())
+        .AddAttribute("IntraLatency",
+                      "Intra-node per-operation latency (modelled delay, G > 1)",
+                      TimeValue(d.intraLatency),
+                      MakeTimeAccessor(&RingAllReduceApplication::m_intraLatency),
+                      MakeTimeChecker(Seconds(0)));
+}
+
+TypeId
 RingAllReduceApplication::GetTypeId()
 {
     static TypeId tid
-        = TypeId("ns3::RingAllReduceApplication")
-              .SetParent<Application>()
-              .SetGroupName("DistributedTraining")
-              .AddConstructor<RingAllReduceApplication>()
+        = AddFusionAttributes(TypeId("ns3::RingAllReduceApplication")
+                                  .SetParent<Application>()
+                                  .SetGroupName("DistributedTraining")
+                                  .AddConstructor<RingAllReduceApplication>())
               .AddAttribute("WorkerIndex",
                             "Index w of this worker in the ring",
                             UintegerValue(0),
@@ -49,7 +94,7 @@ RingAllReduceApplication::GetTypeId()
                             MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("Steps",
                             "Training steps to run",
-                            UintegerValue(10),
+                            UintegerValue(TrainingScenario().steps),
                             MakeUintegerAccessor(&RingAllReduceApplication::m_steps),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("Overlap",
@@ -69,44 +114,6 @@ RingAllReduceApplication::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&RingAllReduceApplication::m_sampleSteps),
                             MakeBooleanChecker())
-              .AddAttribute("BucketBytes",
-                            "Fusion threshold Q in bytes (0: one bucket per layer; 2^64-1: one "
-                            "bucket)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&RingAllReduceApplication::m_bucketBytes),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("FirstBucketBytes",
-                            "Size of the first bucket in bytes (0: BucketBytes)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&RingAllReduceApplication::m_firstBucket),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute("FusionTimeout",
-                            "A bucket also closes this long after its first gradient was ready "
-                            "(0: never)",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&RingAllReduceApplication::m_fusionTimeout),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("ReductionRate",
-                            "Bytes per second of reducing a received reduce-scatter chunk "
-                            "(0: free)",
-                            DoubleValue(0),
-                            MakeDoubleAccessor(&RingAllReduceApplication::m_reductionRate),
-                            MakeDoubleChecker<double>(0))
-              .AddAttribute("GpusPerNode",
-                            "GPUs per node G (> 1: intra-node reduce and broadcast per bucket)",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&RingAllReduceApplication::m_gpusPerNode),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("IntraBandwidth",
-                            "Intra-node interconnect rate (modelled delay, G > 1)",
-                            DataRateValue(DataRate("300Gbps")),
-                            MakeDataRateAccessor(&RingAllReduceApplication::m_intraBandwidth),
-                            MakeDataRateChecker())
-              .AddAttribute("IntraLatency",
-                            "Intra-node per-operation latency (modelled delay, G > 1)",
-                            TimeValue(MicroSeconds(5)),
-                            MakeTimeAccessor(&RingAllReduceApplication::m_intraLatency),
-                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
                               "A step ended (every bucket reduced at this worker)",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_stepTrace),
@@ -132,7 +139,7 @@ RingAllReduceApplication::RingAllReduceApplication()
     : m_index(0),
       m_workers(1),
       m_port(5000),
-      m_steps(10),
+      m_steps(TrainingScenario().steps),
       m_overlap(false),
       m_scale(1.0),
       m_sampleSteps(true),

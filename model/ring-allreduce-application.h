@@ -112,6 +112,12 @@ class RingAllReduceApplication : public Application
     void DoDispose() override;
 
   private:
+    /**
+     * \param tid the TypeId being built (its parent set)
+     * \return it with the tensor-fusion, reduction and intra-node attributes
+     */
+    static TypeId AddFusionAttributes(TypeId tid);
+
     void StartApplication() override;
     void StopApplication() override;
 

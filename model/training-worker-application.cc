@@ -5,6 +5,7 @@
 #include "training-worker-application.h"
 
 #include "training-network.h"
+#include "training-scenario.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -43,7 +44,7 @@ TrainingWorkerApplication::GetTypeId()
                             MakeUintegerChecker<uint16_t>(1))
               .AddAttribute("Steps",
                             "Training steps to run",
-                            UintegerValue(10),
+                            UintegerValue(TrainingScenario().steps),
                             MakeUintegerAccessor(&TrainingWorkerApplication::m_steps),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("Overlap",
@@ -77,12 +78,12 @@ TrainingWorkerApplication::GetTypeId()
                   MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("IntraBandwidth",
                             "Intra-node interconnect bandwidth (GpusPerNode > 1)",
-                            DataRateValue(DataRate("300Gbps")),
+                            DataRateValue(TrainingScenario().intraBandwidth),
                             MakeDataRateAccessor(&TrainingWorkerApplication::m_intraRate),
                             MakeDataRateChecker())
               .AddAttribute("IntraLatency",
                             "Intra-node latency per tensor (GpusPerNode > 1)",
-                            TimeValue(MicroSeconds(5)),
+                            TimeValue(TrainingScenario().intraLatency),
                             MakeTimeAccessor(&TrainingWorkerApplication::m_intraLatency),
                             MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
@@ -105,7 +106,7 @@ TrainingWorkerApplication::GetTypeId()
 TrainingWorkerApplication::TrainingWorkerApplication()
     : m_index(0),
       m_port(5000),
-      m_steps(10),
+      m_steps(TrainingScenario().steps),
       m_overlap(false),
       m_scale(1.0),
       m_sampleSteps(true),

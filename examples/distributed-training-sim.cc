@@ -29,6 +29,7 @@
 #include <limits>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -48,11 +49,23 @@ RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const std
             continue;
         }
         Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
-        const std::string why = b->GetUnavailableReason();
-        if (!why.empty() && backend == "all")
+        std::string why = b->GetUnavailableReason();
+        if (backend == "all")
         {
-            std::fprintf(stderr, "note: backend %s skipped: %s\n", entry.name.c_str(), why.c_str());
-            continue;
+            // Skipped whole (never a partial result), with one note per reason and process.
+            static std::set<std::string> noted;
+            why = why.empty() ? b->GetUnsupportedReason(profile, s) : why;
+            if (!why.empty() && noted.insert(entry.name + why).second)
+            {
+                std::fprintf(stderr,
+                             "note: --backend=all: backend %s skipped: %s\n",
+                             entry.name.c_str(),
+                             why.c_str());
+            }
+            if (!why.empty())
+            {
+                continue;
+            }
         }
         if (!why.empty())
         {

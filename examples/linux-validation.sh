@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validation against real TCP (issue 14): regenerates the tables of doc/validation-runner.rst,
+# Validation against real TCP (issue 14): regenerates the tables of doc/linux-backend.rst,
 # section "Validation against real TCP". Needs root (the linux backend builds network
 # namespaces). Runs one experiment at a time (the linux runs are real time: parallel jobs would
 # disturb each other) and records the load (uptime) next to every row.
@@ -7,9 +7,12 @@
 #   bash examples/linux-validation.sh fidelity [OUT_DIR]  # single flow vs shaper, ~1 min
 #   bash examples/linux-validation.sh sharing  [OUT_DIR]  # the sharing grid, ns-3 and linux, ~15 min
 #   bash examples/linux-validation.sh oneworker [OUT_DIR] # one worker vs the closed form, ~1 min
-#   (training scenarios: python3 examples/linux-compare.py OUT examples/linux-scenarios.txt)
+#   bash examples/linux-validation.sh noise [OUT_DIR]     # run-to-run spread vs dilation, ~10 min
+#   (training scenarios, the error tables: the validation runner with linux as the reference,
+#    ./build/bin/validation-runner --matrix=validation/matrix-linux.json --out=OUT
+#    and validation/matrix-linux-grid.json; the linux jobs run one at a time, alone)
 #
-# Environment: BUILD (default build).
+# Environment: BUILD (default build), REPEAT (noise: runs per point, default 5).
 set -euo pipefail
 mode=${1:-}
 out=${2:-doc/figures}
@@ -93,8 +96,35 @@ PY
     done
     cat "$csv"
     ;;
+  noise)
+    # Run-to-run spread of one async and one ring point at the smallest faithful dilation and
+    # at a larger one: --repeat=N runs each N times and reports the median run with min/max.
+    csv=$out/linux-noise.csv
+    echo "scenario,workers,dilation,repeat,median,min,max,spread,load1_before,load1_after,wall_s" >"$csv"
+    profile=traces/googlenet-titanx-pascal-b16.json
+    for cfg in "ps-async-10g 10 --mode=async" "ps-async-10g 40 --mode=async" \
+               "ring-ddp-10g 20 --arch=ring --preset=ddp --overlap=true" \
+               "ring-ddp-10g 80 --arch=ring --preset=ddp --overlap=true"; do
+      set -- $cfg
+      name=$1 d=$2
+      shift 2
+      l=$(load)
+      rt "$sim" --profile=$profile --workers=4 --nicRate=10Gbps --mtu=1500 --queue=1000p \
+        --steps=4 --warmup=1 --dilation=$d --repeat=${REPEAT:-5} --backend=linux --records=false \
+        --progress=false "$@" --output="$out/noise.json" >/dev/null
+      python3 - "$out/noise.json" "$name" "$d" "$l" "$(load)" >>"$csv" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['results'][0]
+i = r['inputs']
+print('%s,4,%s,%d,%.2f,%.2f,%.2f,%.4f,%s,%s,%.1f' % (
+    sys.argv[2], sys.argv[3], i['repeat'], r['throughput_samples_per_s'], i['throughput_min'],
+    i['throughput_max'], i['throughput_spread'], sys.argv[4], sys.argv[5], r['wall_time_s']))
+PY
+    done
+    cat "$csv"
+    ;;
   *)
-    echo "usage: $0 fidelity|sharing|oneworker [OUT_DIR]" >&2
+    echo "usage: $0 fidelity|sharing|oneworker|noise [OUT_DIR]" >&2
     exit 1
     ;;
 esac

@@ -17,6 +17,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/sweep-engine.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 #include "ns3/validation-matrix.h"
 
@@ -77,29 +78,61 @@ ToSweepJob(const ValidationMatrix::Job& job, const std::string& sim, const std::
     s.argv.push_back(std::string("--records=") + (job.records ? "true" : "false"));
     s.result = ResultFile(outDir, job.id);
     s.log = outDir + "/jobs/" + job.id + ".log";
+    s.exclusive = job.exclusive;
     return s;
 }
 
 /**
- * The packet level is the reference every other backend is compared with: a compared job that
- * runs it (e.g. a flow variant with --backend=packet) would compare the reference with itself.
- * \param job a job of the matrix \throw TrainingInputError naming the job
+ * The reference (packet level, or linux) is what every other backend is compared with: a
+ * compared job that runs it (e.g. a flow variant with --backend=packet) would compare the
+ * reference with itself.
+ * \param job a job of the matrix \param reference the reference backend
+ * \throw TrainingInputError naming the job
  */
 void
-CheckNotReference(const ValidationMatrix::Job& job)
+CheckNotReference(const ValidationMatrix::Job& job, const std::string& reference)
 {
-    if (job.backend == "packet")
+    if (job.backend == reference)
     {
         return;
     }
     const std::string backend = job.options.value("backend", job.backend);
-    if (backend == "packet" || backend == "all")
+    if (backend == reference || backend == "all")
     {
         throw TrainingInputError("job " + job.id + ": --backend=" + backend + " in a compared "
                                  + job.backend + " job"
                                  + (job.variant.empty() ? "" : " (variant '" + job.variant + "')")
-                                 + " (expected the packet level only as the reference: remove "
-                                   "--backend from the variant's args)");
+                                 + " (expected the " + reference
+                                 + " backend only as the reference: remove --backend from the "
+                                   "variant's args)");
+    }
+}
+
+/**
+ * Jobs that run in real time (the linux backend) need root and namespaces here: say so before
+ * any job runs, instead of one failure per job.
+ * \param jobs the jobs \param matrixFile for the message
+ * \throw TrainingInputError naming the reason
+ */
+void
+CheckRealTimeBackends(const std::vector<ValidationMatrix::Job>& jobs, const std::string& matrixFile)
+{
+    std::set<std::string> backends;
+    for (const auto& job : jobs)
+    {
+        if (job.exclusive)
+        {
+            backends.insert(job.backend);
+        }
+    }
+    for (const auto& name : backends)
+    {
+        const std::string why = TrainingBackendRegistry::Create(name)->GetUnavailableReason();
+        if (!why.empty())
+        {
+            throw TrainingInputError(matrixFile + ": the " + name + " jobs cannot run here: " + why
+                                     + " (expected a machine where --backend=" + name + " runs)");
+        }
     }
 }
 
@@ -122,6 +155,17 @@ LastLines(const std::string& file, std::size_t n)
         }
     }
     return {lines.begin(), lines.end()};
+}
+
+/// Copy a result's wall time and notes (joined by " | ") into its row.
+void
+AddWallAndNotes(const nlohmann::json& result, ValidationMatrix::Row& row)
+{
+    row.wallSeconds = result.value("wall_time_s", 0.0);
+    for (const auto& note : result.value("notes", nlohmann::json::array()))
+    {
+        row.notes += (row.notes.empty() ? "" : " | ") + note.get<std::string>();
+    }
 }
 
 /**
@@ -163,11 +207,13 @@ ReadRows(const ValidationMatrix& matrix,
             row.profile = s.profile;
             row.workers = job.workers;
             row.backend = r.value("backend", job.backend);
-            if (row.backend == "packet" && job.backend != "packet")
+            const std::string& reference = matrix.GetReference();
+            if (row.backend == reference && job.backend != reference)
             {
                 throw TrainingInputError(ResultFile(outDir, job.id) + ": the " + job.backend
-                                         + " job reports a packet-level result (expected only the "
-                                           "reference jobs to run the packet level)");
+                                         + " job reports a " + reference
+                                         + " result (expected only the reference jobs to run the "
+                                         + reference + " backend)");
             }
             // A calibration label names the result of a sharing model; ring scenarios report
             // "allreduce" whatever the sharing, so their rows keep that name (and are dropped
@@ -178,6 +224,7 @@ ReadRows(const ValidationMatrix& matrix,
             row.throughput = r.value("throughput_samples_per_s", 0.0);
             row.stepTime = r.value("step_time_mean_s", 0.0);
             row.job = job.id;
+            AddWallAndNotes(r, row);
             rows.push_back(row);
             if (relabel)
             {
@@ -204,27 +251,41 @@ Num(double v)
     return buf;
 }
 
-/// Write results.csv.
+/**
+ * Write results.csv (the reference's throughput in the column named after it; the same bytes on
+ * every engine) and wall-times.csv (each result's wall time: real-time runs against simulations).
+ */
 void
-WriteResults(const std::string& file, const std::vector<ValidationMatrix::Row>& rows)
+WriteResults(const std::string& outDir,
+             const std::vector<ValidationMatrix::Row>& rows,
+             const std::string& reference)
 {
     std::ostringstream out;
+    std::ostringstream wall;
     out << "scenario,category,role,profile,workers,backend,variant,throughput_samples_per_s,"
-           "step_time_mean_s,packet_throughput_samples_per_s,rel_error,job\n";
+           "step_time_mean_s,"
+        << reference << "_throughput_samples_per_s,rel_error,job,notes\n";
+    wall << "scenario,workers,backend,variant,wall_time_s\n";
     for (const auto& r : rows)
     {
+        const bool known = r.referenceThroughput > 0;
         out << CsvField(r.scenario) << "," << CsvField(r.category) << "," << CsvField(r.role) << ","
             << CsvField(r.profile) << "," << r.workers << "," << CsvField(r.backend) << ","
             << CsvField(r.variant) << "," << Num(r.throughput) << "," << Num(r.stepTime) << ","
-            << (r.packetThroughput > 0 ? Num(r.packetThroughput) : "") << ","
-            << (r.packetThroughput > 0 ? Num(r.relError) : "") << "," << CsvField(r.job) << "\n";
+            << (known ? Num(r.referenceThroughput) : "") << "," << (known ? Num(r.relError) : "")
+            << "," << CsvField(r.job) << "," << CsvField(r.notes) << "\n";
+        wall << CsvField(r.scenario) << "," << r.workers << "," << CsvField(r.backend) << ","
+             << CsvField(r.variant) << "," << Num(r.wallSeconds) << "\n";
     }
-    WriteFile(file, out.str());
+    WriteFile(outDir + "/results.csv", out.str());
+    WriteFile(outDir + "/wall-times.csv", wall.str());
 }
 
-/// Write error-table.csv and error-table.rst (K > 1, K = 1 and all K).
+/// Write error-table.csv and error-table.rst (K > 1, K = 1 and all K) against the reference.
 void
-WriteErrorTables(const std::string& outDir, const std::vector<ValidationMatrix::Row>& rows)
+WriteErrorTables(const std::string& outDir,
+                 const std::vector<ValidationMatrix::Row>& rows,
+                 const ValidationMatrix& matrix)
 {
     struct Part
     {
@@ -232,25 +293,30 @@ WriteErrorTables(const std::string& outDir, const std::vector<ValidationMatrix::
         std::string title;
     };
 
+    const std::string& ref = matrix.GetReference();
+    const std::string vs = ref == "packet" ? "packet level" : ref + " (real TCP)";
     const std::vector<Part> parts
         = {{ValidationMatrix::K_ABOVE_ONE,
-            "K > 1: mean (max) absolute relative throughput error vs packet level in %, holdout "
-            "scenarios"},
+            "K > 1: mean (max) absolute relative throughput error vs " + vs
+                + " in %, holdout scenarios"},
            {ValidationMatrix::K_ONE,
-            "K = 1 (no contention, must agree): mean (max) absolute relative error vs packet level "
-            "in %"},
+            "K = 1 (no contention, must agree): mean (max) absolute relative error vs " + vs
+                + " in %"},
            {ValidationMatrix::K_ALL,
-            "every K: mean (max) absolute relative error vs packet level in %"}};
+            "every K: mean (max) absolute relative error vs " + vs + " in %"}};
+    const std::vector<std::string> columns = matrix.GetColumns();
     std::string csv;
     std::string rst;
     for (const auto& p : parts)
     {
-        auto table = ValidationMatrix::BuildTable(rows, p.filter);
-        csv += ValidationMatrix::FormatCsv(table, p.title) + "\n";
-        rst += p.title + ":\n\n" + ValidationMatrix::FormatRst(table) + "\n";
+        auto table = ValidationMatrix::BuildTable(rows, p.filter, ref);
+        csv += ValidationMatrix::FormatCsv(table, p.title, columns) + "\n";
+        rst += p.title + ":\n\n" + ValidationMatrix::FormatRst(table, columns) + "\n";
         if (p.filter == ValidationMatrix::K_ABOVE_ONE)
         {
-            std::printf("\n%s\n%s", p.title.c_str(), ValidationMatrix::FormatRst(table).c_str());
+            std::printf("\n%s\n%s",
+                        p.title.c_str(),
+                        ValidationMatrix::FormatRst(table, columns).c_str());
         }
     }
     WriteFile(outDir + "/error-table.csv", csv);
@@ -325,9 +391,10 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
 std::string
 WriteThroughputFigure(const std::string& outDir,
                       const ValidationMatrix::Scenario& s,
-                      const std::vector<ValidationMatrix::Row>& rows)
+                      const std::vector<ValidationMatrix::Row>& rows,
+                      const std::string& reference)
 {
-    std::vector<std::string> columns = {"packet"};
+    std::vector<std::string> columns = {reference};
     std::map<uint32_t, std::map<std::string, double>> table;
     for (const auto& r : rows)
     {
@@ -335,7 +402,7 @@ WriteThroughputFigure(const std::string& outDir,
         {
             continue; // calibration sweeps stay out of the figures
         }
-        std::string col = r.backend == "packet" ? "packet" : r.backend + " " + r.variant;
+        std::string col = r.backend == reference ? reference : r.backend + " " + r.variant;
         if (std::find(columns.begin(), columns.end(), col) == columns.end())
         {
             columns.push_back(col);
@@ -371,7 +438,7 @@ WriteThroughputFigure(const std::string& outDir,
        << "set title '" << s.name << " (" << s.category << ", "
        << fs::path(s.profile).stem().string() << ")' noenhanced\n"
        << "plot '" << base << ".csv' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title "
-       << "'packet (ns-3 TCP)'";
+       << "'" << (reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)") << "'";
     for (std::size_t i = 1; i < columns.size(); ++i)
     {
         gp << ", \\\n     '' using 1:" << i + 2 << " with linespoints pt " << i << " dt "
@@ -381,6 +448,66 @@ WriteThroughputFigure(const std::string& outDir,
     gp << "\n";
     WriteFile(outDir + "/" + base + ".gp", gp.str());
     return base + ".gp";
+}
+
+/**
+ * The transfers of the first measured step of one result file, as gnuplot data (one block).
+ * \param file a result JSON file with records
+ * \param title the panel's title (a comment line)
+ * \param dat where the block goes
+ * \param k set to the scenario's worker count
+ * \param span raised to the block's last end time (ms)
+ * \return false if the file is missing, unreadable or has no result
+ */
+bool
+WriteTimelinePanel(const std::string& file,
+                   const std::string& title,
+                   std::ostringstream& dat,
+                   uint32_t& k,
+                   double& span)
+{
+    std::ifstream in(file);
+    nlohmann::json doc;
+    try
+    {
+        doc = nlohmann::json::parse(in);
+    }
+    catch (const nlohmann::json::exception&)
+    {
+        return false;
+    }
+    if (!in || doc["results"].empty())
+    {
+        return false;
+    }
+    const auto& result = doc["results"][0];
+    uint32_t warmup = doc["scenario"].value("warmup", 0u);
+    k = doc["scenario"].value("workers", 0u);
+    const auto& transfers = result.value("transfers", nlohmann::json::array());
+    double t0 = 1e300;
+    for (const auto& t : transfers)
+    {
+        if (t.value("step", 0u) == warmup)
+        {
+            t0 = std::min(t0, t.value("start_s", 0.0));
+        }
+    }
+    dat << "# " << title << ": worker direction tensor start_ms end_ms\n";
+    for (const auto& t : transfers)
+    {
+        if (t.value("step", 0u) != warmup)
+        {
+            continue;
+        }
+        double a = 1e3 * (t.value("start_s", 0.0) - t0);
+        double b = 1e3 * (t.value("end_s", 0.0) - t0);
+        span = std::max(span, b);
+        bool up = t.value("direction", std::string()) == "up";
+        dat << t.value("worker", 0u) + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " "
+            << t.value("tensor", 0u) << " " << Num(a) << " " << Num(b) << "\n";
+    }
+    dat << "\n\n";
+    return true;
 }
 
 /**
@@ -404,53 +531,12 @@ WriteTimelineFigure(const std::string& outDir,
     std::ostringstream dat;
     uint32_t k = 0;
     double span = 0;
-    for (std::size_t p = 0; p < panels.size(); ++p)
+    for (const auto& panel : panels)
     {
-        std::ifstream in(panels[p].file);
-        if (!in)
+        if (!WriteTimelinePanel(panel.file, panel.title, dat, k, span))
         {
             return "";
         }
-        nlohmann::json doc;
-        try
-        {
-            doc = nlohmann::json::parse(in);
-        }
-        catch (const nlohmann::json::exception&)
-        {
-            return "";
-        }
-        if (doc["results"].empty())
-        {
-            return "";
-        }
-        const auto& result = doc["results"][0];
-        uint32_t warmup = doc["scenario"].value("warmup", 0u);
-        k = doc["scenario"].value("workers", 0u);
-        const auto& transfers = result.value("transfers", nlohmann::json::array());
-        double t0 = 1e300;
-        for (const auto& t : transfers)
-        {
-            if (t.value("step", 0u) == warmup)
-            {
-                t0 = std::min(t0, t.value("start_s", 0.0));
-            }
-        }
-        dat << "# " << panels[p].title << ": worker direction tensor start_ms end_ms\n";
-        for (const auto& t : transfers)
-        {
-            if (t.value("step", 0u) != warmup)
-            {
-                continue;
-            }
-            double a = 1e3 * (t.value("start_s", 0.0) - t0);
-            double b = 1e3 * (t.value("end_s", 0.0) - t0);
-            span = std::max(span, b);
-            bool up = t.value("direction", std::string()) == "up";
-            dat << t.value("worker", 0u) + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " "
-                << t.value("tensor", 0u) << " " << Num(a) << " " << Num(b) << "\n";
-        }
-        dat << "\n\n";
     }
     const std::string base = s.name + "-timeline";
     WriteFile(outDir + "/" + base + ".dat", dat.str());
@@ -588,10 +674,14 @@ Runner::RunPhase(const std::vector<ValidationMatrix::Job>& jobs)
     std::vector<SweepJob> sweep;
     for (const auto& job : jobs)
     {
-        CheckNotReference(job);
+        CheckNotReference(job, m_matrix.GetReference());
         sweep.push_back(ToSweepJob(job, m_opt.sim, m_opt.outDir));
     }
     m_jobs.insert(m_jobs.end(), jobs.begin(), jobs.end());
+    if (!m_opt.merge && m_opt.engine.engine != "slurm") // slurm refuses real-time jobs itself
+    {
+        CheckRealTimeBackends(jobs, m_opt.matrixFile);
+    }
     if (m_opt.merge)
     {
         auto missing = SweepEngine::Check(sweep);
@@ -621,7 +711,8 @@ std::optional<double>
 Runner::Calibrate()
 {
     const auto& cal = *m_matrix.GetCalibration();
-    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir));
+    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir),
+                                               m_matrix.GetReference());
     auto cells = ValidationMatrix::CalibrationErrors(rows, cal);
     std::ostringstream csv;
     csv << "variant,option,value,mean_abs_rel_error,max_abs_rel_error,points,chosen\n";
@@ -666,7 +757,7 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
     for (std::size_t i = 0; i < m_matrix.GetScenarios().size(); ++i)
     {
         const auto& s = m_matrix.GetScenarios()[i];
-        scripts.push_back(WriteThroughputFigure(outDir, s, rows));
+        scripts.push_back(WriteThroughputFigure(outDir, s, rows, m_matrix.GetReference()));
         if (!s.timeline)
         {
             continue;
@@ -752,18 +843,51 @@ Runner::Run()
             return 0;
         }
     }
-    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir));
-    WriteResults(m_opt.outDir + "/results.csv", rows);
-    WriteErrorTables(m_opt.outDir, rows);
+    auto rows = ValidationMatrix::AttachErrors(ReadRows(m_matrix, m_jobs, m_opt.outDir),
+                                               m_matrix.GetReference());
+    WriteResults(m_opt.outDir, rows, m_matrix.GetReference());
+    WriteErrorTables(m_opt.outDir, rows, m_matrix);
     std::size_t figures = WriteFigures(rows);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("wrote %s/results.csv (%zu rows), error-table.csv, error-table.rst and %zu "
-                "figure scripts in %.0f s\n",
-                m_opt.outDir.c_str(),
-                rows.size(),
-                figures,
-                wall);
+    std::printf(
+        "wrote %s/results.csv (%zu rows), wall-times.csv, error-table.csv, error-table.rst and %zu "
+        "figure scripts in %.0f s\n",
+        m_opt.outDir.c_str(),
+        rows.size(),
+        figures,
+        wall);
     return ReportFailures();
+}
+
+/**
+ * Finish the settings after the command line: --jobs parsed, the engine checked, the Slurm
+ * merge step (this very command with --merge, from the current folder).
+ * \throw TrainingInputError naming the option
+ */
+void
+CompleteOptions(RunnerOptions& opt, const std::string& jobs, int argc, char* argv[])
+{
+    if (opt.matrixFile.empty())
+    {
+        throw TrainingInputError("--matrix: missing (expected a matrix JSON file, e.g. "
+                                 "--matrix=validation/matrix.json)");
+    }
+    if (jobs.empty() || jobs.find_first_not_of("0123456789") != std::string::npos || jobs.size() > 4
+        || std::stoul(jobs) < 1)
+    {
+        throw TrainingInputError("--jobs: cannot parse '" + jobs
+                                 + "' (expected a whole number from 1 to 9999)");
+    }
+    opt.engine.slots = static_cast<uint32_t>(std::stoul(jobs));
+    SweepEngine check(opt.engine); // rejects an unknown --engine before any work
+    std::error_code ec;
+    opt.engine.mergeCommand = "cd " + ShellQuote(fs::current_path(ec).string()) + " && ";
+    for (int i = 0; i < argc; ++i)
+    {
+        opt.engine.mergeCommand
+            += ShellQuote(i == 0 ? fs::read_symlink("/proc/self/exe", ec).string() : argv[i]) + " ";
+    }
+    opt.engine.mergeCommand += "--merge";
 }
 
 } // namespace
@@ -777,9 +901,9 @@ main(int argc, char* argv[])
     std::string runJob;
 
     CommandLine cmd(__FILE__);
-    cmd.Usage("Run a validation matrix (doc/validation-runner.rst) through the packet, flow and "
-              "analytic backends, as driver processes on this machine, GNU parallel or Slurm, "
-              "and compare them.");
+    cmd.Usage("Run a validation matrix (doc/validation-runner.rst) through the packet, flow, "
+              "analytic (and linux) backends, as driver processes on this machine, GNU parallel "
+              "or Slurm, and compare them with the reference (packet, or linux).");
     cmd.AddValue("matrix", "Matrix JSON file, e.g. validation/matrix.json", opt.matrixFile);
     cmd.AddValue("out", "Output folder (results.csv, error tables, figures, jobs/)", opt.outDir);
     cmd.AddValue("jobs", "Jobs at a time (default: number of cores; slurm: array throttle)", jobs);
@@ -806,36 +930,13 @@ main(int argc, char* argv[])
                  opt.merge);
     cmd.AddValue("run-job", "Internal: run the one job described by this job file", runJob);
     cmd.Parse(argc, argv);
-
     try
     {
         if (!runJob.empty())
         {
             return SweepEngine::RunJobFile(runJob);
         }
-        if (opt.matrixFile.empty())
-        {
-            throw TrainingInputError("--matrix: missing (expected a matrix JSON file, e.g. "
-                                     "--matrix=validation/matrix.json)");
-        }
-        if (jobs.empty() || jobs.find_first_not_of("0123456789") != std::string::npos
-            || jobs.size() > 4 || std::stoul(jobs) < 1)
-        {
-            throw TrainingInputError("--jobs: cannot parse '" + jobs
-                                     + "' (expected a whole number from 1 to 9999)");
-        }
-        opt.engine.slots = static_cast<uint32_t>(std::stoul(jobs));
-        SweepEngine check(opt.engine); // rejects an unknown --engine before any work
-        // The Slurm merge step: this very command with --merge (from the job folder's parent).
-        std::error_code ec;
-        opt.engine.mergeCommand = "cd " + ShellQuote(fs::current_path(ec).string()) + " && ";
-        for (int i = 0; i < argc; ++i)
-        {
-            opt.engine.mergeCommand
-                += ShellQuote(i == 0 ? fs::read_symlink("/proc/self/exe", ec).string() : argv[i])
-                   + " ";
-        }
-        opt.engine.mergeCommand += "--merge";
+        CompleteOptions(opt, jobs, argc, argv);
         return Runner(opt).Run();
     }
     catch (const TrainingInputError& e)

@@ -34,7 +34,7 @@ NS_OBJECT_ENSURE_REGISTERED(LinuxBackend);
 DT_REGISTER_BACKEND("linux",
                     LinuxBackend,
                     40,
-                    false,
+                    true,
                     "the same applications over real Linux kernel TCP in network namespaces "
                     "(root; real time, x Dilation)");
 
@@ -386,6 +386,12 @@ LinuxBackend::GetTypeId()
                   IntegerValue(-5),
                   MakeIntegerAccessor(&LinuxBackend::m_nice),
                   MakeIntegerChecker<int32_t>(-20, 19))
+              .AddAttribute("Repeat",
+                            "Runs per point: the result is the median-throughput run, with the "
+                            "min, max and spread of the throughput in its inputs and notes",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&LinuxBackend::m_repeat),
+                            MakeUintegerChecker<uint32_t>(1, 1000))
               .AddAttribute("Port",
                             "TCP port the parameter servers and ring workers listen on",
                             UintegerValue(5000),
@@ -402,7 +408,8 @@ LinuxBackend::LinuxBackend()
       m_maxTotalFrames(170000),
       m_burst(MilliSeconds(1)),
       m_port(5000),
-      m_nice(-5)
+      m_nice(-5),
+      m_repeat(1)
 {
 }
 
@@ -460,7 +467,7 @@ LinuxBackend::CheckFidelity(const TrainingScenario& s) const
                   "linux backend: %.3g Gbit/s per port at dilation %.3g (%.0f frames/s per port, "
                   "%.0f over %u ports busy at once) exceeds what this machine shapes within 2 %% "
                   "(%.3g Gbit/s, %.0f frames/s per port, %.0f frames/s in total; "
-                  "doc/validation-runner.rst, against real TCP): use --dilation=%.0f or more "
+                  "doc/linux-backend.rst, single-flow fidelity): use --dilation=%.0f or more "
                   "(or a lower --nicRate, or --mtu=9000)",
                   port / 1e9,
                   m_dilation,
@@ -474,23 +481,27 @@ LinuxBackend::CheckFidelity(const TrainingScenario& s) const
     return text;
 }
 
-std::vector<TrainingResult>
-LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+std::string
+LinuxBackend::GetUnsupportedReason(const TrainingProfile& profile,
+                                   const TrainingScenario& scenario) const
 {
-    NS_LOG_FUNCTION(this);
-    scenario.Validate(profile);
-    const std::string why = GetUnavailableReason();
-    if (!why.empty())
+    (void) profile;
+    try
     {
-        throw TrainingInputError("--backend=linux: " + why);
+        CheckSupported(scenario, MapCongestionControl(scenario.tcpVariant));
     }
-    const std::string cc = MapCongestionControl(scenario.tcpVariant);
-    CheckSupported(scenario, cc);
-    const std::string unfaithful = CheckFidelity(scenario);
-    if (!unfaithful.empty())
+    catch (const TrainingInputError& e)
     {
-        throw TrainingInputError(unfaithful);
+        return e.what();
     }
+    return CheckFidelity(scenario);
+}
+
+TrainingResult
+LinuxBackend::RunOnce(const TrainingProfile& profile,
+                      const TrainingScenario& scenario,
+                      const std::string& cc) const
+{
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(scenario.seed);
     auto wallStart = std::chrono::steady_clock::now();
@@ -524,7 +535,76 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     {
         std::rethrow_exception(failure);
     }
-    TrainingResult& r = run.result;
+    run.result.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return run.result;
+}
+
+TrainingResult
+LinuxBackend::SummariseRepeats(std::vector<TrainingResult> runs)
+{
+    NS_ASSERT(!runs.empty());
+    double wall = 0;
+    for (const auto& r : runs)
+    {
+        wall += r.wallSeconds;
+    }
+    // The median run (of an even count, the upper middle one) stands for the point, with its
+    // own records, so that throughput, step times and records stay one consistent run.
+    std::sort(runs.begin(),
+              runs.end(),
+              [](const TrainingResult& a, const TrainingResult& b)
+              {
+                  return a.throughput < b.throughput;
+              });
+    TrainingResult r = runs[runs.size() / 2];
+    const double lo = runs.front().throughput;
+    const double hi = runs.back().throughput;
+    r.wallSeconds = wall;
+    r.inputs["repeat"] = static_cast<double>(runs.size());
+    r.inputs["throughput_min"] = lo;
+    r.inputs["throughput_max"] = hi;
+    r.inputs["throughput_spread"] = r.throughput > 0 ? (hi - lo) / r.throughput : 0;
+    if (runs.size() > 1)
+    {
+        char text[256];
+        std::snprintf(text,
+                      sizeof(text),
+                      "%zu runs: median throughput %.4g samples/s (the median run's records), "
+                      "min %.4g, max %.4g, spread (max - min) / median %.1f %%",
+                      runs.size(),
+                      r.throughput,
+                      lo,
+                      hi,
+                      100 * r.inputs["throughput_spread"]);
+        r.notes.emplace_back(text);
+    }
+    return r;
+}
+
+std::vector<TrainingResult>
+LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    scenario.Validate(profile);
+    const std::string why = GetUnavailableReason();
+    if (!why.empty())
+    {
+        throw TrainingInputError("--backend=linux: " + why);
+    }
+    const std::string cc = MapCongestionControl(scenario.tcpVariant);
+    CheckSupported(scenario, cc);
+    const std::string unfaithful = CheckFidelity(scenario);
+    if (!unfaithful.empty())
+    {
+        throw TrainingInputError(unfaithful);
+    }
+    std::vector<TrainingResult> runs;
+    for (uint32_t i = 0; i < m_repeat; ++i)
+    {
+        runs.push_back(RunOnce(profile, scenario, cc));
+    }
+    TrainingResult r = SummariseRepeats(runs);
     r.inputs["dilation"] = m_dilation;
     r.inputs["gpus_per_node"] = scenario.gpusPerNode;
     r.inputs["goodput_bytes_per_s"]
@@ -533,8 +613,6 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     r.notes.push_back("linkDelay " + std::to_string(scenario.linkDelay.GetMicroSeconds())
                       + " us is not emulated (no netem): the RTT is the veth/bridge path's own, "
                         "not scaled by the dilation");
-    r.wallSeconds
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return {r};
 }
 

@@ -61,6 +61,24 @@ class LinuxBackend : public TrainingBackend
     std::string GetUnavailableReason() const override;
 
     /**
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \return "" if this machine emulates it faithfully at this dilation with these kernel
+     *         features; else the refusal Run() would throw (--backend=all skips with it)
+     */
+    std::string GetUnsupportedReason(const TrainingProfile& profile,
+                                     const TrainingScenario& scenario) const override;
+
+    /**
+     * \brief One result standing for several runs of the same point.
+     * \param runs the runs (at least one)
+     * \return the median-throughput run (of an even count the upper middle one) with inputs
+     *         repeat, throughput_min, throughput_max, throughput_spread ((max - min) / median),
+     *         a note saying them, and the runs' summed wall time
+     */
+    static TrainingResult SummariseRepeats(std::vector<TrainingResult> runs);
+
+    /**
      * \brief The kernel congestion control for an ns-3 TCP variant name.
      * \param variant e.g. "TcpCubic" or "ns3::TcpNewReno"
      * \return cubic, reno or bbr
@@ -76,6 +94,15 @@ class LinuxBackend : public TrainingBackend
     std::string CheckFidelity(const TrainingScenario& scenario) const;
 
   private:
+    /**
+     * One run over kernel TCP (the scenario already checked).
+     * \param profile the DNN \param scenario the scenario \param cc kernel congestion control
+     * \return its result
+     */
+    TrainingResult RunOnce(const TrainingProfile& profile,
+                           const TrainingScenario& scenario,
+                           const std::string& cc) const;
+
     double m_dilation;       //!< D
     Time m_maxWallTime;      //!< watchdog
     DataRate m_maxPortRate;  //!< fastest faithful shaped port (after dilation)
@@ -84,6 +111,7 @@ class LinuxBackend : public TrainingBackend
     Time m_burst;            //!< tbf bucket in time at the port rate
     uint16_t m_port;         //!< TCP port of servers / ring listeners
     int32_t m_nice;          //!< nice value of the run thread
+    uint32_t m_repeat;       //!< runs per point (the median one is reported)
 };
 
 } // namespace ns3

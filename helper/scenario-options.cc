@@ -503,6 +503,21 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                  r.backendDefaults["ns3::CalibratedSharing::CohortWindow"]
                      = std::to_string(TimeOrZero(n, v).GetSeconds()) + "s";
              }));
+    o.push_back(Make("rhoT",
+                     "",
+                     "Analytic backend: threshold rho_T of 000 Eq. (5) (default 0.6)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         S::ParseReal(n, v, 0, 1, "a utilisation from 0 to 1");
+                         r.backendDefaults["ns3::AnalyticBackend::RhoThreshold"] = v;
+                     }));
+}
+
+/// Options of the linux backend (real TCP, real time).
+void
+AddLinux(std::vector<ScenarioOptions::Option>& o)
+{
+    using S = ScenarioOptions;
     o.push_back(Make("dilation",
                      "",
                      "Linux backend: time dilation D >= 1 (links at rate/D, compute x D, results "
@@ -512,13 +527,14 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                          S::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
                          r.backendDefaults["ns3::LinuxBackend::Dilation"] = v;
                      }));
-    o.push_back(Make("rhoT",
+    o.push_back(Make("repeat",
                      "",
-                     "Analytic backend: threshold rho_T of 000 Eq. (5) (default 0.6)",
+                     "Linux backend: runs per point; reports the median-throughput run with the "
+                     "min, max and spread in its inputs and notes",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         S::ParseReal(n, v, 0, 1, "a utilisation from 0 to 1");
-                         r.backendDefaults["ns3::AnalyticBackend::RhoThreshold"] = v;
+                         S::ParseUnsigned(n, v, 1, 1000);
+                         r.backendDefaults["ns3::LinuxBackend::Repeat"] = v;
                      }));
 }
 
@@ -628,6 +644,7 @@ ScenarioOptions::GetOptions()
         AddFabric(o);
         AddRing(o);
         AddBackend(o);
+        AddLinux(o);
         return o;
     }();
     return options;

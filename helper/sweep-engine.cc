@@ -7,6 +7,7 @@
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -352,14 +353,40 @@ SweepEngine::Run(const std::vector<SweepJob>& jobs)
         std::printf("--resume: reusing %zu of %zu results\n", outcome.reused, jobs.size());
         std::fflush(stdout);
     }
+    // Real-time jobs first, each alone: nothing else of the sweep runs beside them.
+    std::stable_partition(pending.begin(),
+                          pending.end(),
+                          [](const SweepJob* job)
+                          {
+                              return job->exclusive;
+                          });
+    const auto exclusive = static_cast<std::size_t>(std::count_if(pending.begin(),
+                                                                  pending.end(),
+                                                                  [](const SweepJob* job)
+                                                                  {
+                                                                      return job->exclusive;
+                                                                  }));
     if (m_options.engine == "slurm")
     {
+        if (exclusive > 0)
+        {
+            throw TrainingInputError("--engine=slurm: " + std::to_string(exclusive)
+                                     + " job(s) run in real time (e.g. " + pending.front()->id
+                                     + ") and must run alone, one at a time (expected "
+                                       "--engine=local or parallel for a matrix with linux jobs)");
+        }
         if (!pending.empty())
         {
             WriteSlurm(pending);
         }
         outcome.scheduled = pending.size();
         return outcome;
+    }
+    if (m_options.engine == "parallel" && exclusive > 0)
+    {
+        // GNU parallel may start them on other hosts or beside others: run them here first.
+        RunLocal({pending.begin(), pending.begin() + exclusive});
+        pending.erase(pending.begin(), pending.begin() + exclusive);
     }
     if (!pending.empty())
     {
@@ -378,7 +405,10 @@ SweepEngine::RunLocal(const std::vector<const SweepJob*>& jobs) const
     std::size_t done = 0;
     while (!queue.empty() || !running.empty())
     {
-        while (!queue.empty() && running.size() < m_options.slots)
+        // An exclusive job starts when nothing runs, and nothing starts beside it.
+        while (!queue.empty() && running.size() < m_options.slots
+               && (!queue.front()->exclusive || running.empty())
+               && !(running.size() == 1 && running.begin()->second.first->exclusive))
         {
             const SweepJob* job = queue.front();
             queue.pop_front();

@@ -25,6 +25,9 @@ struct SweepJob
     std::vector<std::string> argv; //!< program and arguments (argv[0] = the program)
     std::string result;            //!< JSON result file
     std::string log;               //!< log file (command line, then the program's output)
+    /// real time (e.g. the linux backend): runs alone on this machine, one at a time, never
+    /// beside another job of the sweep (so real-time runs do not share the CPU with each other)
+    bool exclusive{false};
 };
 
 /// A job without a valid result after a run.
@@ -39,9 +42,12 @@ struct SweepFailure
  * \ingroup distributed-training
  * Runs the jobs of a sweep on one of three engines (doc/validation-runner.rst, "Engines"):
  *
- * - local: at most `slots` job processes at a time on this machine;
- * - parallel: GNU parallel (`parallel --jobs SLOTS [--sshloginfile FILE]`) on the job list;
- * - slurm: writes a Slurm job-array script (one task per job) and the merge step, runs nothing.
+ * - local: at most `slots` job processes at a time on this machine; exclusive jobs first, each
+ *   alone;
+ * - parallel: exclusive jobs as local, then GNU parallel (`parallel --jobs SLOTS
+ *   [--sshloginfile FILE]`) on the job list of the others;
+ * - slurm: writes a Slurm job-array script (one task per job) and the merge step, runs nothing
+ *   (refuses exclusive jobs: a shared cluster node cannot promise them the machine).
  *
  * Every engine runs a job the same way: the sweep program itself with --run-job=JOBFILE
  * (SweepEngine::RunJobFile), so the result files, and what is merged from them, do not depend

@@ -37,6 +37,13 @@ TrainingBackend::GetUnavailableReason() const
     return "";
 }
 
+std::string
+TrainingBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
+                                      const TrainingScenario& /* scenario */) const
+{
+    return "";
+}
+
 namespace
 {
 

@@ -62,6 +62,16 @@ class TrainingBackend : public Object
      *         (the linux backend needs root and network namespaces, for example)
      */
     virtual std::string GetUnavailableReason() const;
+
+    /**
+     * \param profile the DNN
+     * \param scenario the scenario (valid)
+     * \return an empty string if this backend can run this scenario here, else why not and what
+     *         to change (--backend=all skips the backend with that note instead of failing; the
+     *         linux backend refuses, e.g., what it cannot emulate faithfully). "" by default.
+     */
+    virtual std::string GetUnsupportedReason(const TrainingProfile& profile,
+                                             const TrainingScenario& scenario) const;
 };
 
 /**

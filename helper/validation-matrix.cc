@@ -282,6 +282,375 @@ ValidationMatrix::LoadFromFile(const std::string& fileName)
     return Parse(JsonInput::ReadFile(fileName, MatrixLimits()), fileName);
 }
 
+namespace
+{
+
+/// The backends a scenario may list; the reference is one of the first two.
+const std::vector<std::string> BACKENDS = {"packet", "linux", "analytic", "flow"};
+
+/// \param list names \return "a, b or c"
+std::string
+OrList(const std::vector<std::string>& list)
+{
+    std::string text;
+    for (std::size_t i = 0; i < list.size(); ++i)
+    {
+        text += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
+    }
+    return text;
+}
+
+/// Read flow_variants (the defaults when absent).
+std::vector<ValidationMatrix::Variant>
+ParseVariants(const MatrixReader& reader, const Json& doc)
+{
+    const Json* v = reader.Get(doc, "", "flow_variants", Json::value_t::array, false);
+    if (!v)
+    {
+        return DefaultVariants();
+    }
+    std::vector<ValidationMatrix::Variant> variants;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        std::string path = MatrixReader::Index("flow_variants", i);
+        const Json& item = (*v)[i];
+        if (!item.is_object())
+        {
+            reader.Fail(path, "wrong type", "an object {\"name\": ..., \"args\": [...]}");
+        }
+        reader.OnlyKeys(item, path, {"name", "args"});
+        ValidationMatrix::Variant variant;
+        variant.name
+            = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+        if (!IsSafeName(variant.name) || !seen.insert(variant.name).second)
+        {
+            reader.Fail(MatrixReader::Join(path, "name"),
+                        "'" + variant.name + "' empty, repeated or not file-name safe",
+                        "a unique name of letters, digits, '.', '_' or '-'");
+        }
+        const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
+        for (std::size_t a = 0; a < args->size(); ++a)
+        {
+            const Json& arg = (*args)[a];
+            if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
+            {
+                reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
+                            "not a driver option",
+                            "a string \"--option=value\"");
+            }
+            variant.args.push_back(arg.get<std::string>());
+        }
+        variants.push_back(variant);
+    }
+    if (variants.empty())
+    {
+        reader.Fail("flow_variants", "empty list", "at least one flow variant");
+    }
+    return variants;
+}
+
+/// Read "reference" (packet by default).
+std::string
+ParseReference(const MatrixReader& reader, const Json& doc)
+{
+    const Json* r = reader.Get(doc, "", "reference", Json::value_t::string, false);
+    const std::string reference = r ? r->get<std::string>() : "packet";
+    if (reference != "packet" && reference != "linux")
+    {
+        reader.Fail("reference",
+                    "unknown reference backend '" + reference + "'",
+                    "packet or linux");
+    }
+    return reference;
+}
+
+/// Read "categories": the matrix's own columns after the seven of 000 Table 1.
+std::vector<std::string>
+ParseExtraCategories(const MatrixReader& reader, const Json& doc)
+{
+    std::vector<std::string> extra;
+    const Json* c = reader.Get(doc, "", "categories", Json::value_t::array, false);
+    if (!c)
+    {
+        return extra;
+    }
+    const auto& seven = ValidationMatrix::GetCategories();
+    for (std::size_t i = 0; i < c->size(); ++i)
+    {
+        const Json& name = (*c)[i];
+        const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+        if (!IsSafeName(text) || std::find(seven.begin(), seven.end(), text) != seven.end()
+            || std::find(extra.begin(), extra.end(), text) != extra.end())
+        {
+            reader.Fail(MatrixReader::Index("categories", i),
+                        "bad category " + text,
+                        "a new, file-name-safe column name (the seven of 000 Table 1 exist "
+                        "already)");
+        }
+        extra.push_back(text);
+    }
+    return extra;
+}
+
+/// Read a scenario's "workers" list.
+std::vector<uint32_t>
+ParseWorkers(const MatrixReader& reader, const Json& item, const std::string& path)
+{
+    const Json* workers = reader.Get(item, path, "workers", Json::value_t::array, true);
+    if (workers->empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "workers"),
+                    "empty list",
+                    "a list of worker counts such as [1, 2, 4]");
+    }
+    std::vector<uint32_t> list;
+    for (std::size_t w = 0; w < workers->size(); ++w)
+    {
+        const Json& k = (*workers)[w];
+        if (!k.is_number_unsigned() || k.get<uint64_t>() < 1 || k.get<uint64_t>() > 1024)
+        {
+            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "workers"), w),
+                        "bad worker count " + k.dump(),
+                        "a whole number from 1 to 1024");
+        }
+        list.push_back(k.get<uint32_t>());
+    }
+    return list;
+}
+
+/// Read a scenario's "per_workers" (its keys must be among its workers).
+void
+ParsePerWorkers(const MatrixReader& reader,
+                const Json& item,
+                const std::string& path,
+                ValidationMatrix::Scenario& s)
+{
+    const Json* p = reader.Get(item, path, "per_workers", Json::value_t::object, false);
+    if (!p)
+    {
+        return;
+    }
+    for (const auto& [key, value] : p->items())
+    {
+        std::string at = MatrixReader::Join(MatrixReader::Join(path, "per_workers"), key);
+        auto k = std::find_if(s.workers.begin(),
+                              s.workers.end(),
+                              [&key = key](uint32_t w)
+                              {
+                                  return std::to_string(w) == key;
+                              });
+        if (k == s.workers.end())
+        {
+            reader.Fail(at, "not one of the scenario's workers", "a K of its workers list");
+        }
+        if (!value.is_object())
+        {
+            reader.Fail(at,
+                        "wrong type " + std::string(value.type_name()),
+                        "an object of driver options");
+        }
+        s.perWorkers[*k] = reader.Options(value, at);
+    }
+}
+
+/// Read a scenario's "backends" (default: packet, analytic, flow and the reference).
+std::vector<std::string>
+ParseBackends(const MatrixReader& reader,
+              const Json& item,
+              const std::string& path,
+              const std::string& reference)
+{
+    const Json* b = reader.Get(item, path, "backends", Json::value_t::array, false);
+    if (!b)
+    {
+        std::vector<std::string> list = {"packet", "analytic", "flow"};
+        if (reference != "packet")
+        {
+            list.insert(list.begin(), reference);
+        }
+        return list;
+    }
+    std::vector<std::string> list;
+    for (std::size_t j = 0; j < b->size(); ++j)
+    {
+        const Json& name = (*b)[j];
+        std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+        if (std::find(BACKENDS.begin(), BACKENDS.end(), text) == BACKENDS.end())
+        {
+            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "backends"), j),
+                        "unknown backend " + text,
+                        OrList(BACKENDS));
+        }
+        list.push_back(text);
+    }
+    if (list.empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "backends"),
+                    "empty list",
+                    "a subset of [\"packet\", \"linux\", \"analytic\", \"flow\"]");
+    }
+    return list;
+}
+
+/// Read a scenario's name and category (columns: the seven and the matrix's own).
+void
+ParseNameAndCategory(const MatrixReader& reader,
+                     const Json& item,
+                     const std::string& path,
+                     const std::vector<std::string>& columns,
+                     std::set<std::string>& names,
+                     ValidationMatrix::Scenario& s)
+{
+    s.name = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+    if (!IsSafeName(s.name) || !names.insert(s.name).second)
+    {
+        reader.Fail(MatrixReader::Join(path, "name"),
+                    "'" + s.name + "' empty, repeated or not file-name safe",
+                    "a unique name of letters, digits, '.', '_' or '-'");
+    }
+    s.category
+        = reader.Get(item, path, "category", Json::value_t::string, true)->get<std::string>();
+    if (std::find(columns.begin(), columns.end(), s.category) == columns.end())
+    {
+        reader.Fail(MatrixReader::Join(path, "category"),
+                    "unknown category '" + s.category + "'",
+                    OrList(columns) + ", or a name added to the matrix's \"categories\"");
+    }
+}
+
+/// Read one scenario.
+ValidationMatrix::Scenario
+ParseScenario(const MatrixReader& reader,
+              const Json& item,
+              const std::string& path,
+              const std::vector<std::string>& columns,
+              const std::string& reference,
+              std::set<std::string>& names)
+{
+    if (!item.is_object())
+    {
+        reader.Fail(path, "wrong type " + std::string(item.type_name()), "a scenario object");
+    }
+    reader.OnlyKeys(item,
+                    path,
+                    {"name",
+                     "category",
+                     "profile",
+                     "workers",
+                     "options",
+                     "linux_options",
+                     "per_workers",
+                     "backends",
+                     "role",
+                     "timeline",
+                     "comment"});
+    ValidationMatrix::Scenario s;
+    ParseNameAndCategory(reader, item, path, columns, names, s);
+    s.profile = reader.Get(item, path, "profile", Json::value_t::string, true)->get<std::string>();
+    if (s.profile.empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "profile"), "empty", "a profile path");
+    }
+    s.workers = ParseWorkers(reader, item, path);
+    if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
+    {
+        s.options = reader.Options(*o, MatrixReader::Join(path, "options"));
+    }
+    if (const Json* o = reader.Get(item, path, "linux_options", Json::value_t::object, false))
+    {
+        s.linuxOptions = reader.Options(*o, MatrixReader::Join(path, "linux_options"));
+    }
+    ParsePerWorkers(reader, item, path, s);
+    s.backends = ParseBackends(reader, item, path, reference);
+    s.role = "holdout";
+    if (const Json* r = reader.Get(item, path, "role", Json::value_t::string, false))
+    {
+        s.role = r->get<std::string>();
+        if (s.role != "calibrate" && s.role != "holdout")
+        {
+            reader.Fail(MatrixReader::Join(path, "role"),
+                        "unknown role '" + s.role + "'",
+                        "calibrate or holdout");
+        }
+    }
+    if (const Json* t = reader.Get(item, path, "timeline", Json::value_t::boolean, false))
+    {
+        s.timeline = t->get<bool>();
+    }
+    return s;
+}
+
+/// Read the calibration's swept values.
+std::vector<double>
+ParseCalibrationValues(const MatrixReader& reader, const Json& c)
+{
+    const Json* values = reader.Get(c, "calibration", "values", Json::value_t::array, true);
+    std::vector<double> list;
+    for (std::size_t j = 0; j < values->size(); ++j)
+    {
+        if (!(*values)[j].is_number())
+        {
+            reader.Fail(MatrixReader::Index("calibration.values", j),
+                        "wrong type " + std::string((*values)[j].type_name()),
+                        "a number");
+        }
+        list.push_back((*values)[j].get<double>());
+    }
+    if (list.empty())
+    {
+        reader.Fail("calibration.values", "empty list", "at least one value");
+    }
+    return list;
+}
+
+/// Read "calibration" (its variant must exist and some scenario must calibrate).
+ValidationMatrix::Calibration
+ParseCalibration(const MatrixReader& reader,
+                 const Json& c,
+                 const std::vector<ValidationMatrix::Variant>& variants,
+                 const std::vector<ValidationMatrix::Scenario>& scenarios)
+{
+    reader.OnlyKeys(c, "calibration", {"variant", "option", "values"});
+    ValidationMatrix::Calibration cal;
+    cal.variant
+        = reader.Get(c, "calibration", "variant", Json::value_t::string, true)->get<std::string>();
+    if (std::none_of(variants.begin(),
+                     variants.end(),
+                     [&cal](const ValidationMatrix::Variant& v)
+                     {
+                         return v.name == cal.variant;
+                     }))
+    {
+        reader.Fail("calibration.variant",
+                    "no flow variant '" + cal.variant + "'",
+                    "the name of one of flow_variants");
+    }
+    cal.option
+        = reader.Get(c, "calibration", "option", Json::value_t::string, true)->get<std::string>();
+    if (cal.option.rfind("--", 0) != 0 || !IsSafeName(cal.option))
+    {
+        reader.Fail("calibration.option",
+                    "'" + cal.option + "' is not a driver option",
+                    "an option such as --incumbentWeight");
+    }
+    cal.values = ParseCalibrationValues(reader, c);
+    if (std::none_of(scenarios.begin(),
+                     scenarios.end(),
+                     [](const ValidationMatrix::Scenario& s)
+                     {
+                         return s.role == "calibrate";
+                     }))
+    {
+        reader.Fail("calibration",
+                    "no scenario has role \"calibrate\"",
+                    "at least one scenario with \"role\": \"calibrate\"");
+    }
+    return cal;
+}
+
+} // namespace
+
 ValidationMatrix
 ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
 {
@@ -292,247 +661,43 @@ ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
     {
         reader.Fail("", "not a JSON object", "{\"scenarios\": [...], ...}");
     }
-    reader.OnlyKeys(doc, "", {"defaults", "flow_variants", "scenarios", "calibration", "comment"});
-
+    reader.OnlyKeys(doc,
+                    "",
+                    {"defaults",
+                     "flow_variants",
+                     "scenarios",
+                     "calibration",
+                     "reference",
+                     "categories",
+                     "comment"});
     ValidationMatrix m;
     m.m_fileName = fileName;
     if (const Json* d = reader.Get(doc, "", "defaults", Json::value_t::object, false))
     {
         m.m_defaults = reader.Options(*d, "defaults");
     }
-
-    m.m_variants = DefaultVariants();
-    if (const Json* v = reader.Get(doc, "", "flow_variants", Json::value_t::array, false))
-    {
-        m.m_variants.clear();
-        std::set<std::string> seen;
-        for (std::size_t i = 0; i < v->size(); ++i)
-        {
-            std::string path = MatrixReader::Index("flow_variants", i);
-            const Json& item = (*v)[i];
-            if (!item.is_object())
-            {
-                reader.Fail(path, "wrong type", "an object {\"name\": ..., \"args\": [...]}");
-            }
-            reader.OnlyKeys(item, path, {"name", "args"});
-            Variant variant;
-            variant.name
-                = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
-            if (!IsSafeName(variant.name) || !seen.insert(variant.name).second)
-            {
-                reader.Fail(MatrixReader::Join(path, "name"),
-                            "'" + variant.name + "' empty, repeated or not file-name safe",
-                            "a unique name of letters, digits, '.', '_' or '-'");
-            }
-            const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
-            for (std::size_t a = 0; a < args->size(); ++a)
-            {
-                const Json& arg = (*args)[a];
-                if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
-                {
-                    reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
-                                "not a driver option",
-                                "a string \"--option=value\"");
-                }
-                variant.args.push_back(arg.get<std::string>());
-            }
-            m.m_variants.push_back(variant);
-        }
-        if (m.m_variants.empty())
-        {
-            reader.Fail("flow_variants", "empty list", "at least one flow variant");
-        }
-    }
-
+    m.m_variants = ParseVariants(reader, doc);
+    m.m_reference = ParseReference(reader, doc);
+    m.m_extraCategories = ParseExtraCategories(reader, doc);
     const Json* scenarios = reader.Get(doc, "", "scenarios", Json::value_t::array, true);
     if (scenarios->empty())
     {
         reader.Fail("scenarios", "empty list", "at least one scenario");
     }
-    const auto& categories = GetCategories();
+    const std::vector<std::string> columns = m.GetColumns();
     std::set<std::string> names;
     for (std::size_t i = 0; i < scenarios->size(); ++i)
     {
-        std::string path = MatrixReader::Index("scenarios", i);
-        const Json& item = (*scenarios)[i];
-        if (!item.is_object())
-        {
-            reader.Fail(path, "wrong type " + std::string(item.type_name()), "a scenario object");
-        }
-        reader.OnlyKeys(item,
-                        path,
-                        {"name",
-                         "category",
-                         "profile",
-                         "workers",
-                         "options",
-                         "per_workers",
-                         "backends",
-                         "role",
-                         "timeline",
-                         "comment"});
-        Scenario s;
-        s.name = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
-        if (!IsSafeName(s.name) || !names.insert(s.name).second)
-        {
-            reader.Fail(MatrixReader::Join(path, "name"),
-                        "'" + s.name + "' empty, repeated or not file-name safe",
-                        "a unique name of letters, digits, '.', '_' or '-'");
-        }
-        s.category
-            = reader.Get(item, path, "category", Json::value_t::string, true)->get<std::string>();
-        if (std::find(categories.begin(), categories.end(), s.category) == categories.end())
-        {
-            reader.Fail(MatrixReader::Join(path, "category"),
-                        "unknown category '" + s.category + "'",
-                        "async-basic, async-overlap, async-hetero, async-hetero-overlap, "
-                        "sync-basic, sync-overlap or decentralised");
-        }
-        s.profile
-            = reader.Get(item, path, "profile", Json::value_t::string, true)->get<std::string>();
-        if (s.profile.empty())
-        {
-            reader.Fail(MatrixReader::Join(path, "profile"), "empty", "a profile path");
-        }
-        const Json* workers = reader.Get(item, path, "workers", Json::value_t::array, true);
-        if (workers->empty())
-        {
-            reader.Fail(MatrixReader::Join(path, "workers"),
-                        "empty list",
-                        "a list of worker counts such as [1, 2, 4]");
-        }
-        for (std::size_t w = 0; w < workers->size(); ++w)
-        {
-            const Json& k = (*workers)[w];
-            if (!k.is_number_unsigned() || k.get<uint64_t>() < 1 || k.get<uint64_t>() > 1024)
-            {
-                reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "workers"), w),
-                            "bad worker count " + k.dump(),
-                            "a whole number from 1 to 1024");
-            }
-            s.workers.push_back(k.get<uint32_t>());
-        }
-        if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
-        {
-            s.options = reader.Options(*o, MatrixReader::Join(path, "options"));
-        }
-        if (const Json* p = reader.Get(item, path, "per_workers", Json::value_t::object, false))
-        {
-            for (const auto& [key, value] : p->items())
-            {
-                std::string at = MatrixReader::Join(MatrixReader::Join(path, "per_workers"), key);
-                auto k = std::find_if(s.workers.begin(),
-                                      s.workers.end(),
-                                      [&key = key](uint32_t w)
-                                      {
-                                          return std::to_string(w) == key;
-                                      });
-                if (k == s.workers.end())
-                {
-                    reader.Fail(at, "not one of the scenario's workers", "a K of its workers list");
-                }
-                if (!value.is_object())
-                {
-                    reader.Fail(at,
-                                "wrong type " + std::string(value.type_name()),
-                                "an object of driver options");
-                }
-                s.perWorkers[*k] = reader.Options(value, at);
-            }
-        }
-        s.backends = {"packet", "analytic", "flow"};
-        if (const Json* b = reader.Get(item, path, "backends", Json::value_t::array, false))
-        {
-            s.backends.clear();
-            for (std::size_t j = 0; j < b->size(); ++j)
-            {
-                const Json& name = (*b)[j];
-                std::string text = name.is_string() ? name.get<std::string>() : name.dump();
-                if (text != "packet" && text != "analytic" && text != "flow")
-                {
-                    reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "backends"), j),
-                                "unknown backend " + text,
-                                "packet, analytic or flow");
-                }
-                s.backends.push_back(text);
-            }
-            if (s.backends.empty())
-            {
-                reader.Fail(MatrixReader::Join(path, "backends"),
-                            "empty list",
-                            "a subset of [\"packet\", \"analytic\", \"flow\"]");
-            }
-        }
-        s.role = "holdout";
-        if (const Json* r = reader.Get(item, path, "role", Json::value_t::string, false))
-        {
-            s.role = r->get<std::string>();
-            if (s.role != "calibrate" && s.role != "holdout")
-            {
-                reader.Fail(MatrixReader::Join(path, "role"),
-                            "unknown role '" + s.role + "'",
-                            "calibrate or holdout");
-            }
-        }
-        if (const Json* t = reader.Get(item, path, "timeline", Json::value_t::boolean, false))
-        {
-            s.timeline = t->get<bool>();
-        }
-        m.m_scenarios.push_back(s);
+        m.m_scenarios.push_back(ParseScenario(reader,
+                                              (*scenarios)[i],
+                                              MatrixReader::Index("scenarios", i),
+                                              columns,
+                                              m.m_reference,
+                                              names));
     }
-
     if (const Json* c = reader.Get(doc, "", "calibration", Json::value_t::object, false))
     {
-        reader.OnlyKeys(*c, "calibration", {"variant", "option", "values"});
-        Calibration cal;
-        cal.variant = reader.Get(*c, "calibration", "variant", Json::value_t::string, true)
-                          ->get<std::string>();
-        if (std::none_of(m.m_variants.begin(),
-                         m.m_variants.end(),
-                         [&cal](const Variant& v)
-                         {
-                             return v.name == cal.variant;
-                         }))
-        {
-            reader.Fail("calibration.variant",
-                        "no flow variant '" + cal.variant + "'",
-                        "the name of one of flow_variants");
-        }
-        cal.option = reader.Get(*c, "calibration", "option", Json::value_t::string, true)
-                         ->get<std::string>();
-        if (cal.option.rfind("--", 0) != 0 || !IsSafeName(cal.option))
-        {
-            reader.Fail("calibration.option",
-                        "'" + cal.option + "' is not a driver option",
-                        "an option such as --incumbentWeight");
-        }
-        const Json* values = reader.Get(*c, "calibration", "values", Json::value_t::array, true);
-        for (std::size_t j = 0; j < values->size(); ++j)
-        {
-            if (!(*values)[j].is_number())
-            {
-                reader.Fail(MatrixReader::Index("calibration.values", j),
-                            "wrong type " + std::string((*values)[j].type_name()),
-                            "a number");
-            }
-            cal.values.push_back((*values)[j].get<double>());
-        }
-        if (cal.values.empty())
-        {
-            reader.Fail("calibration.values", "empty list", "at least one value");
-        }
-        if (std::none_of(m.m_scenarios.begin(),
-                         m.m_scenarios.end(),
-                         [](const Scenario& s)
-                         {
-                             return s.role == "calibrate";
-                         }))
-        {
-            reader.Fail("calibration",
-                        "no scenario has role \"calibrate\"",
-                        "at least one scenario with \"role\": \"calibrate\"");
-        }
-        m.m_calibration = cal;
+        m.m_calibration = ParseCalibration(reader, *c, m.m_variants, m.m_scenarios);
     }
     return m;
 }
@@ -548,6 +713,20 @@ ValidationMatrix::GetCategories()
                                                         "sync-overlap",
                                                         "decentralised"};
     return categories;
+}
+
+std::vector<std::string>
+ValidationMatrix::GetColumns() const
+{
+    std::vector<std::string> columns = GetCategories();
+    columns.insert(columns.end(), m_extraCategories.begin(), m_extraCategories.end());
+    return columns;
+}
+
+const std::string&
+ValidationMatrix::GetReference() const
+{
+    return m_reference;
 }
 
 const std::vector<ValidationMatrix::Scenario>&
@@ -574,23 +753,15 @@ ValidationMatrix::GetCalibration() const
     return m_calibration;
 }
 
-std::vector<ValidationMatrix::Job>
-ValidationMatrix::ExpandOne(const std::string& root,
-                            std::size_t index,
-                            uint32_t k,
-                            const std::vector<std::pair<Variant, std::string>>& variants,
-                            bool baseJobs) const
+namespace
 {
-    const Scenario& s = m_scenarios[index];
-    // Scenario options override the defaults; the last value of an option wins.
-    std::vector<std::pair<std::string, std::string>> options = m_defaults;
-    auto perK = s.perWorkers.find(k);
-    std::vector<std::pair<std::string, std::string>> own = s.options;
-    if (perK != s.perWorkers.end())
-    {
-        own.insert(own.end(), perK->second.begin(), perK->second.end());
-    }
-    for (const auto& [name, value] : own)
+
+/// Set name=value in an ordered option list: a later value of an option replaces the earlier.
+void
+Override(std::vector<std::pair<std::string, std::string>>& options,
+         const std::vector<std::pair<std::string, std::string>>& more)
+{
+    for (const auto& [name, value] : more)
     {
         auto it = std::find_if(options.begin(),
                                options.end(),
@@ -607,6 +778,22 @@ ValidationMatrix::ExpandOne(const std::string& root,
             options.emplace_back(name, value);
         }
     }
+}
+
+} // namespace
+
+nlohmann::json
+ValidationMatrix::JobOptions(const std::string& root, std::size_t index, uint32_t k) const
+{
+    const Scenario& s = m_scenarios[index];
+    // Scenario options override the defaults, per-K options both.
+    std::vector<std::pair<std::string, std::string>> options = m_defaults;
+    Override(options, s.options);
+    auto perK = s.perWorkers.find(k);
+    if (perK != s.perWorkers.end())
+    {
+        Override(options, perK->second);
+    }
     // The job is a JSON object of driver options (ScenarioOptions), not a command line.
     nlohmann::json common = nlohmann::json::object();
     common["profile"] = ResolveProfile(root, s.profile);
@@ -615,53 +802,92 @@ ValidationMatrix::ExpandOne(const std::string& root,
     {
         common[name] = value;
     }
-    auto has = [&s](const std::string& b)
+    return common;
+}
+
+namespace
+{
+
+/**
+ * One job of a scenario and K.
+ * \param s the scenario \param index its index \param k workers
+ * \param common the scenario's driver options for K
+ * \param backend packet, linux, analytic or flow
+ * \param variant its name ("" but for flow) and the arguments added to the options
+ * \param label the rows' label ("" = as reported)
+ * \return the job (records off; exclusive for the real-time linux backend)
+ */
+ValidationMatrix::Job
+NewJob(const ValidationMatrix::Scenario& s,
+       std::size_t index,
+       uint32_t k,
+       const nlohmann::json& common,
+       const std::string& backend,
+       const ValidationMatrix::Variant& variant,
+       const std::string& label)
+{
+    ValidationMatrix::Job j;
+    std::string suffix = label.empty() ? variant.name : label;
+    j.id = s.name + "-k" + std::to_string(k) + "-" + backend + (suffix.empty() ? "" : "-" + suffix);
+    j.scenario = index;
+    j.workers = k;
+    j.backend = backend;
+    j.variant = variant.name;
+    j.label = label;
+    j.options = common;
+    j.options["backend"] = backend;
+    for (const auto& arg : variant.args)
     {
-        return std::find(s.backends.begin(), s.backends.end(), b) != s.backends.end();
+        // "--name=value" of a flow variant, the calibration sweep or linux_options.
+        const std::size_t eq = arg.find('=');
+        j.options[arg.substr(2, eq - 2)] = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+    }
+    j.exclusive = backend == "linux";
+    return j;
+}
+
+} // namespace
+
+std::vector<ValidationMatrix::Job>
+ValidationMatrix::ExpandOne(const std::string& root,
+                            std::size_t index,
+                            uint32_t k,
+                            const std::vector<std::pair<Variant, std::string>>& variants,
+                            bool baseJobs) const
+{
+    const Scenario& s = m_scenarios[index];
+    const nlohmann::json common = JobOptions(root, index, k);
+    // Timelines need the records of the packet and flow ps jobs at the largest K.
+    const bool timeline = s.timeline && k == *std::max_element(s.workers.begin(), s.workers.end());
+    auto has = [&s](const std::string& backend)
+    {
+        return std::find(s.backends.begin(), s.backends.end(), backend) != s.backends.end();
     };
-    const bool lastK = k == *std::max_element(s.workers.begin(), s.workers.end());
-    const std::string prefix = s.name + "-k" + std::to_string(k) + "-";
+    Variant linuxOnly; // the linux job's own options, as arguments
+    for (const auto& [name, value] : s.linuxOptions)
+    {
+        linuxOnly.args.push_back("--" + name + "=" + value);
+    }
     std::vector<Job> jobs;
-    auto add = [&](const std::string& backend,
-                   const std::string& variant,
-                   const std::string& label,
-                   const std::vector<std::string>& extra,
-                   bool records)
+    for (const std::string backend : {"packet", "linux", "analytic"})
     {
-        Job j;
-        std::string suffix = label.empty() ? variant : label;
-        j.id = prefix + backend + (suffix.empty() ? "" : "-" + suffix);
-        j.scenario = index;
-        j.workers = k;
-        j.backend = backend;
-        j.variant = variant;
-        j.label = label;
-        j.options = common;
-        j.options["backend"] = backend;
-        for (const auto& arg : extra)
+        if (baseJobs && has(backend))
         {
-            // "--name=value" of a flow variant or the calibration sweep.
-            const std::size_t eq = arg.find('=');
-            j.options[arg.substr(2, eq - 2)]
-                = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+            jobs.push_back(NewJob(s,
+                                  index,
+                                  k,
+                                  common,
+                                  backend,
+                                  backend == "linux" ? linuxOnly : Variant{},
+                                  ""));
+            jobs.back().records = timeline && backend == "packet";
         }
-        j.records = records && s.timeline && lastK;
-        jobs.push_back(j);
-    };
-    if (baseJobs && has("packet"))
-    {
-        add("packet", "", "", {}, true);
     }
-    if (baseJobs && has("analytic"))
+    for (std::size_t i = 0; has("flow") && i < variants.size(); ++i)
     {
-        add("analytic", "", "", {}, false);
-    }
-    if (has("flow"))
-    {
-        for (const auto& [variant, label] : variants)
-        {
-            add("flow", variant.name, label, variant.args, variant.name == "ps");
-        }
+        const auto& [variant, label] = variants[i];
+        jobs.push_back(NewJob(s, index, k, common, "flow", variant, label));
+        jobs.back().records = timeline && variant.name == "ps";
     }
     return jobs;
 }
@@ -731,14 +957,14 @@ ValidationMatrix::ExpandSecondPhase(const std::string& root, double value) const
 }
 
 std::vector<ValidationMatrix::Row>
-ValidationMatrix::AttachErrors(const std::vector<Row>& rows)
+ValidationMatrix::AttachErrors(const std::vector<Row>& rows, const std::string& reference)
 {
-    std::map<std::pair<std::string, uint32_t>, double> packet;
+    std::map<std::pair<std::string, uint32_t>, double> truth;
     for (const auto& r : rows)
     {
-        if (r.backend == "packet")
+        if (r.backend == reference)
         {
-            packet.emplace(std::make_pair(r.scenario, r.workers), r.throughput);
+            truth.emplace(std::make_pair(r.scenario, r.workers), r.throughput);
         }
     }
     std::set<std::string> seen;
@@ -751,10 +977,11 @@ ValidationMatrix::AttachErrors(const std::vector<Row>& rows)
         {
             continue;
         }
-        auto it = packet.find(std::make_pair(r.scenario, r.workers));
-        r.packetThroughput = it == packet.end() ? -1 : it->second;
-        r.relError
-            = r.packetThroughput > 0 ? (r.throughput - r.packetThroughput) / r.packetThroughput : 0;
+        auto it = truth.find(std::make_pair(r.scenario, r.workers));
+        r.referenceThroughput = it == truth.end() ? -1 : it->second;
+        r.relError = r.referenceThroughput > 0
+                         ? (r.throughput - r.referenceThroughput) / r.referenceThroughput
+                         : 0;
         out.push_back(r);
     }
     return out;
@@ -778,13 +1005,15 @@ ValidationMatrix::Aggregate(const std::vector<double>& errors)
 }
 
 ValidationMatrix::Table
-ValidationMatrix::BuildTable(const std::vector<Row>& rows, KFilter filter)
+ValidationMatrix::BuildTable(const std::vector<Row>& rows,
+                             KFilter filter,
+                             const std::string& reference)
 {
     std::map<std::string, std::map<std::string, std::vector<double>>> errors;
     for (const auto& r : rows)
     {
         bool kOk = filter == K_ALL || (filter == K_ONE ? r.workers == 1 : r.workers > 1);
-        if (r.backend == "packet" || r.role != "holdout" || r.packetThroughput <= 0 || !kOk)
+        if (r.backend == reference || r.role != "holdout" || r.referenceThroughput <= 0 || !kOk)
         {
             continue;
         }
@@ -830,12 +1059,12 @@ Lookup(const ValidationMatrix::Table& table, const std::string& label, const std
     return cell == row->second.end() ? ValidationMatrix::Cell{} : cell->second;
 }
 
-/// \param table a table \return its row labels, analytic ("coarse") rows first
+/// \param table a table \return its row labels: analytic ("coarse"), flow, packet, linux
 std::vector<std::string>
 RowOrder(const ValidationMatrix::Table& table)
 {
     std::vector<std::string> labels;
-    for (const char* backend : {"analytic ", "flow "})
+    for (const char* backend : {"analytic ", "flow ", "packet ", "linux "})
     {
         for (const auto& [label, cells] : table)
         {
@@ -851,11 +1080,13 @@ RowOrder(const ValidationMatrix::Table& table)
 } // namespace
 
 std::string
-ValidationMatrix::FormatCsv(const Table& table, const std::string& title)
+ValidationMatrix::FormatCsv(const Table& table,
+                            const std::string& title,
+                            const std::vector<std::string>& columns)
 {
     std::ostringstream out;
     out << "# " << title << "\nmodel";
-    for (const auto& c : GetCategories())
+    for (const auto& c : columns)
     {
         out << "," << c << " mean %," << c << " max %," << c << " points";
     }
@@ -863,7 +1094,7 @@ ValidationMatrix::FormatCsv(const Table& table, const std::string& title)
     for (const auto& label : RowOrder(table))
     {
         out << CsvField(label);
-        for (const auto& category : GetCategories())
+        for (const auto& category : columns)
         {
             Cell c = Lookup(table, label, category);
             if (c.count == 0)
@@ -886,15 +1117,15 @@ ValidationMatrix::FormatCsv(const Table& table, const std::string& title)
 }
 
 std::string
-ValidationMatrix::FormatRst(const Table& table)
+ValidationMatrix::FormatRst(const Table& table, const std::vector<std::string>& columns)
 {
     std::vector<std::string> header = {"model"};
-    header.insert(header.end(), GetCategories().begin(), GetCategories().end());
+    header.insert(header.end(), columns.begin(), columns.end());
     std::vector<std::vector<std::string>> lines;
     for (const auto& label : RowOrder(table))
     {
         std::vector<std::string> line = {label};
-        for (const auto& category : GetCategories())
+        for (const auto& category : columns)
         {
             line.push_back(CellText(Lookup(table, label, category)));
         }
@@ -952,13 +1183,13 @@ ValidationMatrix::FormatRst(const Table& table)
 std::vector<ValidationMatrix::Cell>
 ValidationMatrix::CalibrationErrors(const std::vector<Row>& rows, const Calibration& calibration)
 {
-    bool anyAboveOne
-        = std::any_of(rows.begin(),
-                      rows.end(),
-                      [](const Row& r)
-                      {
-                          return r.role == "calibrate" && r.workers > 1 && r.packetThroughput > 0;
-                      });
+    bool anyAboveOne = std::any_of(rows.begin(),
+                                   rows.end(),
+                                   [](const Row& r)
+                                   {
+                                       return r.role == "calibrate" && r.workers > 1
+                                              && r.referenceThroughput > 0;
+                                   });
     std::vector<Cell> cells;
     for (double value : calibration.values)
     {
@@ -967,7 +1198,7 @@ ValidationMatrix::CalibrationErrors(const std::vector<Row>& rows, const Calibrat
         for (const auto& r : rows)
         {
             if (r.role == "calibrate" && r.backend == "flow" && r.variant == label
-                && r.packetThroughput > 0 && (!anyAboveOne || r.workers > 1))
+                && r.referenceThroughput > 0 && (!anyAboveOne || r.workers > 1))
             {
                 errors.push_back(r.relError);
             }
@@ -992,7 +1223,7 @@ ValidationMatrix::ChooseCalibration(const std::vector<Cell>& cells)
     {
         throw TrainingInputError(
             "calibration: no value has a result on a calibrate scenario with a "
-            "packet-level reference (expected finished packet and flow jobs)");
+            "reference result (expected finished reference and flow jobs)");
     }
     return best;
 }

@@ -48,7 +48,9 @@ class ValidationMatrix
         std::vector<std::pair<std::string, std::string>> options; //!< driver options (no "--")
         /// driver options for one K only (e.g. --computeScale, which needs K values)
         std::map<uint32_t, std::vector<std::pair<std::string, std::string>>> perWorkers;
-        std::vector<std::string> backends; //!< subset of packet, analytic, flow
+        /// driver options of the linux job only (e.g. dilation, repeat), over the options
+        std::vector<std::pair<std::string, std::string>> linuxOptions;
+        std::vector<std::string> backends; //!< subset of packet, analytic, flow, linux
         std::string role;                  //!< "calibrate" or "holdout"
         bool timeline{false};              //!< draw a transfer timeline at the largest K
     };
@@ -67,28 +69,31 @@ class ValidationMatrix
         std::string id;          //!< file-name-safe id: scenario-kK-backend[-variant]
         std::size_t scenario{0}; //!< index into GetScenarios()
         uint32_t workers{0};     //!< K
-        std::string backend;     //!< packet, analytic or flow
-        std::string variant;     //!< flow variant name (empty for packet and analytic)
+        std::string backend;     //!< packet, analytic, flow or linux
+        std::string variant;     //!< flow variant name (empty for the other backends)
         std::string label;       //!< row label override for the results ("" = as reported)
         nlohmann::json options;  //!< driver options (ScenarioOptions names) without the outputs
         bool records{false};     //!< keep per-transfer records (timeline figures)
+        bool exclusive{false};   //!< real time (linux): runs alone, never beside another job
     };
 
-    /// One result row: a model's (or the packet level's) throughput for one (scenario, K).
+    /// One result row: a model's (or the reference's) throughput for one (scenario, K).
     struct Row
     {
-        std::string scenario;        //!< scenario name
-        std::string category;        //!< its category
-        std::string role;            //!< its role
-        std::string profile;         //!< its profile
-        uint32_t workers{0};         //!< K
-        std::string backend;         //!< packet, flow or analytic
-        std::string variant;         //!< variant as reported (or the job's label)
-        double throughput{0};        //!< samples/s
-        double stepTime{0};          //!< mean step time (s)
-        double packetThroughput{-1}; //!< packet-level throughput of (scenario, K); -1 if none
-        double relError{0};          //!< (throughput - packet) / packet; valid if packet > 0
-        std::string job;             //!< id of the job that produced it
+        std::string scenario;           //!< scenario name
+        std::string category;           //!< its category
+        std::string role;               //!< its role
+        std::string profile;            //!< its profile
+        uint32_t workers{0};            //!< K
+        std::string backend;            //!< packet, flow, analytic or linux
+        std::string variant;            //!< variant as reported (or the job's label)
+        double throughput{0};           //!< samples/s
+        double stepTime{0};             //!< mean step time (s)
+        double referenceThroughput{-1}; //!< the reference's throughput of (scenario, K); -1: none
+        double relError{0};             //!< (throughput - reference) / reference if reference > 0
+        std::string job;                //!< id of the job that produced it
+        double wallSeconds{0};          //!< the backend's wall time for this result
+        std::string notes;              //!< the result's notes, joined by " | "
     };
 
     /// Mean and maximum of |relative error| over a set of points.
@@ -130,6 +135,14 @@ class ValidationMatrix
     /// \return the seven categories, in the column order of 000 Table 1
     static const std::vector<std::string>& GetCategories();
 
+    /// \return the error tables' columns: the seven categories, then the matrix's own
+    ///         "categories" (e.g. rate-1g, buffer-100p)
+    std::vector<std::string> GetColumns() const;
+
+    /// \return the reference backend every other backend is compared with: packet (default) or
+    ///         linux (the matrix's "reference")
+    const std::string& GetReference() const;
+
     /// \return the scenarios in file order
     const std::vector<Scenario>& GetScenarios() const;
 
@@ -162,13 +175,15 @@ class ValidationMatrix
     std::vector<Job> ExpandSecondPhase(const std::string& root, double value) const;
 
     /**
-     * Fill packetThroughput and relError of every row from the packet row of the same
+     * Fill referenceThroughput and relError of every row from the reference row of the same
      * (scenario, K), and drop repeated (scenario, K, backend, variant) rows (the hybrid flow job
      * also reports fcfs and ps): the first one is kept.
      * \param rows the rows
+     * \param reference the reference backend (packet or linux)
      * \return the rows with errors, in input order
      */
-    static std::vector<Row> AttachErrors(const std::vector<Row>& rows);
+    static std::vector<Row> AttachErrors(const std::vector<Row>& rows,
+                                         const std::string& reference = "packet");
 
     /**
      * \param errors relative errors (fractions, any sign)
@@ -177,25 +192,33 @@ class ValidationMatrix
     static Cell Aggregate(const std::vector<double>& errors);
 
     /**
-     * Build the error table over the "holdout" rows with a packet reference.
+     * Build the error table over the "holdout" rows with a reference result.
      * \param rows rows after AttachErrors()
      * \param filter which K enter
-     * \return row label ("<backend> <variant>") -> category -> cell; packet rows excluded
+     * \param reference the reference backend, whose rows are excluded
+     * \return row label ("<backend> <variant>") -> category -> cell
      */
-    static Table BuildTable(const std::vector<Row>& rows, KFilter filter);
+    static Table BuildTable(const std::vector<Row>& rows,
+                            KFilter filter,
+                            const std::string& reference = "packet");
 
     /**
      * \param table a table from BuildTable()
      * \param title the table's caption line
+     * \param columns the categories, in column order
      * \return the table as CSV (label, then mean and max % per category; blank when no data)
      */
-    static std::string FormatCsv(const Table& table, const std::string& title);
+    static std::string FormatCsv(const Table& table,
+                                 const std::string& title,
+                                 const std::vector<std::string>& columns = GetCategories());
 
     /**
      * \param table a table from BuildTable()
+     * \param columns the categories, in column order
      * \return the table as an RST simple table, cells "mean (max)" in %
      */
-    static std::string FormatRst(const Table& table);
+    static std::string FormatRst(const Table& table,
+                                 const std::vector<std::string>& columns = GetCategories());
 
     /**
      * Mean |error| of each calibration value on the "calibrate" rows.
@@ -228,6 +251,9 @@ class ValidationMatrix
     static std::string FormatNumber(double v);
 
   private:
+    /// \param index scenario index \param k workers \return the scenario's options for K
+    nlohmann::json JobOptions(const std::string& root, std::size_t index, uint32_t k) const;
+
     /**
      * The jobs of one scenario and K.
      * \param root folder of relative profile paths
@@ -248,6 +274,8 @@ class ValidationMatrix
     std::vector<Variant> m_variants;                             //!< flow variants
     std::vector<Scenario> m_scenarios;                           //!< scenarios
     std::optional<Calibration> m_calibration;                    //!< optional calibration
+    std::string m_reference{"packet"};                           //!< reference backend
+    std::vector<std::string> m_extraCategories;                  //!< the matrix's own columns
 };
 
 } // namespace ns3

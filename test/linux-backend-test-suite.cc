@@ -408,6 +408,17 @@ class RefusalsTestCase : public TestCase
                               "TcpDctcp refused naming the accepted variants");
         NS_TEST_ASSERT_MSG_EQ(LinuxBackend::MapCongestionControl("ns3::TcpNewReno"), "reno", "");
         NS_TEST_ASSERT_MSG_EQ(LinuxBackend::MapCongestionControl("TcpBbr"), "bbr", "");
+        // --backend=all skips with the same reasons instead of failing.
+        TrainingProfile small = MakeProfile({1000000}, 1000, 2000, 100);
+        s.architecture = TrainingScenario::PARAMETER_SERVER;
+        b->SetAttribute("Dilation", DoubleValue(1));
+        why = b->GetUnsupportedReason(small, s);
+        NS_TEST_ASSERT_MSG_NE(why.find("--dilation=10"), std::string::npos, why);
+        b->SetAttribute("Dilation", DoubleValue(10));
+        NS_TEST_ASSERT_MSG_EQ(b->GetUnsupportedReason(small, s), "", "faithful at dilation 10");
+        s.tcpVariant = "TcpDctcp";
+        why = b->GetUnsupportedReason(small, s);
+        NS_TEST_ASSERT_MSG_NE(why.find("TcpDctcp"), std::string::npos, why);
         if (Skip(GetName()))
         {
             return;
@@ -427,6 +438,55 @@ class RefusalsTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup distributed-training
+ * --repeat: the point's result is the median run, with min, max and spread; hand-made results.
+ */
+class RepeatsTestCase : public TestCase
+{
+  public:
+    RepeatsTestCase()
+        : TestCase(
+            "linux: runs at 100, 130 and 90 samples per second give the 100 run, min 90, max 130, "
+            "spread 40 %, summed wall time; of 4 runs the upper middle one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<TrainingResult> runs(3);
+        const double throughput[] = {100, 130, 90};
+        for (std::size_t i = 0; i < runs.size(); ++i)
+        {
+            runs[i].throughput = throughput[i];
+            runs[i].wallSeconds = 2;
+            runs[i].steps.resize(i + 1); // tells the runs apart
+        }
+        TrainingResult r = LinuxBackend::SummariseRepeats(runs);
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.throughput, 100, 1e-12, "median");
+        NS_TEST_ASSERT_MSG_EQ(r.steps.size(), 1, "the median run's own records");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.inputs["throughput_min"], 90, 1e-12, "min");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.inputs["throughput_max"], 130, 1e-12, "max");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.inputs["throughput_spread"], 0.4, 1e-12, "(130 - 90) / 100");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.inputs["repeat"], 3, 1e-12, "runs");
+        NS_TEST_ASSERT_MSG_EQ_TOL(r.wallSeconds, 6, 1e-12, "summed wall time");
+        NS_TEST_ASSERT_MSG_EQ(r.notes.size(), 1, "one note");
+        NS_TEST_ASSERT_MSG_NE(r.notes[0].find("spread (max - min) / median 40.0 %"),
+                              std::string::npos,
+                              r.notes[0]);
+        runs.push_back(runs[0]);
+        runs.back().throughput = 120;
+        NS_TEST_ASSERT_MSG_EQ_TOL(LinuxBackend::SummariseRepeats(runs).throughput,
+                                  120,
+                                  1e-12,
+                                  "90, 100, 120, 130: the upper middle run");
+        TrainingResult one = LinuxBackend::SummariseRepeats({runs[0]});
+        NS_TEST_ASSERT_MSG_EQ(one.notes.size(), 0, "one run: no note");
+        NS_TEST_ASSERT_MSG_EQ_TOL(one.inputs["throughput_spread"], 0, 1e-12, "no spread");
+    }
+};
+
 /// The linux backend's tests.
 class LinuxBackendTestSuite : public TestSuite
 {
@@ -435,6 +495,7 @@ class LinuxBackendTestSuite : public TestSuite
         : TestSuite("distributed-training-linux-backend", Type::UNIT)
     {
         AddTestCase(new RefusalsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RepeatsTestCase, DT_TEST_QUICK);
         AddTestCase(new OneWorkerClosedFormTestCase, DT_TEST_QUICK);
         AddTestCase(new EndToEndBytesConservedTestCase, DT_TEST_QUICK);
         AddTestCase(new NothingLeftBehindTestCase, DT_TEST_QUICK);

@@ -224,6 +224,84 @@ class SlurmArrayTestCase : public TestCase
     }
 };
 
+/// Exclusive (real-time) jobs run alone: nothing else of the sweep runs beside them.
+class ExclusiveJobsTestCase : public TestCase
+{
+  public:
+    ExclusiveJobsTestCase()
+        : TestCase("with 2 slots, 2 exclusive and 4 other 0.2 s jobs: no job's run overlaps an "
+                   "exclusive one's, the others overlap each other; slurm refuses exclusive "
+                   "jobs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir
+            = (fs::temp_directory_path() / ("dt-excl-" + std::to_string(getpid()))).string();
+        fs::create_directories(dir);
+        std::vector<SweepJob> jobs;
+        for (int i = 0; i < 6; ++i)
+        {
+            const std::string id = "j" + std::to_string(i);
+            // Each job writes its own start and end times (ns) to its result.
+            const std::string script = "a=$(date +%s%N); sleep 0.2; b=$(date +%s%N); printf "
+                                       "'{\"results\":[1],\"t\":[%s,%s]}' $a $b > "
+                                       "\"${1#--output=}\"";
+            SweepJob j{id,
+                       {"/bin/sh", "-c", script, "job"},
+                       dir + "/" + id + ".json",
+                       dir + "/" + id + ".log"};
+            j.exclusive = i == 1 || i == 4;
+            jobs.push_back(j);
+        }
+        SweepEngine::Options o;
+        o.jobDir = dir;
+        o.slots = 2;
+        o.self = (fs::read_symlink("/proc/self/exe").parent_path() / "validation-runner").string();
+        if (fs::exists(o.self))
+        {
+            auto outcome = SweepEngine(o).Run(jobs);
+            NS_TEST_ASSERT_MSG_EQ(outcome.failures.size(), 0, "every job ran");
+            std::vector<std::pair<double, double>> span;
+            for (const auto& j : jobs)
+            {
+                auto t = nlohmann::json::parse(Slurp(j.result))["t"];
+                span.emplace_back(t[0].get<double>(), t[1].get<double>());
+            }
+            auto overlap = [&span](std::size_t a, std::size_t b)
+            {
+                return span[a].first < span[b].second && span[b].first < span[a].second;
+            };
+            for (std::size_t a = 0; a < jobs.size(); ++a)
+            {
+                for (std::size_t b = a + 1; b < jobs.size(); ++b)
+                {
+                    if (jobs[a].exclusive || jobs[b].exclusive)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(overlap(a, b), false, a << " and " << b);
+                    }
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(
+                (overlap(0, 2) || overlap(2, 3) || overlap(3, 5) || overlap(0, 3)),
+                true,
+                "the other jobs still run two at a time");
+        }
+        o.engine = "slurm";
+        NS_TEST_ASSERT_MSG_EQ(ThrowsInputError(
+                                  [&]
+                                  {
+                                      SweepEngine(o).Run(jobs);
+                                  },
+                                  {"--engine=slurm", "real time", "--engine=local"}),
+                              true,
+                              "slurm refuses exclusive jobs");
+        fs::remove_all(dir);
+    }
+};
+
 /// The suite.
 class SweepEngineTestSuite : public TestSuite
 {
@@ -235,6 +313,7 @@ class SweepEngineTestSuite : public TestSuite
         AddTestCase(new AtomicWriteTestCase, DT_TEST_QUICK);
         AddTestCase(new ResumeKeyTestCase, DT_TEST_QUICK);
         AddTestCase(new SlurmArrayTestCase, DT_TEST_QUICK);
+        AddTestCase(new ExclusiveJobsTestCase, DT_TEST_QUICK);
     }
 };
 

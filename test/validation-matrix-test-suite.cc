@@ -231,8 +231,11 @@ class ValidationErrorTableTestCase : public TestCase
         auto withErrors = ValidationMatrix::AttachErrors(rows);
         NS_TEST_ASSERT_MSG_EQ(withErrors.size(), rows.size() - 1, "duplicate dropped");
         NS_TEST_ASSERT_MSG_EQ_TOL(withErrors[1].relError, 0.10, 1e-12, "(220 - 200) / 200");
-        NS_TEST_ASSERT_MSG_EQ_TOL(withErrors[1].packetThroughput, 200, 1e-12, "packet reference");
-        NS_TEST_ASSERT_MSG_EQ((withErrors.back().packetThroughput < 0), true, "no packet: -1");
+        NS_TEST_ASSERT_MSG_EQ_TOL(withErrors[1].referenceThroughput,
+                                  200,
+                                  1e-12,
+                                  "packet reference");
+        NS_TEST_ASSERT_MSG_EQ((withErrors.back().referenceThroughput < 0), true, "no packet: -1");
 
         auto table = ValidationMatrix::BuildTable(withErrors, ValidationMatrix::K_ABOVE_ONE);
         NS_TEST_ASSERT_MSG_EQ(table.size(), 2, "rows: analytic sync-eq7 and flow ps");
@@ -269,6 +272,73 @@ class ValidationErrorTableTestCase : public TestCase
         std::string csv = ValidationMatrix::FormatCsv(all, "title");
         NS_TEST_ASSERT_MSG_EQ((csv.find("flow ps,,,0,") != std::string::npos), true, csv);
         NS_TEST_ASSERT_MSG_EQ((csv.find("11.67,20.00,3") != std::string::npos), true, csv);
+    }
+};
+
+/// A matrix whose reference is real TCP (the linux backend).
+class ValidationLinuxReferenceTestCase : public TestCase
+{
+  public:
+    ValidationLinuxReferenceTestCase()
+        : TestCase("reference linux: K = 2 expands into linux (exclusive, with its linux_options "
+                   "only) + packet + analytic + 2 flow jobs; packet at 230 and flow ps at 180 "
+                   "against linux at 200 err +15 % and -10 % in the matrix's own column")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ValidationMatrix m = ValidationMatrix::Parse(R"({
+          "reference": "linux", "categories": ["rate-1g"],
+          "flow_variants": [{"name": "fcfs", "args": ["--sharing=fcfs"]},
+                            {"name": "ps", "args": ["--sharing=ps"]}],
+          "scenarios": [{"name": "g", "category": "rate-1g", "profile": "p.json",
+                         "workers": [2], "options": {"nicRate": "1Gbps"},
+                         "linux_options": {"dilation": 2, "repeat": 3}}]})",
+                                                     "l.json");
+        NS_TEST_ASSERT_MSG_EQ(m.GetReference(), "linux", "reference");
+        NS_TEST_ASSERT_MSG_EQ(m.GetColumns().size(), 8, "seven categories and rate-1g");
+        NS_TEST_ASSERT_MSG_EQ(m.GetColumns().back(), "rate-1g", "own column last");
+        auto jobs = m.ExpandFirstPhase("/r");
+        NS_TEST_ASSERT_MSG_EQ(jobs.size(), 5, "linux, packet, analytic, fcfs, ps");
+        std::size_t exclusive = 0;
+        for (const auto& j : jobs)
+        {
+            exclusive += j.exclusive;
+            const bool linuxJob = j.backend == "linux";
+            NS_TEST_ASSERT_MSG_EQ(j.exclusive, linuxJob, j.id << ": only linux runs alone");
+            NS_TEST_ASSERT_MSG_EQ(j.options.contains("dilation"), linuxJob, j.id << ": dilation");
+            NS_TEST_ASSERT_MSG_EQ(j.options.value("nicRate", ""), "1Gbps", j.id << ": options");
+            if (linuxJob)
+            {
+                NS_TEST_ASSERT_MSG_EQ(j.options.value("repeat", ""), "3", "linux_options");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(exclusive, 1, "one linux job");
+
+        std::vector<ValidationMatrix::Row> rows
+            = {MakeRow("g", "rate-1g", "holdout", 2, "linux", "cubic", 200),
+               MakeRow("g", "rate-1g", "holdout", 2, "packet", "TcpCubic", 230),
+               MakeRow("g", "rate-1g", "holdout", 2, "flow", "ps", 180)};
+        auto withErrors = ValidationMatrix::AttachErrors(rows, "linux");
+        NS_TEST_ASSERT_MSG_EQ_TOL(withErrors[1].relError, 0.15, 1e-12, "(230 - 200) / 200");
+        NS_TEST_ASSERT_MSG_EQ_TOL(withErrors[2].relError, -0.10, 1e-12, "(180 - 200) / 200");
+        auto table
+            = ValidationMatrix::BuildTable(withErrors, ValidationMatrix::K_ABOVE_ONE, "linux");
+        NS_TEST_ASSERT_MSG_EQ(table.size(), 2, "packet and flow rows, not the linux reference");
+        NS_TEST_ASSERT_MSG_EQ_TOL(table["packet TcpCubic"]["rate-1g"].meanAbs,
+                                  0.15,
+                                  1e-12,
+                                  "packet");
+        std::string rst = ValidationMatrix::FormatRst(table, m.GetColumns());
+        NS_TEST_ASSERT_MSG_EQ((rst.find("rate-1g") != std::string::npos), true, rst);
+        NS_TEST_ASSERT_MSG_EQ((rst.find("flow ps") < rst.find("packet TcpCubic")),
+                              true,
+                              "model rows, then the packet level: " << rst);
+        std::string csv = ValidationMatrix::FormatCsv(table, "t", m.GetColumns());
+        NS_TEST_ASSERT_MSG_EQ((csv.find("packet TcpCubic,,,0,") != std::string::npos), true, csv);
+        NS_TEST_ASSERT_MSG_EQ((csv.find(",15.00,15.00,1") != std::string::npos), true, csv);
     }
 };
 
@@ -337,6 +407,16 @@ class ValidationBadMatrixTestCase : public TestCase
              "\"scenarios\": [{"
                  + ok + ", \"workers\": [1]}]}",
              {"calibration", "no scenario has role"}},
+            {"{\"reference\": \"flow\", \"scenarios\": [{" + ok + ", \"workers\": [1]}]}",
+             {"m.json: reference", "unknown reference backend 'flow'", "packet or linux"}},
+            {"{\"categories\": [\"sync-basic\"], \"scenarios\": [{" + ok + ", \"workers\": [1]}]}",
+             {"categories[0]", "bad category sync-basic"}},
+            {R"({"scenarios": [{"name": "a", "category": "rate-1g", "profile": "p",
+                                "workers": [1]}]})",
+             {"scenarios[0].category", "unknown category 'rate-1g'", "\"categories\""}},
+            {"{\"scenarios\": [{" + ok
+                 + ", \"workers\": [1], \"linux_options\": {\"dilation\": 0.5}}]}",
+             {"scenarios[0].linux_options.dilation", "from 1 to 10000"}},
         };
         for (const auto& c : cases)
         {
@@ -370,6 +450,7 @@ class ValidationMatrixTestSuite : public TestSuite
         AddTestCase(new ValidationExpansionTestCase, DT_TEST_QUICK);
         AddTestCase(new ValidationCalibrationTestCase, DT_TEST_QUICK);
         AddTestCase(new ValidationErrorTableTestCase, DT_TEST_QUICK);
+        AddTestCase(new ValidationLinuxReferenceTestCase, DT_TEST_QUICK);
         AddTestCase(new ValidationBadMatrixTestCase, DT_TEST_QUICK);
     }
 };

@@ -8,15 +8,23 @@
  * model/sharing-index.h (0 = FCFS, 1 = PS) and its residual (large = neither).
  *
  *   ./build/bin/tcp-sharing-study --flows=4 --sizeBdp=10 --rate=10Gbps --tcp=TcpCubic
+ *   ./build/bin/tcp-sharing-study --flows=4 --size=1000000 --rate=200Mbps --queue=262144B \
+ *       --hostModel=linux --sharedQueue=true --seed=2 --flowTimes=flows.csv
  *
  * C is the bottleneck's goodput (rate x 1448/1502 at MTU 1500); with --cap the models cap every
  * flow (SharingIndex's flowCap) and the BDP is the capped flow's. The network is
- * TrainingClusterHelper's star (N workers, one server) with its TCP settings
- * (ConfigureTcp: segment MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send
- * buffer + 64 KiB, DelAckCount 1, SACK, MinRto 200 ms). TcpDctcp runs over a RED queue disc
- * with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example,
- * QW 1, MaxSize = --queue; device queues 2 packets so RED holds the queue); the others over the
- * plain DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's BBR).
+ * TrainingClusterHelper's star (N workers, one server; with --sharedQueue one worker sends every
+ * flow through its one NIC queue, --hostQueue) with its TCP settings (ConfigureTcp: segment
+ * MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send buffer + 64 KiB, DelAckCount
+ * 1, SACK, MinRto 200 ms; --hostModel=linux: Linux's CUBIC or Reno, delayed ACKs, buffer
+ * autotuning and a start jitter, doc/congestion.rst). TcpDctcp runs over a RED queue disc with
+ * ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example, QW 1,
+ * MaxSize = --queue; device queues 2 packets so RED holds the queue); the others over the plain
+ * DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's BBR).
+ *
+ * Options are a strict table (kOptions): every value is checked by the driver's parsers
+ * (ScenarioOptions, TrainingScenario) and a bad one ends the program with a message naming the
+ * option, exit code 1.
  */
 
 #include "ns3/applications-module.h"
@@ -24,12 +32,15 @@
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-module.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <numeric>
+#include <set>
 
 using namespace ns3;
 
@@ -40,30 +51,375 @@ namespace
 struct Measurement
 {
     std::vector<double> completion;        //!< absolute time of each flow's last byte (-1: none)
+    std::vector<double> firstByte;         //!< absolute time of each flow's first byte (-1: none)
     std::vector<std::vector<uint64_t>> rx; //!< per sample, per flow: cumulative bytes
     std::vector<uint64_t> received;        //!< per flow: bytes received
     uint32_t done{0};                      //!< flows complete
 };
 
-/// Options of one run.
+/// Everything the command line sets, and what is derived from it.
 struct Options
 {
-    uint64_t size{0};              //!< bytes per flow
-    std::vector<double> arrivals;  //!< start time of each flow, seconds
-    DataRate rate{"10Gbps"};       //!< every link's rate
-    DataRate cap{0};               //!< per-flow pacing cap (0: none)
-    Time delay{MicroSeconds(10)};  //!< one-way delay per link
-    std::string tcp{"TcpCubic"};   //!< congestion control
-    std::string queue{"1000p"};    //!< bottleneck queue size
-    uint32_t mtu{1500};            //!< MTU
-    Time sample{MicroSeconds(10)}; //!< sampling interval of received bytes
-    Time maxSimTime{Seconds(0)};   //!< simulated time limit
+    uint32_t flows{2};            //!< --flows
+    uint64_t size{0};             //!< --size: bytes per flow (0: --sizeBdp)
+    double sizeBdp{10};           //!< --sizeBdp
+    DataRate rate{"10Gbps"};      //!< --rate: every link's rate
+    DataRate cap{0};              //!< --cap: per-flow pacing cap (0: none)
+    Time delay{MicroSeconds(10)}; //!< --delay: one-way delay per link
+    std::string tcp{"TcpCubic"};  //!< --tcp: congestion control
+    std::string queue{"1000p"};   //!< --queue: bottleneck queue size
+    std::string hostQueue;        //!< --hostQueue: the sending NICs' queue ("": --queue)
+    uint32_t mtu{1500};           //!< --mtu
+    Time stagger{0};              //!< --stagger
+    Time startJitter{0};          //!< --startJitter
+    Time sample{0};               //!< --sample (0: RTT/4)
+    bool baseline{true};          //!< --baseline
+    Time maxSimTime{0};           //!< --maxSimTime (0: automatic)
+    std::string csv;              //!< --csv
+    std::string timeseries;       //!< --timeseries
+    std::string flowTimes;        //!< --flowTimes
+    std::string stack{"ns3"};     //!< --stack: ns3 or linux
+    double dilation{1};           //!< --dilation (linux)
+    uint32_t seed{1};             //!< --seed: run number of the random streams
+    bool sharedQueue{false};      //!< --sharedQueue: every flow from one host
+    std::string hostModel{"ns3"}; //!< --hostModel
+    bool autotuning{false};       //!< --bufferAutotuning
+    bool delayedAck{false};       //!< --delayedAck
+    std::vector<double> arrivals; //!< start time of each flow, seconds (derived)
 };
 
-/// PacketSink Rx: count the flow's bytes, note its completion, stop when all are complete.
+/// One command-line option of the study.
+struct StudyOption
+{
+    const char* name; //!< without "--"
+    const char* def;  //!< default value
+    const char* help; //!< one line for --help
+    bool preset;      //!< applied before the others (which then override it)
+    std::function<void(Options&, const std::string&, const std::string&)> apply; //!< parse
+};
+
+using S = ScenarioOptions;
+using TS = TrainingScenario;
+
+/// \return a time option's value ("0" allowed), at least 0
+Time
+NonNegativeTime(const std::string& option, const std::string& text)
+{
+    Time t = text == "0" ? Seconds(0) : TS::ParseTime(option, text);
+    if (t.IsStrictlyNegative())
+    {
+        throw TrainingInputError(option + ": negative time '" + text + "' (expected >= 0)");
+    }
+    return t;
+}
+
+/// The study's options: the table that parses, checks and documents them.
+const std::vector<StudyOption>&
+GetStudyOptions()
+{
+    static const std::vector<StudyOption> table = {
+        {"hostModel",
+         "ns3",
+         "ns3, or linux: Linux CUBIC/Reno for TcpCubic/TcpNewReno, --delayedAck, "
+         "--bufferAutotuning, --startJitter=20us (options given with it override it)",
+         true,
+         [](Options& o, auto& n, auto& v)
+         {
+             TS s;
+             s.ApplyHostModel(n, v);
+             o.hostModel = s.hostModel;
+             o.autotuning = s.bufferAutotuning;
+             o.delayedAck = s.delayedAck;
+             o.startJitter = s.startJitter;
+         }},
+        {"delayedAck",
+         "false",
+         "Linux's delayed ACKs (one per two segments, or after 40 ms)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.delayedAck = S::ParseBool(n, v);
+         }},
+        {"flows",
+         "2",
+         "Number of flows N (1..64)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.flows = S::ParseUnsigned(n, v, 1, 64);
+         }},
+        {"size",
+         "0",
+         "Bytes per flow S (0: use --sizeBdp; e.g. 1000000, 30MB)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.size = S::ParseBytes(n, v);
+             if (o.size > 1000000000000ULL)
+             {
+                 throw TrainingInputError(n + ": '" + v + "' out of range (expected 1..1e12)");
+             }
+         }},
+        {"sizeBdp",
+         "10",
+         "Bytes per flow in units of the BDP (goodput x 4 x delay)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.sizeBdp = S::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
+         }},
+        {"rate",
+         "10Gbps",
+         "Link rate (every link; the receiver's is the bottleneck)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.rate = TS::ParseDataRate(n, v);
+         }},
+        {"cap",
+         "0",
+         "Per-flow cap by TCP pacing (0: none)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.cap = v == "0" ? DataRate(0) : TS::ParseDataRate(n, v);
+         }},
+        {"delay",
+         "10us",
+         "One-way delay of each link (RTT = 4 x delay)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.delay = NonNegativeTime(n, v);
+         }},
+        {"tcp",
+         "TcpCubic",
+         "TcpNewReno, TcpCubic, TcpLinuxCubic, TcpLinuxReno, TcpDctcp "
+         "(RED/ECN queue) or TcpBbr",
+         false,
+         [](Options& o, auto&, auto& v)
+         {
+             o.tcp = v;
+         }},
+        {"queue",
+         "1000p",
+         "Bottleneck queue size (e.g. 1000p, 262144B)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             TS::ParseQueueSize(n, v);
+             o.queue = v;
+         }},
+        {"hostQueue",
+         "",
+         "Queue of the sending NICs (default: --queue)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             if (!v.empty())
+             {
+                 TS::ParseQueueSize(n, v);
+             }
+             o.hostQueue = v;
+         }},
+        {"mtu",
+         "1500",
+         "MTU (576..9000)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.mtu = S::ParseUnsigned(n, v, 576, 9000);
+         }},
+        {"stagger",
+         "0s",
+         "Flow i starts at i x stagger",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.stagger = NonNegativeTime(n, v);
+         }},
+        {"startJitter",
+         "0",
+         "Largest random delay added to every flow's start (drawn with "
+         "--seed)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.startJitter = NonNegativeTime(n, v);
+         }},
+        {"seed",
+         "1",
+         "Run number of the random streams (start jitter, ns-3's TCP)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.seed = S::ParseUnsigned(n, v, 1, UINT32_MAX);
+         }},
+        {"sharedQueue",
+         "false",
+         "Every flow leaves one sending host through its one NIC queue "
+         "(as a multi-flow host); false: one host and NIC per flow",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.sharedQueue = S::ParseBool(n, v);
+         }},
+        {"bufferAutotuning",
+         "false",
+         "Linux socket-buffer autotuning (tcp_wmem/tcp_rmem)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.autotuning = S::ParseBool(n, v);
+         }},
+        {"sample",
+         "0s",
+         "Sampling interval of received bytes (0s: RTT/4)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.sample = NonNegativeTime(n, v);
+         }},
+        {"baseline",
+         "true",
+         "Run one flow alone first and add its overhead over S/C to both "
+         "models",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.baseline = S::ParseBool(n, v);
+         }},
+        {"maxSimTime",
+         "0s",
+         "Simulated time limit (0s: 20 x N S / C + 10 s)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.maxSimTime = NonNegativeTime(n, v);
+         }},
+        {"csv",
+         "",
+         "Append one summary row to this CSV file",
+         false,
+         [](Options& o, auto&, auto& v)
+         {
+             o.csv = v;
+         }},
+        {"timeseries",
+         "",
+         "Write per-flow rate over time (time_s,flow,gbps) to this file",
+         false,
+         [](Options& o, auto&, auto& v)
+         {
+             o.timeseries = v;
+         }},
+        {"flowTimes",
+         "",
+         "Write one row per flow (flow,start_s,first_byte_s,end_s,bytes) to "
+         "this CSV file",
+         false,
+         [](Options& o, auto&, auto& v)
+         {
+             o.flowTimes = v;
+         }},
+        {"stack",
+         "ns3",
+         "ns3 (simulated TCP) or linux (kernel TCP in namespaces, root)",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             if (v != "ns3" && v != "linux")
+             {
+                 throw TrainingInputError(n + ": '" + v + "' (expected ns3 or linux)");
+             }
+             o.stack = v;
+         }},
+        {"dilation",
+         "1",
+         "--stack=linux: run at rate/D, report times / D",
+         false,
+         [](Options& o, auto& n, auto& v)
+         {
+             o.dilation = S::ParseReal(n, v, 1, 1000, "a factor from 1 to 1000");
+         }},
+    };
+    return table;
+}
+
+/// Print every option with its default and help.
+void
+PrintHelp()
+{
+    std::cout << "tcp-sharing-study: N flows through one bottleneck, compared with FCFS and PS\n"
+                 "(examples/tcp-sharing-study.cc). Options (--name=value):\n";
+    for (const StudyOption& o : GetStudyOptions())
+    {
+        std::cout << "  --" << o.name << " [" << o.def << "]: " << o.help << "\n";
+    }
+}
+
+/**
+ * \brief Parse the command line with the option table: defaults first, then the presets, then
+ * the other options given.
+ * \param argc argument count
+ * \param argv arguments
+ * \return the options
+ * \throws TrainingInputError for an unknown, repeated or malformed option
+ */
+Options
+ParseCommandLine(int argc, char* argv[])
+{
+    std::vector<std::pair<const StudyOption*, std::string>> given;
+    std::set<std::string> seen;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::size_t eq = arg.find('=');
+        const std::string name
+            = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const auto& table = GetStudyOptions();
+        auto it = std::find_if(table.begin(),
+                               table.end(),
+                               [&](const StudyOption& o)
+                               {
+                                   return o.name == name;
+                               });
+        if (arg.rfind("--", 0) != 0 || it == table.end())
+        {
+            throw TrainingInputError("'" + arg + "': unknown option (--help lists them)");
+        }
+        if (!seen.insert(name).second)
+        {
+            throw TrainingInputError("--" + name + ": given twice (expected each option once)");
+        }
+        given.emplace_back(&*it, eq == std::string::npos ? "true" : arg.substr(eq + 1));
+    }
+    Options o;
+    for (const StudyOption& opt : GetStudyOptions())
+    {
+        opt.apply(o, std::string("--") + opt.name, opt.def);
+    }
+    std::stable_partition(given.begin(),
+                          given.end(),
+                          [](const auto& g)
+                          {
+                              return g.first->preset;
+                          });
+    for (const auto& [opt, value] : given)
+    {
+        opt->apply(o, std::string("--") + opt->name, value);
+    }
+    return o;
+}
+
+/// PacketSink Rx: count the flow's bytes, note its first and last byte, stop when all are done.
 void
 OnRx(Measurement* m, uint64_t size, uint32_t flow, Ptr<const Packet> p, const Address&)
 {
+    if (m->firstByte[flow] < 0)
+    {
+        m->firstByte[flow] = Simulator::Now().GetSeconds();
+    }
     m->received[flow] += p->GetSize();
     if (m->completion[flow] < 0 && m->received[flow] >= size)
     {
@@ -86,9 +442,26 @@ Sample(Measurement* m, Time interval)
     }
 }
 
-// ---- --stack=linux (issue 14): the same flows over kernel TCP in namespaces ---------------
-std::string g_stack = "ns3"; //!< --stack: ns3 or linux
-double g_dilation = 1;       //!< --dilation (linux)
+/// Give an application's socket (BulkSend's, or PacketSink's accepted one) a buffer tuner.
+void
+TuneSender(Ptr<BulkSendApplication> app)
+{
+    LinuxBufferTuner::Install(app->GetSocket());
+}
+
+/// PacketSink Rx, with --bufferAutotuning: tune the receiving socket once it exists.
+void
+TuneReceiver(Ptr<PacketSink> sink, bool* done, Ptr<const Packet>, const Address&)
+{
+    if (!*done)
+    {
+        *done = true;
+        for (Ptr<Socket> s : sink->GetAcceptedSockets())
+        {
+            LinuxBufferTuner::Install(s);
+        }
+    }
+}
 
 /// The Measurement of LinuxFlowStudy::Run for these options (kernel TCP, real time).
 Measurement
@@ -102,38 +475,36 @@ SimulateLinux(const Options& o, bool sample)
     c.queue = o.queue;
     c.mtu = o.mtu;
     c.congestion = LinuxBackend::MapCongestionControl(o.tcp);
-    c.dilation = g_dilation;
+    c.dilation = o.dilation;
     c.sampleSeconds = sample ? o.sample.GetSeconds() : 0;
-    c.maxWallSeconds = o.maxSimTime.GetSeconds() * g_dilation;
+    c.maxWallSeconds = o.maxSimTime.GetSeconds() * o.dilation;
+    c.sharedSender = o.sharedQueue;
     std::cerr << "note: --stack=linux: --delay is not emulated (no netem); the RTT is the "
                  "veth path's own"
               << std::endl;
     LinuxFlowStudy::Result r = LinuxFlowStudy::Run(c);
-    return Measurement{r.completion, r.rx, r.received, r.done};
+    return Measurement{r.completion, r.firstByte, r.rx, r.received, r.done};
 }
 
-// ---- end of --stack=linux ----------------------------------------------------------------
-
-/// Run `o.arrivals.size()` flows of `o.size` bytes; return what was measured.
-Measurement
-Simulate(const Options& o, bool sample)
+/// The star for these options (one sending host with --sharedQueue), TCP configured.
+Ptr<TrainingClusterHelper>
+BuildCluster(const Options& o, uint32_t senders)
 {
-    if (g_stack == "linux")
-    {
-        return SimulateLinux(o, sample);
-    }
-    const uint32_t n = o.arrivals.size();
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-    cluster->SetAttribute("Workers", UintegerValue(n));
+    cluster->SetAttribute("Workers", UintegerValue(senders));
     cluster->SetAttribute("Servers", UintegerValue(1));
     cluster->SetAttribute("NicRate", DataRateValue(o.rate));
     cluster->SetAttribute("FlowCap", DataRateValue(o.cap));
     cluster->SetAttribute("LinkDelay", TimeValue(o.delay));
     cluster->SetAttribute("Mtu", UintegerValue(o.mtu));
     cluster->SetAttribute("TcpVariant", StringValue(o.tcp));
+    cluster->SetAttribute("HostModel", StringValue(o.hostModel));
+    cluster->SetAttribute("BufferAutotuning", BooleanValue(o.autotuning));
+    cluster->SetAttribute("DelayedAck", BooleanValue(o.delayedAck));
     // With TcpDctcp the helper installs RED with DCTCP's ECN step marking (and a 2-packet device
     // queue so that the backlog builds in RED); the other variants get DropTail device queues.
     cluster->SetAttribute("QueueSize", StringValue(o.queue));
+    cluster->SetAttribute("HostQueueSize", StringValue(o.hostQueue));
     cluster->SetAttribute("QueueDisc", StringValue("none"));
     cluster->ConfigureTcp();
     if (o.tcp == "TcpBbr" || o.tcp == "ns3::TcpBbr")
@@ -143,25 +514,57 @@ Simulate(const Options& o, bool sample)
                            DataRateValue(o.cap.GetBitRate() > 0 ? o.cap : DataRate("1000Gbps")));
     }
     cluster->Build();
+    return cluster;
+}
 
+/// Run `o.arrivals.size()` flows of `o.size` bytes; return what was measured.
+Measurement
+Simulate(const Options& o, bool sample)
+{
+    if (o.stack == "linux")
+    {
+        return SimulateLinux(o, sample);
+    }
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.seed);
+    const uint32_t n = o.arrivals.size();
+    Ptr<TrainingClusterHelper> cluster = BuildCluster(o, o.sharedQueue ? 1 : n);
     Measurement m;
     m.completion.assign(n, -1);
+    m.firstByte.assign(n, -1);
     m.received.assign(n, 0);
+    auto tuned = std::make_unique<bool[]>(n); // set once each receiver socket is tuned
     Ptr<Node> receiver = cluster->GetServers().Get(0);
-    Ipv4Address to = cluster->GetServerAddress(0);
     for (uint32_t i = 0; i < n; ++i)
     {
-        uint16_t port = 6000 + i;
+        const uint16_t port = 6000 + i;
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), port));
-        ApplicationContainer sink = sinkHelper.Install(receiver);
-        sink.Start(Seconds(0));
-        sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &m, o.size, i));
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(to, port));
+        Ptr<Application> sink = sinkHelper.Install(receiver).Get(0);
+        sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &m, o.size, i));
+        BulkSendHelper bulk("ns3::TcpSocketFactory",
+                            InetSocketAddress(cluster->GetServerAddress(0), port));
         bulk.SetAttribute("MaxBytes", UintegerValue(o.size));
-        bulk.SetAttribute("SendSize", UintegerValue(64 * 1024));
-        ApplicationContainer app = bulk.Install(cluster->GetWorkers().Get(i));
-        app.Start(Seconds(o.arrivals[i]));
+        // BulkSend writes whole messages (a Send larger than the free buffer fails, unlike
+        // Linux's partial write): with autotuning, messages below the initial 20-segment buffer.
+        bulk.SetAttribute("SendSize", UintegerValue(o.autotuning ? 10 * (o.mtu - 52) : 64 * 1024));
+        Ptr<Application> app
+            = bulk.Install(cluster->GetWorkers().Get(o.sharedQueue ? 0 : i)).Get(0);
+        app->SetStartTime(Seconds(o.arrivals[i]));
+        if (o.autotuning)
+        {
+            // The sender's socket exists once its start event (scheduled at initialisation,
+            // so before anything scheduled now for the same time) has run.
+            Simulator::Schedule(Seconds(o.arrivals[i]),
+                                [app]
+                                {
+                                    Simulator::ScheduleNow(&TuneSender,
+                                                           DynamicCast<BulkSendApplication>(app));
+                                });
+            sink->TraceConnectWithoutContext(
+                "Rx",
+                MakeBoundCallback(&TuneReceiver, DynamicCast<PacketSink>(sink), &tuned[i]));
+        }
     }
     if (sample)
     {
@@ -245,256 +648,283 @@ FitIncumbentWeight(const SharingIndex& index,
     return best;
 }
 
+/// Rates of the run: the bottleneck's goodput and the BDP of one flow.
+struct Plan
+{
+    double c{0};        //!< bottleneck goodput, bytes/s
+    double one{0};      //!< one flow's goodput (cap-aware), bytes/s
+    double capBytes{0}; //!< per-flow cap, bytes/s (0: none)
+    double rtt{0};      //!< 4 x delay, seconds
+    double bdp{0};      //!< one x rtt, bytes
+};
+
+/**
+ * \brief Check the options against each other and derive size, arrivals, sampling interval and
+ * time limit.
+ * \param o the options (completed here)
+ * \return the rates
+ */
+Plan
+Prepare(Options& o)
+{
+    if (o.rate.GetBitRate() == 0)
+    {
+        throw TrainingInputError("--rate: must be above 0");
+    }
+    if (o.cap.GetBitRate() > o.rate.GetBitRate())
+    {
+        throw TrainingInputError("--cap: " + std::to_string(o.cap.GetBitRate())
+                                 + " bit/s above the link rate (expected at most --rate)");
+    }
+    TrainingScenario s;
+    s.nicRate = o.rate;
+    s.flowCap = o.cap;
+    s.mtu = o.mtu;
+    // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
+    // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
+    Plan p;
+    const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), o.mtu);
+    p.capBytes = o.cap.GetBitRate() / 8.0;
+    const bool linux = o.stack == "linux";
+    p.c = linux ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
+    p.one = linux ? (p.capBytes > 0 ? std::min(linuxC, p.capBytes) : linuxC)
+                  : TrainingNetwork::GetGoodputBytesPerSecond(s);
+    p.rtt = 4 * o.delay.GetSeconds();
+    p.bdp = p.one * p.rtt;
+    if (o.size == 0)
+    {
+        if (!(p.bdp > 0))
+        {
+            throw TrainingInputError("--sizeBdp: needs --delay > 0 (or give --size)");
+        }
+        o.size = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(o.sizeBdp * p.bdp)));
+    }
+    if (o.sample.IsZero())
+    {
+        o.sample = Seconds(std::max(p.rtt / 4, 1e-6));
+    }
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(o.seed);
+    Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
+    jitter->SetStream(0);
+    for (uint32_t i = 0; i < o.flows; ++i)
+    {
+        o.arrivals.push_back(i * o.stagger.GetSeconds()
+                             + jitter->GetValue(0, o.startJitter.GetSeconds()));
+    }
+    if (o.maxSimTime.IsZero())
+    {
+        const double last = *std::max_element(o.arrivals.begin(), o.arrivals.end());
+        o.maxSimTime = Seconds(last + 20.0 * o.flows * o.size / p.c + 10.0);
+    }
+    return p;
+}
+
+/// The study's result: FCT per flow and both models' predictions.
+struct Report
+{
+    Measurement m;              //!< the measurement
+    double overhead{0};         //!< lone flow's overhead over S / one, seconds
+    double wall{0};             //!< wall-clock seconds
+    std::vector<double> fct;    //!< per flow: completion - arrival (limit if unfinished)
+    std::vector<double> fcfs;   //!< FCFS completion times
+    std::vector<double> ps;     //!< PS completion times
+    SharingIndex::Result index; //!< lambda and residual
+    IncumbentFit fit;           //!< calibrated weight
+};
+
+/// Run the baseline (if asked) and the flows; compare with FCFS and PS.
+Report
+RunStudy(const Options& o, const Plan& p)
+{
+    Report r;
+    auto wallStart = std::chrono::steady_clock::now();
+    if (o.baseline)
+    {
+        Options alone = o;
+        alone.arrivals = {0.0};
+        Measurement lone = Simulate(alone, false);
+        if (lone.completion[0] < 0)
+        {
+            throw TrainingInputError("--baseline: a lone flow did not complete within "
+                                     "--maxSimTime");
+        }
+        r.overhead = std::max(0.0, lone.completion[0] - o.size / p.one);
+    }
+    r.m = Simulate(o, !o.timeseries.empty());
+    r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    std::vector<SharingIndex::Transfer> transfers;
+    for (uint32_t i = 0; i < o.flows; ++i)
+    {
+        const double end = r.m.completion[i] < 0 ? o.maxSimTime.GetSeconds() : r.m.completion[i];
+        r.fct.push_back(end - o.arrivals[i]);
+        transfers.push_back({o.arrivals[i], static_cast<double>(o.size)});
+    }
+    SharingIndex index(transfers, p.c, r.overhead, p.capBytes);
+    r.fcfs = index.GetFcfsCompletionTimes();
+    r.ps = index.GetPsCompletionTimes();
+    r.index = SharingIndex::Compute(r.fct, r.fcfs, r.ps);
+    r.fit = FitIncumbentWeight(index, r.fct, r.fcfs, r.ps, 20 * o.delay);
+    return r;
+}
+
+/// Print the one-line summary.
+void
+PrintSummary(const Options& o, const Plan& p, const Report& r)
+{
+    std::printf("tcp=%s host=%s rate=%llubps N=%u S=%llu (%.3g BDP) stagger=%gs jitter=%gs "
+                "shared=%d queue=%s cap=%llubps seed=%u: lambda=%.3f residual=%.3f%s%s mean "
+                "FCT measured %.1f us, fcfs %.1f us, ps %.1f us (overhead %.1f us, %.2f s "
+                "wall); calibrated fit w=%.2f (residual %.3f)\n",
+                o.tcp.c_str(),
+                o.hostModel.c_str(),
+                static_cast<unsigned long long>(o.rate.GetBitRate()),
+                o.flows,
+                static_cast<unsigned long long>(o.size),
+                o.size / p.bdp,
+                o.stagger.GetSeconds(),
+                o.startJitter.GetSeconds(),
+                o.sharedQueue ? 1 : 0,
+                o.queue.c_str(),
+                static_cast<unsigned long long>(o.cap.GetBitRate()),
+                o.seed,
+                r.index.lambda,
+                r.index.residual,
+                r.index.defined ? "" : " (undefined: FCFS = PS)",
+                r.m.done == o.flows ? "" : " (INCOMPLETE: flows unfinished at --maxSimTime)",
+                Mean(r.fct) * 1e6,
+                Mean(r.fcfs) * 1e6,
+                Mean(r.ps) * 1e6,
+                r.overhead * 1e6,
+                r.wall,
+                r.fit.weight,
+                r.fit.residual);
+}
+
+/// \return an output stream on the file, or throw naming the option
+std::ofstream
+OpenOutput(const std::string& option, const std::string& file, bool append)
+{
+    std::ofstream out(file, append ? std::ios::app : std::ios::trunc);
+    if (!out)
+    {
+        throw TrainingInputError(option + ": cannot write '" + file + "'");
+    }
+    return out;
+}
+
+/// Append the summary row to --csv (header first if the file is new).
+void
+WriteCsvRow(const Options& o, const Plan& p, const Report& r)
+{
+    const bool header = !std::ifstream(o.csv).good();
+    std::ofstream out = OpenOutput("--csv", o.csv, true);
+    if (header)
+    {
+        out << "rate_bps,tcp,flows,size_bytes,size_bdp,stagger_s,queue,cap_bps,lambda,"
+               "residual,defined,complete,fct_measured_s,fct_fcfs_s,fct_ps_s,overhead_s,wall_s,"
+               "w_fit,w_fit_residual,host_model,shared_queue,start_jitter_s,seed,stack,delayed_ack,"
+               "autotuning\n";
+    }
+    char line[640];
+    std::snprintf(line,
+                  sizeof(line),
+                  "%.0f,%s,%u,%llu,%.6g,%.9g,%s,%.0f,%.6f,%.6f,%d,%d,%.9g,%.9g,%.9g,%.9g,%.3f,"
+                  "%.2f,%.6f,%s,%d,%.9g,%u,%s,%d,%d\n",
+                  static_cast<double>(o.rate.GetBitRate()),
+                  o.tcp.c_str(),
+                  o.flows,
+                  static_cast<unsigned long long>(o.size),
+                  o.size / p.bdp,
+                  o.stagger.GetSeconds(),
+                  o.queue.c_str(),
+                  static_cast<double>(o.cap.GetBitRate()),
+                  r.index.lambda,
+                  r.index.residual,
+                  r.index.defined ? 1 : 0,
+                  r.m.done == o.flows ? 1 : 0,
+                  Mean(r.fct),
+                  Mean(r.fcfs),
+                  Mean(r.ps),
+                  r.overhead,
+                  r.wall,
+                  r.fit.weight,
+                  r.fit.residual,
+                  o.hostModel.c_str(),
+                  o.sharedQueue ? 1 : 0,
+                  o.startJitter.GetSeconds(),
+                  o.seed,
+                  o.stack.c_str(),
+                  o.delayedAck ? 1 : 0,
+                  o.autotuning ? 1 : 0);
+    out << line;
+}
+
+/// Write --timeseries (per-flow rate per sampling interval) and --flowTimes (one row per flow).
+void
+WriteFlowFiles(const Options& o, const Report& r)
+{
+    if (!o.timeseries.empty())
+    {
+        std::ofstream out = OpenOutput("--timeseries", o.timeseries, false);
+        out << "time_s,flow,gbps\n";
+        const double dt = o.sample.GetSeconds();
+        for (std::size_t k = 1; k < r.m.rx.size(); ++k)
+        {
+            for (uint32_t i = 0; i < o.flows; ++i)
+            {
+                out << k * dt << "," << i << "," << (r.m.rx[k][i] - r.m.rx[k - 1][i]) * 8 / dt / 1e9
+                    << "\n";
+            }
+        }
+    }
+    if (!o.flowTimes.empty())
+    {
+        // Times in seconds from the start of the run; an empty field: the event did not happen.
+        std::ofstream out = OpenOutput("--flowTimes", o.flowTimes, false);
+        out << "flow,start_s,first_byte_s,end_s,bytes\n";
+        out.precision(9);
+        for (uint32_t i = 0; i < o.flows; ++i)
+        {
+            out << i << "," << o.arrivals[i] << ",";
+            if (r.m.firstByte[i] >= 0)
+            {
+                out << r.m.firstByte[i];
+            }
+            out << ",";
+            if (r.m.completion[i] >= 0)
+            {
+                out << r.m.completion[i];
+            }
+            out << "," << r.m.received[i] << "\n";
+        }
+    }
+}
+
 } // namespace
 
 int
 main(int argc, char* argv[])
 {
-    uint32_t flows = 2;
-    std::string size = "0";
-    double sizeBdp = 10;
-    std::string rate = "10Gbps";
-    std::string cap = "0";
-    std::string delay = "10us";
-    std::string tcp = "TcpCubic";
-    std::string queue = "1000p";
-    uint32_t mtu = 1500;
-    std::string stagger = "0s";
-    std::string sample = "0s";
-    bool baseline = true;
-    std::string maxSimTime = "0s";
-    std::string csv;
-    std::string timeseries;
-
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("flows", "Number of flows N (2..64)", flows);
-    cmd.AddValue("size", "Bytes per flow S (0: use --sizeBdp)", size);
-    cmd.AddValue("sizeBdp", "Bytes per flow in units of the BDP (goodput x 4 x delay)", sizeBdp);
-    cmd.AddValue("rate", "Link rate (every link; the receiver's is the bottleneck)", rate);
-    cmd.AddValue("cap", "Per-flow cap by TCP pacing (0: none)", cap);
-    cmd.AddValue("delay", "One-way delay of each link (RTT = 4 x delay)", delay);
-    cmd.AddValue("tcp", "TcpNewReno, TcpCubic, TcpDctcp (RED/ECN queue) or TcpBbr", tcp);
-    cmd.AddValue("queue", "Bottleneck queue size (e.g. 1000p, 150000B)", queue);
-    cmd.AddValue("mtu", "MTU (576..9000)", mtu);
-    cmd.AddValue("stagger", "Flow i starts at i x stagger", stagger);
-    cmd.AddValue("sample", "Sampling interval of received bytes (0s: RTT/4)", sample);
-    cmd.AddValue("baseline",
-                 "Run one flow alone first and add its overhead over S/C to both models",
-                 baseline);
-    cmd.AddValue("maxSimTime", "Simulated time limit (0s: 20 x N S / C + 10 s)", maxSimTime);
-    cmd.AddValue("csv", "Append one summary row to this CSV file", csv);
-    cmd.AddValue("timeseries",
-                 "Write per-flow rate over time (time_s,flow,gbps) to this file",
-                 timeseries);
-    cmd.AddValue("stack", "ns3 (simulated TCP) or linux (kernel TCP in namespaces, root)", g_stack);
-    cmd.AddValue("dilation", "--stack=linux: run at rate/D, report times / D", g_dilation);
-    cmd.Parse(argc, argv);
-
+    for (int i = 1; i < argc; ++i)
+    {
+        if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h")
+        {
+            PrintHelp();
+            return 0;
+        }
+    }
     try
     {
-        Options o;
-        if (flows < 1 || flows > 64)
+        Options o = ParseCommandLine(argc, argv);
+        const Plan p = Prepare(o);
+        const Report r = RunStudy(o, p);
+        PrintSummary(o, p, r);
+        if (!o.csv.empty())
         {
-            throw TrainingInputError("--flows: " + std::to_string(flows)
-                                     + " out of range (expected 1..64)");
+            WriteCsvRow(o, p, r);
         }
-        o.rate = TrainingScenario::ParseDataRate("--rate", rate);
-        if (o.rate.GetBitRate() == 0)
-        {
-            throw TrainingInputError("--rate: must be above 0");
-        }
-        o.cap = cap == "0" ? DataRate(0) : TrainingScenario::ParseDataRate("--cap", cap);
-        if (o.cap.GetBitRate() > o.rate.GetBitRate())
-        {
-            throw TrainingInputError("--cap: cap " + cap + " above the link rate " + rate);
-        }
-        o.delay = TrainingScenario::ParseTime("--delay", delay);
-        TrainingScenario::ParseQueueSize("--queue", queue);
-        o.queue = queue;
-        if (mtu < 576 || mtu > 9000)
-        {
-            throw TrainingInputError("--mtu: " + std::to_string(mtu)
-                                     + " out of range (expected 576..9000)");
-        }
-        o.mtu = mtu;
-        o.tcp = tcp;
-        if (g_stack != "ns3" && g_stack != "linux")
-        {
-            throw TrainingInputError("--stack: '" + g_stack + "' (expected ns3 or linux)");
-        }
-        Time gap = TrainingScenario::ParseTime("--stagger", stagger);
-        if (gap.IsStrictlyNegative())
-        {
-            throw TrainingInputError("--stagger: negative time '" + stagger + "'");
-        }
-
-        TrainingScenario s;
-        s.nicRate = o.rate;
-        s.flowCap = o.cap;
-        s.mtu = mtu;
-        // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
-        // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
-        const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), mtu);
-        const double c
-            = g_stack == "linux" ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
-        const double linuxOne
-            = o.cap.GetBitRate() > 0 ? std::min(linuxC, o.cap.GetBitRate() / 8.0) : linuxC;
-        const double one
-            = g_stack == "linux" ? linuxOne : TrainingNetwork::GetGoodputBytesPerSecond(s);
-        const double capBytes = o.cap.GetBitRate() / 8.0;
-        const double rtt = 4 * o.delay.GetSeconds();
-        const double bdp = one * rtt;
-        if (size != "0")
-        {
-            char* end = nullptr;
-            double v = std::strtod(size.c_str(), &end);
-            if (end == size.c_str() || *end != '\0' || !(v >= 1) || v > 1e12)
-            {
-                throw TrainingInputError("--size: cannot parse '" + size
-                                         + "' (expected bytes, 1..1e12)");
-            }
-            o.size = static_cast<uint64_t>(v);
-        }
-        else
-        {
-            if (!(sizeBdp > 0) || !(bdp > 0))
-            {
-                throw TrainingInputError("--sizeBdp: needs a value > 0 and --delay > 0");
-            }
-            o.size = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(sizeBdp * bdp)));
-        }
-        o.sample = TrainingScenario::ParseTime("--sample", sample);
-        if (o.sample.IsZero())
-        {
-            o.sample = Seconds(std::max(rtt / 4, 1e-6));
-        }
-        for (uint32_t i = 0; i < flows; ++i)
-        {
-            o.arrivals.push_back(i * gap.GetSeconds());
-        }
-        o.maxSimTime = TrainingScenario::ParseTime("--maxSimTime", maxSimTime);
-        if (o.maxSimTime.IsZero())
-        {
-            o.maxSimTime = Seconds(o.arrivals.back() + 20.0 * flows * o.size / c + 10.0);
-        }
-
-        auto wallStart = std::chrono::steady_clock::now();
-        double overhead = 0;
-        if (baseline)
-        {
-            Options alone = o;
-            alone.arrivals = {0.0};
-            Measurement lone = Simulate(alone, false);
-            if (lone.completion[0] < 0)
-            {
-                throw TrainingInputError("--baseline: a lone flow did not complete within "
-                                         "--maxSimTime");
-            }
-            overhead = std::max(0.0, lone.completion[0] - o.size / one);
-        }
-        Measurement m = Simulate(o, !timeseries.empty());
-        double wall
-            = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-
-        bool complete = m.done == flows;
-        std::vector<double> fct(flows);
-        for (uint32_t i = 0; i < flows; ++i)
-        {
-            fct[i] = m.completion[i] < 0 ? o.maxSimTime.GetSeconds() - o.arrivals[i]
-                                         : m.completion[i] - o.arrivals[i];
-        }
-        std::vector<SharingIndex::Transfer> transfers;
-        for (uint32_t i = 0; i < flows; ++i)
-        {
-            transfers.push_back({o.arrivals[i], static_cast<double>(o.size)});
-        }
-        SharingIndex index(transfers, c, overhead, capBytes);
-        std::vector<double> f = index.GetFcfsCompletionTimes();
-        std::vector<double> p = index.GetPsCompletionTimes();
-        SharingIndex::Result r = SharingIndex::Compute(fct, f, p);
-        IncumbentFit fit = FitIncumbentWeight(index, fct, f, p, 20 * o.delay);
-
-        std::printf("tcp=%s rate=%s N=%u S=%llu (%.3g BDP) stagger=%s queue=%s cap=%s: "
-                    "lambda=%.3f residual=%.3f%s%s mean FCT measured %.1f us, fcfs %.1f us, "
-                    "ps %.1f us (overhead %.1f us, %.2f s wall); calibrated fit w=%.2f "
-                    "(residual %.3f)\n",
-                    tcp.c_str(),
-                    rate.c_str(),
-                    flows,
-                    static_cast<unsigned long long>(o.size),
-                    o.size / bdp,
-                    stagger.c_str(),
-                    queue.c_str(),
-                    cap.c_str(),
-                    r.lambda,
-                    r.residual,
-                    r.defined ? "" : " (undefined: FCFS = PS)",
-                    complete ? "" : " (INCOMPLETE: flows unfinished at --maxSimTime)",
-                    Mean(fct) * 1e6,
-                    Mean(f) * 1e6,
-                    Mean(p) * 1e6,
-                    overhead * 1e6,
-                    wall,
-                    fit.weight,
-                    fit.residual);
-        if (!csv.empty())
-        {
-            bool header = !std::ifstream(csv).good();
-            std::ofstream out(csv, std::ios::app);
-            if (!out)
-            {
-                throw TrainingInputError("--csv: cannot write '" + csv + "'");
-            }
-            if (header)
-            {
-                out << "rate_bps,tcp,flows,size_bytes,size_bdp,stagger_s,queue,cap_bps,lambda,"
-                       "residual,defined,complete,fct_measured_s,fct_fcfs_s,fct_ps_s,"
-                       "overhead_s,wall_s,w_fit,w_fit_residual\n";
-            }
-            char line[512];
-            std::snprintf(line,
-                          sizeof(line),
-                          "%.0f,%s,%u,%llu,%.6g,%.9g,%s,%.0f,%.6f,%.6f,%d,%d,%.9g,%.9g,%.9g,"
-                          "%.9g,%.3f,%.2f,%.6f\n",
-                          static_cast<double>(o.rate.GetBitRate()),
-                          tcp.c_str(),
-                          flows,
-                          static_cast<unsigned long long>(o.size),
-                          o.size / bdp,
-                          gap.GetSeconds(),
-                          queue.c_str(),
-                          static_cast<double>(o.cap.GetBitRate()),
-                          r.lambda,
-                          r.residual,
-                          r.defined ? 1 : 0,
-                          complete ? 1 : 0,
-                          Mean(fct),
-                          Mean(f),
-                          Mean(p),
-                          overhead,
-                          wall,
-                          fit.weight,
-                          fit.residual);
-            out << line;
-        }
-        if (!timeseries.empty())
-        {
-            std::ofstream out(timeseries);
-            if (!out)
-            {
-                throw TrainingInputError("--timeseries: cannot write '" + timeseries + "'");
-            }
-            out << "time_s,flow,gbps\n";
-            const double dt = o.sample.GetSeconds();
-            for (std::size_t k = 1; k < m.rx.size(); ++k)
-            {
-                for (uint32_t i = 0; i < flows; ++i)
-                {
-                    out << k * dt << "," << i << "," << (m.rx[k][i] - m.rx[k - 1][i]) * 8 / dt / 1e9
-                        << "\n";
-                }
-            }
-        }
+        WriteFlowFiles(o, r);
     }
     catch (const TrainingInputError& e)
     {

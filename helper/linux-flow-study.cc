@@ -54,6 +54,10 @@ struct Study
                                           {
                                               return; // the sender closed after its last byte
                                           }
+                                          if (result.received[i] == 0 && n > 0)
+                                          {
+                                              result.firstByte[i] = job.clock.Now();
+                                          }
                                           result.received[i] += n;
                                           if (result.completion[i] < 0
                                               && result.received[i] >= config.size)
@@ -105,12 +109,12 @@ struct Study
     }
 };
 
-/// Listen for flow i on port 6000 + i in the receiver's namespace (host n).
+/// Listen for flows 0..n-1 on ports 6000 + i in the receiver's namespace (host `receiver`).
 void
-OpenReceivers(Study& st, const LinuxTestbed& bed, uint32_t n)
+OpenReceivers(Study& st, const LinuxTestbed& bed, uint32_t receiver, uint32_t n)
 {
     const LinuxFlowStudy::Config& c = st.config;
-    bed.RunIn(n,
+    bed.RunIn(receiver,
               [&]
               {
                   for (uint32_t i = 0; i < n; ++i)
@@ -142,7 +146,9 @@ Execute(Study& st)
     const LinuxFlowStudy::Config& c = st.config;
     const uint32_t n = static_cast<uint32_t>(c.arrivals.size());
     LinuxTestbed::Config bedConfig;
-    bedConfig.hosts = n + 1;
+    // Hosts 0..n-1 send and host n receives; with sharedSender host 0 sends every flow.
+    const uint32_t receiver = c.sharedSender ? 1 : n;
+    bedConfig.hosts = receiver + 1;
     bedConfig.mtu = c.mtu;
     bedConfig.rateBps = c.rateBps / c.dilation;
     bedConfig.switchQueue = c.queue;
@@ -151,14 +157,15 @@ Execute(Study& st)
     LinuxTestbed bed(bedConfig);
     st.job.clock = LinuxClock(c.dilation);
     st.result.completion.assign(n, -1);
+    st.result.firstByte.assign(n, -1);
     st.result.received.assign(n, 0);
     st.written.assign(n, 0);
     st.receivers.resize(n);
     const double pace = c.capBps > 0 ? c.capBps / 8 / c.dilation : 0;
-    OpenReceivers(st, bed, n);
+    OpenReceivers(st, bed, receiver, n);
     for (uint32_t i = 0; i < n; ++i)
     {
-        bed.RunIn(i,
+        bed.RunIn(c.sharedSender ? 0 : i,
                   [&]
                   {
                       auto s = std::make_shared<tcp::socket>(st.job.io);
@@ -167,7 +174,8 @@ Execute(Study& st)
                       st.senders.push_back(s);
                   });
     }
-    const tcp::endpoint server(boost::asio::ip::make_address_v4(LinuxTestbed::GetAddress(n)), 0);
+    const tcp::endpoint server(boost::asio::ip::make_address_v4(LinuxTestbed::GetAddress(receiver)),
+                               0);
     st.job.clock.Start();
     for (uint32_t i = 0; i < n; ++i)
     {

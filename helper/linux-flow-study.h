@@ -19,8 +19,10 @@ namespace ns3
  *
  * Topology as the ns-3 study's: N sender namespaces and one receiver namespace on a bridge
  * (LinuxTestbed); every port shaped to the rate, so the receiver's switch port is the
- * bottleneck. Flow i connects at arrivals[i] and writes `size` bytes; the receiver counts
- * every flow's bytes, samples them every `sample` seconds and notes each completion.
+ * bottleneck. With sharedSender every flow leaves one sender namespace, through its one NIC
+ * (and qdisc), as the flows of one multi-flow host do. Flow i connects at arrivals[i] and writes
+ * `size` bytes; the receiver counts every flow's bytes, samples them every `sample` seconds and
+ * notes each completion.
  */
 class LinuxFlowStudy
 {
@@ -40,12 +42,14 @@ class LinuxFlowStudy
         double sampleSeconds{0};           //!< sampling interval (0: none)
         double maxWallSeconds{120};        //!< watchdog
         int nice{-5}; //!< nice value of the run thread (real time must not queue; if permitted)
+        bool sharedSender{false}; //!< every flow from one sender namespace (one NIC)
     };
 
     /// What was measured (undilated seconds).
     struct Result
     {
         std::vector<double> completion;        //!< per flow, time of its last byte (-1: none)
+        std::vector<double> firstByte;         //!< per flow, time of its first byte (-1: none)
         std::vector<std::vector<uint64_t>> rx; //!< per sample, per flow: cumulative bytes
         std::vector<uint64_t> received;        //!< per flow: bytes received
         uint32_t done{0};                      //!< flows complete

@@ -220,6 +220,10 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     auto shared = std::make_shared<const TrainingProfile>(profile);
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
     cluster->Configure(scenario);
+    if (scenario.hostModel != "ns3")
+    {
+        result.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"
+    }
     try
     {
         cluster->ConfigureTcp();

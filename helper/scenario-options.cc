@@ -12,6 +12,7 @@
 #include "ns3/string.h"
 #include "ns3/training-input-error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <filesystem>
@@ -28,6 +29,13 @@ namespace
 
 /// Largest K or P the driver accepts (the flow backend has run K = 10,000).
 constexpr uint64_t MAX_HOSTS = 100000;
+
+/// \return whether the option sets other options (applied first, so that others override it)
+bool
+IsPreset(const std::string& name)
+{
+    return name == "hostModel" || name == "preset";
+}
 
 /// \return a TrainingInputError "--option: what (expected ...)"
 TrainingInputError
@@ -179,6 +187,14 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.seed = S::ParseUnsigned(n, v, 1, UINT32_MAX);
+                     }));
+    o.push_back(Make("startJitter",
+                     "0",
+                     "Largest random delay of each worker's first step and of every transfer "
+                     "start (packet backend; drawn with --seed), e.g. 20us; 0: none",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.startJitter = TimeOrZero(n, v);
                      }));
     o.push_back(Make("sampleSteps",
                      "true",
@@ -393,6 +409,31 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.sendBufferBytes = S::ParseUnsigned(n, v, 0, 1u << 30);
+                     }));
+    o.push_back(Make("hostModel",
+                     "ns3",
+                     "Host TCP: ns3, or linux (Linux CUBIC/Reno for --tcp=TcpCubic/TcpNewReno, "
+                     "--delayedAck, --bufferAutotuning, --startJitter=20us; applied before "
+                     "the other options, which override it)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.ApplyHostModel(n, v);
+                     }));
+    o.push_back(Make("bufferAutotuning",
+                     "false",
+                     "Linux socket-buffer autotuning (tcp_wmem/tcp_rmem) instead of fixed "
+                     "buffers (packet: per socket; flow: its window limit)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.bufferAutotuning = S::ParseBool(n, v);
+                     }));
+    o.push_back(Make("delayedAck",
+                     "false",
+                     "Linux's delayed ACKs (one per two segments, or after 40 ms) instead of an "
+                     "ACK per segment (packet backend)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.delayedAck = S::ParseBool(n, v);
                      }));
     o.push_back(Make("minRto",
                      "200ms",
@@ -698,20 +739,28 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
         throw TrainingInputError(where + ": " + object.type_name()
                                  + " (expected an object of options, e.g. {\"workers\": 4})");
     }
-    for (const auto& [key, value] : object.items())
+    for (bool presets : {true, false})
     {
-        if (!Find(key))
+        for (const auto& [key, value] : object.items())
         {
-            throw TrainingInputError(where + ": unknown option '" + key
-                                     + "' (expected an option of distributed-training-sim --help)");
-        }
-        try
-        {
-            Set(request, key, JsonText(value, where + ": ." + key));
-        }
-        catch (const TrainingInputError& e)
-        {
-            throw TrainingInputError(where + ": " + e.what());
+            if (!Find(key))
+            {
+                throw TrainingInputError(
+                    where + ": unknown option '" + key
+                    + "' (expected an option of distributed-training-sim --help)");
+            }
+            if (IsPreset(key) != presets)
+            {
+                continue;
+            }
+            try
+            {
+                Set(request, key, JsonText(value, where + ": ." + key));
+            }
+            catch (const TrainingInputError& e)
+            {
+                throw TrainingInputError(where + ": " + e.what());
+            }
         }
     }
 }
@@ -769,6 +818,12 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
     {
         ApplyJsonFile(scenarioFile, request);
     }
+    std::stable_partition(given.begin(),
+                          given.end(),
+                          [](const auto& g)
+                          {
+                              return IsPreset(g.first);
+                          });
     for (const auto& [name, value] : given)
     {
         Set(request, name, value);

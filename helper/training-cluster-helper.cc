@@ -14,6 +14,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/linux-buffer-tuner.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/on-off-helper.h"
@@ -114,6 +115,23 @@ TrainingClusterHelper::GetTypeId()
                             UintegerValue(1),
                             MakeUintegerAccessor(&TrainingClusterHelper::m_delAckCount),
                             MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("HostModel",
+                            "ns3 (ns-3's congestion controls) or linux (Linux's CUBIC or Reno "
+                            "for TcpCubic or TcpNewReno; doc/congestion.rst)",
+                            StringValue("ns3"),
+                            MakeStringAccessor(&TrainingClusterHelper::m_hostModel),
+                            MakeStringChecker())
+              .AddAttribute("BufferAutotuning",
+                            "Linux socket-buffer autotuning on every training socket",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&TrainingClusterHelper::m_autotuning),
+                            MakeBooleanChecker())
+              .AddAttribute("DelayedAck",
+                            "Linux's delayed ACKs: one per two full segments, or after 40 ms "
+                            "(else DelAckCount with ns-3's 200 ms timer)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&TrainingClusterHelper::m_delayedAck),
+                            MakeBooleanChecker())
               .AddAttribute(
                   "SendBuffer",
                   "TCP send buffer in bytes (0: automatic, TrainingNetwork::GetSocketBufferBytes); "
@@ -184,6 +202,9 @@ TrainingClusterHelper::TrainingClusterHelper()
       m_mtu(1500),
       m_minRto(MilliSeconds(200)),
       m_delAckCount(1),
+      m_hostModel("ns3"),
+      m_autotuning(false),
+      m_delayedAck(false),
       m_sendBuffer(0),
       m_port(5000),
       m_ecn(false),
@@ -234,6 +255,9 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_mtu = scenario.mtu;
     m_sendBuffer = scenario.sendBufferBytes;
     m_minRto = scenario.minRto;
+    m_hostModel = scenario.hostModel;
+    m_autotuning = scenario.bufferAutotuning;
+    m_delayedAck = scenario.delayedAck;
     m_ecn = scenario.ecn;
     m_cross = scenario.crossTraffic;
     m_crossFlows = scenario.crossFlows;
@@ -258,6 +282,7 @@ TrainingClusterHelper::GetNetworkScenario() const
     s.hostQueueSize = m_hostQueueSize;
     s.mtu = m_mtu;
     s.sendBufferBytes = m_sendBuffer;
+    s.bufferAutotuning = m_autotuning;
     return s;
 }
 
@@ -285,11 +310,58 @@ TrainingClusterHelper::GetReceiveBufferBytes() const
     return TrainingNetwork::GetReceiveBufferBytes(GetNetworkScenario(), m_sendBuffer);
 }
 
+std::string
+TrainingClusterHelper::GetTcpTypeName() const
+{
+    std::string name = m_tcpVariant.rfind("ns3::", 0) == 0 ? m_tcpVariant : "ns3::" + m_tcpVariant;
+    if (m_hostModel == "linux")
+    {
+        // A Linux host runs the kernel's version of the algorithm.
+        if (name == "ns3::TcpCubic")
+        {
+            name = "ns3::TcpLinuxCubic";
+        }
+        else if (name == "ns3::TcpNewReno")
+        {
+            name = "ns3::TcpLinuxReno";
+        }
+    }
+    return name;
+}
+
+namespace
+{
+/// SocketOpened sink: tune the socket's buffers.
+void
+TuneSocket(Ptr<Socket> socket)
+{
+    LinuxBufferTuner::Install(socket);
+}
+} // namespace
+
+void
+TrainingClusterHelper::InstallBufferTuners(const ApplicationContainer& apps) const
+{
+    if (!m_autotuning)
+    {
+        return;
+    }
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        (*it)->TraceConnectWithoutContext("SocketOpened", MakeCallback(&TuneSocket));
+    }
+}
+
 void
 TrainingClusterHelper::ConfigureTcp() const
 {
     NS_LOG_FUNCTION(this);
-    std::string name = m_tcpVariant.rfind("ns3::", 0) == 0 ? m_tcpVariant : "ns3::" + m_tcpVariant;
+    if (m_hostModel != "ns3" && m_hostModel != "linux")
+    {
+        throw TrainingInputError("--hostModel: unknown host model '" + m_hostModel
+                                 + "' (expected ns3 or linux)");
+    }
+    const std::string name = GetTcpTypeName();
     TypeId tid;
     // Create one to check it: ns-3.37 registers TcpCubic with the wrong parent TypeId, so
     // IsChildOf(TcpCongestionOps) is not reliable.
@@ -324,7 +396,13 @@ TrainingClusterHelper::ConfigureTcp() const
     // flow, as before. ns-3 later fixed NextSeg (m_sentSize < rWnd).
     Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(GetSocketBufferBytes()));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(GetReceiveBufferBytes()));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(m_delAckCount));
+    // Linux ACKs every second full segment, or after its delayed-ACK timer (TCP_DELACK_MIN,
+    // 40 ms); ns-3's default timer is 200 ms. The module's ns-3 hosts ACK every segment.
+    Config::SetDefault("ns3::TcpSocket::DelAckCount",
+                       UintegerValue(m_delayedAck ? 2 : m_delAckCount));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout",
+                       TimeValue(m_delayedAck ? MilliSeconds(40) : MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_minRto));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));

@@ -153,6 +153,19 @@ class TrainingClusterHelper : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
+    /**
+     * \return the congestion control ConfigureTcp() installs: TcpVariant, or with HostModel
+     * linux Linux's version of it (TcpCubic: TcpLinuxCubic, TcpNewReno: TcpLinuxReno)
+     */
+    std::string GetTcpTypeName() const;
+
+    /**
+     * \brief With BufferAutotuning, give every socket these applications open (their
+     * "SocketOpened" trace) a LinuxBufferTuner.
+     * \param apps the applications
+     */
+    void InstallBufferTuners(const ApplicationContainer& apps) const;
+
     /** \return the socket send buffer size ConfigureTcp() uses, in bytes */
     uint32_t GetSocketBufferBytes() const;
 
@@ -255,6 +268,9 @@ class TrainingClusterHelper : public Object
     uint32_t m_mtu;              //!< MTU
     Time m_minRto;               //!< TCP minimum RTO
     uint32_t m_delAckCount;      //!< TCP delayed-ACK count
+    std::string m_hostModel;     //!< "ns3" or "linux" (ConfigureTcp)
+    bool m_autotuning;           //!< Linux socket-buffer autotuning (LinuxBufferTuner)
+    bool m_delayedAck;           //!< Linux's delayed ACKs (ConfigureTcp)
     /**
      * \return the network part of the scenario this helper was configured with (from its
      *         attributes), for the rules of TrainingNetwork

@@ -77,6 +77,7 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
         ps->SetAttribute("Overlap", BooleanValue(scenario.overlap));
         ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
         ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
+        ps->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         ps->SetModel(profile, layers[p]);
         m_serverNodes.Get(p)->AddApplication(ps);
         apps.Add(ps);
@@ -94,10 +95,12 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
         worker->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
         worker->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
         worker->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+        worker->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         worker->SetModel(profile, owners, addresses);
         m_workerNodes.Get(w)->AddApplication(worker);
         apps.Add(worker);
     }
+    InstallBufferTuners(apps);
     m_apps.Add(apps);
     return apps;
 }
@@ -125,10 +128,12 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
         app->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
         app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
         app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+        app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         app->SetModel(profile, GetWorkerAddress((w + 1) % m_workers));
         m_workerNodes.Get(w)->AddApplication(app);
         apps.Add(app);
     }
+    InstallBufferTuners(apps);
     m_apps.Add(apps);
     return apps;
 }

@@ -75,6 +75,12 @@ ParameterServerApplication::GetTypeId()
                             UintegerValue(0),
                             MakeUintegerAccessor(&ParameterServerApplication::m_window),
                             MakeUintegerChecker<uint64_t>())
+              .AddAttribute("StartJitter",
+                            "Largest random delay of every transfer start "
+                            "(uniform, from the run's random stream; 0: none)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&ParameterServerApplication::m_startJitter),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("TransferCompleted",
                               "A worker's gradient tensor arrived completely",
                               MakeTraceSourceAccessor(&ParameterServerApplication::m_transferTrace),
@@ -210,6 +216,7 @@ ParameterServerApplication::HandleAccept(Ptr<Socket> socket, const Address& from
     NS_LOG_FUNCTION(this << socket << from);
     Ptr<TensorConnection> c = CreateObject<TensorConnection>();
     c->Attach(socket, m_window, MakeCallback(&ParameterServerApplication::HandleChunk, this));
+    c->SetStartJitter(m_startJitter, m_rng);
     m_connections.push_back(c);
     m_socketTrace(socket);
 }

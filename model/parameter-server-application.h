@@ -149,6 +149,7 @@ class ParameterServerApplication : public Application
     bool m_overlap;                                   //!< overlap communication and computation
     Order m_order;                                    //!< downlink order
     uint64_t m_window;                                //!< multiplexing window WIN
+    Time m_startJitter;                               //!< largest random transfer start delay
     Ptr<UniformRandomVariable> m_rng;                 //!< random order
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
     std::vector<uint32_t> m_layers;                   //!< owned layers (global indices)

@@ -114,6 +114,12 @@ RingAllReduceApplication::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&RingAllReduceApplication::m_sampleSteps),
                             MakeBooleanChecker())
+              .AddAttribute("StartJitter",
+                            "Largest random delay of the first step and of every transfer start "
+                            "(uniform, from the run's random stream; 0: none)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&RingAllReduceApplication::m_startJitter),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
                               "A step ended (every bucket reduced at this worker)",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_stepTrace),
@@ -292,6 +298,7 @@ RingAllReduceApplication::StartApplication()
     m_next = CreateObject<TensorConnection>();
     // Nothing comes back on the connection to the successor.
     m_next->Attach(s, 0, MakeNullCallback<void, Ptr<TensorConnection>, const TensorChunkHeader&>());
+    m_next->SetStartJitter(m_startJitter, m_rng);
     m_socketTrace(s);
     s->Connect(InetSocketAddress(m_successor, m_port));
 }
@@ -361,6 +368,13 @@ RingAllReduceApplication::MaybeStart()
     }
     m_started = true;
     m_step = 0;
+    if (m_startJitter.IsStrictlyPositive())
+    {
+        Simulator::Schedule(Seconds(m_rng->GetValue(0, m_startJitter.GetSeconds())),
+                            &RingAllReduceApplication::StartStep,
+                            this);
+        return;
+    }
     StartStep();
 }
 

@@ -197,6 +197,7 @@ class RingAllReduceApplication : public Application
     uint32_t m_gpusPerNode;    //!< G
     DataRate m_intraBandwidth; //!< intra-node interconnect
     Time m_intraLatency;       //!< intra-node per-operation latency
+    Time m_startJitter;        //!< largest random start delay (first step, transfers)
 
     Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN

@@ -56,6 +56,8 @@ TensorConnection::DoDispose()
     m_streams.clear();
     m_pending = nullptr;
     m_sendEvent.Cancel();
+    m_holdEvent.Cancel();
+    m_rng = nullptr;
     Object::DoDispose();
 }
 
@@ -88,8 +90,27 @@ void
 TensorConnection::SendTensor(const TensorChunkHeader& header, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << header << bytes);
+    const bool starts = m_streams.empty();
     m_streams.push_back({header, bytes, 0, 0, Time()});
+    if (starts && m_maxJitter.IsStrictlyPositive())
+    {
+        // A new transfer: hold its data for a random start delay (control messages go on).
+        const Time delay = Seconds(m_rng->GetValue(0, m_maxJitter.GetSeconds()));
+        m_holdUntil = Simulator::Now() + delay;
+        m_holdEvent.Cancel();
+        m_holdEvent = Simulator::Schedule(delay, &TensorConnection::TrySend, this);
+        NS_LOG_LOGIC("transfer starts after " << delay.As(Time::US));
+    }
     ScheduleSend();
+}
+
+void
+TensorConnection::SetStartJitter(Time maxJitter, Ptr<UniformRandomVariable> rng)
+{
+    NS_LOG_FUNCTION(this << maxJitter);
+    NS_ABORT_MSG_IF(maxJitter.IsStrictlyPositive() && !rng, "SetStartJitter: no random stream");
+    m_maxJitter = maxJitter;
+    m_rng = rng;
 }
 
 void
@@ -112,7 +133,7 @@ TensorConnection::NextMessage()
         m_control.pop_front();
         return p;
     }
-    if (m_streams.empty())
+    if (m_streams.empty() || Simulator::Now() < m_holdUntil)
     {
         return nullptr;
     }

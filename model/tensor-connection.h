@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/socket.h"
 
 #include <deque>
@@ -79,6 +80,19 @@ class TensorConnection : public Object
      */
     void SendTensor(const TensorChunkHeader& header, uint64_t bytes);
 
+    /**
+     * \brief Delay the start of every transfer by a random time (--startJitter).
+     *
+     * A tensor queued while the connection has no tensor data waiting starts a transfer; its
+     * bytes (and those of the tensors queued behind it) are handed to TCP after a delay drawn
+     * uniformly from [0, maxJitter]. Tensors queued while a transfer is under way join it
+     * without a new delay; control messages are never held. Real hosts start transfers with
+     * such scheduling noise, which keeps identical senders from running in lockstep.
+     * \param maxJitter the largest delay (0: none, the default)
+     * \param rng the stream to draw from (the application's, seeded by the run number)
+     */
+    void SetStartJitter(Time maxJitter, Ptr<UniformRandomVariable> rng);
+
     /** \return payload bytes handed to TCP so far */
     uint64_t GetPayloadBytesSent() const;
     /** \return payload bytes received so far */
@@ -134,6 +148,10 @@ class TensorConnection : public Object
     TensorChunkHeader m_incoming;       //!< header of the incoming chunk
     uint64_t m_payloadLeft;             //!< payload bytes of the incoming chunk still to come
     EventId m_sendEvent;                //!< pending TrySend()
+    Time m_maxJitter;                   //!< largest start delay of a transfer (0: none)
+    Ptr<UniformRandomVariable> m_rng;   //!< draws the start delays
+    Time m_holdUntil;                   //!< tensor data waits until then (a transfer's start)
+    EventId m_holdEvent;                //!< TrySend() at m_holdUntil
 };
 
 } // namespace ns3

@@ -69,6 +69,12 @@ uint32_t
 TrainingNetwork::GetSocketBufferBytes(const TrainingScenario& s, uint32_t configured)
 {
     double bytes = configured;
+    if (bytes == 0 && s.bufferAutotuning)
+    {
+        // Autotuned Linux buffers grow until they no longer limit the flow, up to the sysctl
+        // maxima: the steady-state window is that limit (LinuxBufferTuner at the packet level).
+        bytes = GetLinuxWindowLimitBytes(GetSegmentSize(s));
+    }
     if (bytes == 0)
     {
         const double rate = s.nicRate.GetBitRate() / 8.0; // bytes/s
@@ -80,6 +86,48 @@ TrainingNetwork::GetSocketBufferBytes(const TrainingScenario& s, uint32_t config
     }
     return static_cast<uint32_t>(
         std::min(bytes, double(MAX_ADVERTISED_WINDOW - RECEIVE_BUFFER_MARGIN)));
+}
+
+uint32_t
+TrainingNetwork::GetLinuxSegmentTruesize(uint32_t mss)
+{
+    uint32_t p = 1;
+    while (p < mss + 320 + 320)
+    {
+        p <<= 1;
+    }
+    return p + 256;
+}
+
+uint32_t
+TrainingNetwork::GetLinuxSendBufferBytes(uint32_t cwndSegments, uint32_t mss, uint32_t wmemMax)
+{
+    const uint64_t truesize = GetLinuxSegmentTruesize(mss);
+    const uint64_t segments
+        = std::min<uint64_t>(2ULL * std::max(cwndSegments, 10U), wmemMax / truesize);
+    return static_cast<uint32_t>(std::max<uint64_t>(segments, 1) * mss);
+}
+
+uint64_t
+TrainingNetwork::GetLinuxReceiveWindowBytes(uint64_t copied,
+                                            uint64_t space,
+                                            uint32_t mss,
+                                            uint32_t rmemMax)
+{
+    if (copied <= space || space == 0)
+    {
+        return 0;
+    }
+    uint64_t rcvwin = 2 * copied + 16ULL * mss;
+    const uint64_t grow = rcvwin * (copied - space) / space;
+    rcvwin += 2 * grow;
+    return std::min<uint64_t>(2 * rcvwin, rmemMax) / 2;
+}
+
+uint32_t
+TrainingNetwork::GetLinuxWindowLimitBytes(uint32_t mss)
+{
+    return std::min(GetLinuxSendBufferBytes(UINT32_MAX / 2, mss, LINUX_WMEM[2]), LINUX_RMEM[2] / 2);
 }
 
 uint32_t

@@ -106,6 +106,56 @@ class TrainingNetwork
      */
     static uint32_t GetSocketBufferBytes(const TrainingScenario& s, uint32_t configured = 0);
 
+    // ---- Linux 6.x socket-buffer autotuning (--bufferAutotuning, LinuxBufferTuner) ----------
+
+    /// net.ipv4.tcp_wmem of Linux 6.x: min, default, max (bytes of skb truesize).
+    static constexpr uint32_t LINUX_WMEM[3] = {4096, 16384, 4194304};
+    /// net.ipv4.tcp_rmem of Linux 6.x: min, default, max.
+    static constexpr uint32_t LINUX_RMEM[3] = {4096, 131072, 6291456};
+
+    /**
+     * \brief Memory one full segment takes in a Linux socket buffer (tcp_sndbuf_expand's
+     * per_mss): roundup_pow_of_two(mss + MAX_TCP_HEADER + skb_shared_info) + sk_buff, with the
+     * x86-64 sizes 320, 320 and 256 bytes (one segment per skb: no GSO, as the linux backend).
+     * \param mss payload bytes per segment
+     * \return bytes (4352 at MSS 1448)
+     */
+    static uint32_t GetLinuxSegmentTruesize(uint32_t mss);
+
+    /**
+     * \brief Payload bytes a Linux send buffer holds after tcp_sndbuf_expand: sk_sndbuf =
+     * min(2 x max(cwnd, TCP_INIT_CWND = 10) x per_mss, tcp_wmem max) holds that many segments.
+     * \param cwndSegments the congestion window
+     * \param mss payload bytes per segment
+     * \param wmemMax tcp_wmem[2]
+     * \return payload bytes
+     */
+    static uint32_t GetLinuxSendBufferBytes(uint32_t cwndSegments, uint32_t mss, uint32_t wmemMax);
+
+    /**
+     * \brief The receive window after one tcp_rcv_space_adjust (once per receiver RTT): when the
+     * application read more than last time (copied > space), rcvwin = 2 copied + 16 MSS, plus
+     * 2 rcvwin (copied - space) / space for a growing rate; the buffer (2 rcvwin: the window is
+     * half of it, tcp_adv_win_scale = 1) is capped at tcp_rmem max.
+     * \param copied bytes read in the last receiver RTT
+     * \param space bytes read in the RTT before (rcvq_space.space; at least 10 MSS at start)
+     * \param mss payload bytes per segment
+     * \param rmemMax tcp_rmem[2]
+     * \return the new window in bytes (0: copied <= space, no change)
+     */
+    static uint64_t GetLinuxReceiveWindowBytes(uint64_t copied,
+                                               uint64_t space,
+                                               uint32_t mss,
+                                               uint32_t rmemMax);
+
+    /**
+     * \brief The window autotuned Linux buffers allow one flow at most: the send buffer's
+     * payload at tcp_wmem max, and half of tcp_rmem max (1,394,424 bytes at MSS 1448).
+     * \param mss payload bytes per segment
+     * \return bytes
+     */
+    static uint32_t GetLinuxWindowLimitBytes(uint32_t mss);
+
     /**
      * \brief Receive buffer = send buffer + RECEIVE_BUFFER_MARGIN, so that the advertised window
      * (rounded down by window scaling) always covers the peer's whole send buffer: with equal

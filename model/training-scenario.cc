@@ -110,6 +110,14 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     {
         ParseQueueSize("--hostQueue", hostQueueSize);
     }
+    if (hostModel != "ns3" && hostModel != "linux")
+    {
+        Fail("--hostModel", "unknown host model '" + hostModel + "'", "ns3 or linux");
+    }
+    if (startJitter.IsStrictlyNegative() || startJitter > Seconds(10))
+    {
+        Fail("--startJitter", "out of range", "a time from 0 to 10s, e.g. 20us");
+    }
     if (!minRto.IsStrictlyPositive())
     {
         Fail("--minRto", "non-positive timeout", "a time > 0, e.g. 200ms, 10ms or 1ms");
@@ -257,6 +265,13 @@ TrainingScenario::ToJson() const
     j["host_queue"] = hostQueueSize.empty() ? queueSize : hostQueueSize;
     j["min_rto_s"] = minRto.GetSeconds();
     j["ecn"] = ecn;
+    if (hostModel != "ns3" || bufferAutotuning || delayedAck)
+    {
+        // (ns-3 host scenarios print as before.)
+        j["host_model"] = hostModel;
+        j["buffer_autotuning"] = bufferAutotuning;
+        j["delayed_ack"] = delayedAck;
+    }
     j["cross_traffic"] = crossTraffic;
     if (crossTraffic != "none")
     {
@@ -287,6 +302,10 @@ TrainingScenario::ToJson() const
     j["warmup"] = warmup;
     j["seed"] = seed;
     j["sample_steps"] = sampleSteps;
+    if (startJitter.IsStrictlyPositive())
+    {
+        j["start_jitter_s"] = startJitter.GetSeconds(); // (scenarios without print as before)
+    }
     return j.dump();
 }
 
@@ -316,6 +335,27 @@ TrainingScenario::ApplyPreset(const std::string& option, const std::string& name
     else
     {
         Fail(option, "unknown preset '" + name + "'", "ddp, horovod or horovod-0.21");
+    }
+}
+
+void
+TrainingScenario::ApplyHostModel(const std::string& option, const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    if (name == "ns3")
+    {
+        hostModel = name;
+    }
+    else if (name == "linux")
+    {
+        hostModel = name;
+        bufferAutotuning = true;
+        delayedAck = true;
+        startJitter = MicroSeconds(LINUX_START_JITTER_US);
+    }
+    else
+    {
+        Fail(option, "unknown host model '" + name + "'", "ns3 or linux");
     }
 }
 

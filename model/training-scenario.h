@@ -98,6 +98,15 @@ class TrainingScenario
     // ---- congestion (packet backend only; doc/congestion.rst) ----------------------------
     Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
     std::string hostQueueSize;      //!< host NIC buffer; empty: queueSize (switch and hosts)
+    /// Linux socket-buffer autotuning (tcp_wmem/tcp_rmem, LinuxBufferTuner) instead of fixed
+    /// buffers; the flow backend's window model takes its limit (TrainingNetwork).
+    bool bufferAutotuning{false};
+    /// Linux's delayed ACKs (an ACK per two full segments, or after 40 ms) instead of the
+    /// module's ACK per segment (packet backend).
+    bool delayedAck{false};
+    /// Host TCP defaults: "ns3" (the module's: ns-3 TCP, one ACK per segment) or "linux"
+    /// (ApplyHostModel: Linux's algorithms and defaults, doc/congestion.rst).
+    std::string hostModel{"ns3"};
     bool ecn{false}; //!< TCP negotiates ECN and queue discs with a UseEcn attribute mark
     /// Background traffic through the switch: "none", "bulk" (BulkSend, TCP) or "onoff".
     std::string crossTraffic{"none"};
@@ -121,6 +130,9 @@ class TrainingScenario
     uint32_t warmup{2};     //!< first steps excluded from throughput (001: 50 of 1000)
     uint64_t seed{1};       //!< RNG seed (step sampling, random order)
     bool sampleSteps{true}; //!< draw each step from the profile's samples (if any)
+    /// Largest random delay of each worker's first step and of every transfer start (packet
+    /// backend; uniform, from the run's random streams, so --seed changes it; 0: none).
+    Time startJitter{Seconds(0)};
 
     /**
      * \brief Check the scenario on its own and against a profile.
@@ -191,6 +203,19 @@ class TrainingScenario
      * \throws TrainingInputError naming the option and the accepted values
      */
     void ApplyPreset(const std::string& option, const std::string& name);
+    /**
+     * \brief Apply a host model (--hostModel): "ns3" keeps the module's ns-3 TCP; "linux" sets
+     * hostModel (TrainingClusterHelper then runs Linux's CUBIC or Reno) and turns on delayed
+     * ACKs, buffer autotuning and a start jitter of LINUX_START_JITTER_US. Options given with
+     * it override what it sets (ScenarioOptions applies it first).
+     * \param option option name for the message, e.g. "--hostModel"
+     * \param name ns3 or linux
+     * \throws TrainingInputError naming the option and the accepted values
+     */
+    void ApplyHostModel(const std::string& option, const std::string& name);
+
+    /// The start jitter of --hostModel=linux (the spread of "simultaneous" transfer starts).
+    static constexpr int64_t LINUX_START_JITTER_US = 20;
     /**
      * \brief Parse a data rate without aborting on bad input (unlike DataRate(std::string)).
      * \param option option name for the message

@@ -86,6 +86,12 @@ TrainingWorkerApplication::GetTypeId()
                             TimeValue(TrainingScenario().intraLatency),
                             MakeTimeAccessor(&TrainingWorkerApplication::m_intraLatency),
                             MakeTimeChecker(Seconds(0)))
+              .AddAttribute("StartJitter",
+                            "Largest random delay of the first step and of every transfer start "
+                            "(uniform, from the run's random stream; 0: none)",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&TrainingWorkerApplication::m_startJitter),
+                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
                               "A step ended (all its gradients applied at every server)",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_stepTrace),
@@ -214,6 +220,7 @@ TrainingWorkerApplication::StartApplication()
             MakeCallback(&TrainingWorkerApplication::HandleConnectionFailed, this));
         Ptr<TensorConnection> c = CreateObject<TensorConnection>();
         c->Attach(s, m_window, MakeCallback(&TrainingWorkerApplication::HandleChunk, this));
+        c->SetStartJitter(m_startJitter, m_rng);
         m_connections.push_back(c);
         m_socketTrace(s);
         s->Connect(InetSocketAddress(m_servers[p], m_port));
@@ -248,6 +255,14 @@ TrainingWorkerApplication::HandleConnected(Ptr<Socket> socket)
     if (++m_connected == m_connections.size())
     {
         m_step = 0;
+        // Identical workers would otherwise start in lockstep (see StartJitter).
+        if (m_startJitter.IsStrictlyPositive())
+        {
+            Simulator::Schedule(Seconds(m_rng->GetValue(0, m_startJitter.GetSeconds())),
+                                &TrainingWorkerApplication::StartStep,
+                                this);
+            return;
+        }
         StartStep();
     }
 }

@@ -133,6 +133,7 @@ class TrainingWorkerApplication : public Application
     uint32_t m_gpus;                  //!< GPUs per node
     DataRate m_intraRate;             //!< intra-node interconnect bandwidth
     Time m_intraLatency;              //!< intra-node per-tensor latency
+    Time m_startJitter;               //!< largest random start delay (first step, transfers)
     Time m_broadcastFree;             //!< when the intra-node broadcast path is free
     Time m_reduceFree;                //!< when the intra-node reduction path is free
     uint32_t m_reduced;               //!< gradients reduced inside the node this step

@@ -328,6 +328,101 @@ class FastConvergenceTestCase : public TestCase
     }
 };
 
+/// Sample a path's window and CUBIC's Reno estimate.
+void
+ProbeBoth(const AckClockedPath* path,
+          Ptr<const TcpLinuxCubic> cc,
+          std::vector<std::pair<uint32_t, uint32_t>>* out)
+{
+    out->emplace_back(path->Cwnd(), cc->GetRenoEstimate());
+}
+
+/**
+ * As AfterLoss, but samples (cwnd, Reno estimate).
+ * \param rtt propagation
+ * \param friendliness TcpFriendliness
+ * \param times sampling times after the epoch start, seconds
+ * \return (window, Reno estimate) at each time, segments
+ */
+std::vector<std::pair<uint32_t, uint32_t>>
+AfterLossWithEstimate(Time rtt, bool friendliness, const std::vector<double>& times)
+{
+    Ptr<TcpLinuxCubic> cc = CreateObject<TcpLinuxCubic>();
+    cc->SetAttribute("TcpFriendliness", BooleanValue(friendliness));
+    const Time s = MicroSeconds(1);
+    AckClockedPath path(cc, 100, 100, rtt, s);
+    Simulator::Schedule(rtt / 2, &AckClockedPath::Reduce, &path);
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (double t : times)
+    {
+        Simulator::Schedule(rtt + s + Seconds(t), &ProbeBoth, &path, cc, &out);
+    }
+    Simulator::Stop(rtt + Seconds(times.back() + 0.01));
+    Simulator::Run();
+    Simulator::Destroy();
+    return out;
+}
+
+/**
+ * \ingroup distributed-training
+ * The TCP-friendly region at small RTT, including the kernel's batching of its updates.
+ */
+class FriendlyRegionTestCase : public TestCase
+{
+  public:
+    FriendlyRegionTestCase()
+        : TestCase("at 1 ms RTT the Reno estimate (8 over 15 segment per RTT) takes over from the "
+                   "cubic curve: cwnd 73 at 30 ms, 73 x 1.25^4 = 178 at 45 ms, estimate 212..231 "
+                   "and cwnd above it at 300 ms (cubic alone: 76); at 100 ms RTT it changes "
+                   "nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // W_max = 100, cwnd 70 after the loss, R = 1 ms, s = 1 us (no queue: RTT 1.001 ms),
+        // Hz 250 (4 ms jiffies). Worked through bictcp_update:
+        // - first ACK: epoch start, Reno estimate 70; t = 1 jiffy (delay_min 1001 us, rounded
+        //   up) = 4/1024 s, K = 4316/1024 s, target 100 - floor(410 x 4312^3 / 2^40) = 71:
+        //   cnt = 70 / (71 - 70) = 70, kept for the whole first jiffy (the cubic part runs once
+        //   per jiffy): about 3 ms at 70 ACKs per ms, cwnd 70 -> 73.
+        // - 4 ms: target still 71 < 73, cnt = 7300; then cwnd = last_cwnd, so every call
+        //   returns before the friendliness block until HZ / 32 = 7 jiffies have passed: the
+        //   estimate stays at 71 while ack_cnt accumulates. At 30 ms: cwnd 73, estimate 71.
+        // - 36 ms (8 jiffies on): ack_cnt is about 73 x 32 ACKs; one estimate segment per
+        //   floor(73 x 15 / 8) = 136 ACKs: estimate 71 + 18 = 89, cnt = 73 / (89 - 73) = 4,
+        //   kept for the rest of the jiffy (4 RTTs): cwnd x 1.25 per RTT, 73 x 1.25^4 = 178.
+        // - afterwards cwnd leads the estimate; the estimate grows 8/15 segment per RTT
+        //   (cwnd ACKs per RTT, one segment per 15 cwnd / 8 of them), applied in batches of up
+        //   to 8 jiffies (32 ms = 17 segments): at 300 ms 70 + 8/15 x 300/1.001 = 230, minus
+        //   up to 17: 212..231. The cubic curve alone gives W(0.3 s) = 100 - C (4.215 - 0.3)^3
+        //   = 76.
+        auto on = AfterLossWithEstimate(MilliSeconds(1), true, {0.03, 0.045, 0.3});
+        NS_TEST_ASSERT_MSG_EQ(on.size(), 3, "samples");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(on[0].first), 73, 1, "30 ms: cwnd after jiffy 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(on[0].second), 71, 1, "30 ms: estimate not updated");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(on[1].second), 89, 2, "45 ms: batched estimate");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(on[1].first), 178, 8, "45 ms: one jiffy at cnt 4");
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(on[2].second), 221.5, 9.5, "300 ms: estimate");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(on[2].first, on[2].second, "300 ms: cwnd leads estimate");
+        auto off = AfterLossWithEstimate(MilliSeconds(1), false, {0.3});
+        const double cubic = 100 - C * std::pow(std::cbrt(30 / C) - 0.3, 3);
+        NS_TEST_EXPECT_MSG_EQ_TOL(double(off[0].first), cubic, 4, "300 ms, cubic alone");
+        NS_TEST_EXPECT_MSG_GT(on[2].first, 3 * off[0].first, "friendly region takes over");
+        // At 100 ms RTT the estimate gains only 8/15 segment per 100 ms (75 at 1 s, 85 at 3 s)
+        // while the cubic curve is at 87 and 101: the window is the cubic one either way.
+        const std::vector<double> times = {0.5, 1, 2, 3};
+        auto slowOn = AfterLossWithEstimate(MilliSeconds(100), true, times);
+        auto slowOff = AfterLossWithEstimate(MilliSeconds(100), false, times);
+        for (std::size_t i = 0; i < times.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(slowOn[i].first, slowOff[i].first, "t = " << times[i]);
+            NS_TEST_EXPECT_MSG_LT(slowOn[i].second, slowOn[i].first, "estimate below cubic");
+        }
+    }
+};
+
 /// PacketSink Rx: count bytes of flow i and note when it has all.
 void
 OnRx(std::vector<uint64_t>* got,
@@ -412,6 +507,7 @@ class TcpLinuxCubicTestSuite : public TestSuite
         AddTestCase(new HystartExitTestCase, DT_TEST_QUICK);
         AddTestCase(new CubicCurveTestCase, DT_TEST_QUICK);
         AddTestCase(new FastConvergenceTestCase, DT_TEST_QUICK);
+        AddTestCase(new FriendlyRegionTestCase, DT_TEST_QUICK);
         AddTestCase(new LinuxCubicFlowsTestCase, DT_TEST_QUICK);
     }
 };

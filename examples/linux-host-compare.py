@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# ns-3 with the Linux-host preset against the linux backend (issue 15): runs the ns-3 side of the
+# sharing grid (tcp-sharing-study) and of the training scenarios (distributed-training-sim
+# --backend=packet) once per host configuration, and compares each with the linux backend's
+# measurements, which come from the existing scripts (real time, root):
+#   bash examples/linux-validation.sh sharing OUT      -> OUT/linux-sharing-linux.csv
+#   python3 examples/linux-compare.py OUT examples/linux-scenarios.txt -> OUT/linux-compare.csv
+#
+#   python3 examples/linux-host-compare.py sharing  OUT LINUX_SHARING_CSV  [CONFIG...]
+#   python3 examples/linux-host-compare.py training OUT LINUX_COMPARE_CSV SCENARIOS [CONFIG...]
+#
+# Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
+# one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
+# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us). Writes
+#   OUT/host-sharing-CONFIG.csv, OUT/host-training-CONFIG.csv  the ns-3 runs
+#   OUT/host-sharing.rst, OUT/host-training.rst               the comparison tables
+# ns-3 runs go JOBS (default 2) at a time under nice 10; a CSV that exists is reused (delete it
+# to re-run). Environment: BUILD (default build).
+import csv, os, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+
+CONFIGS = {
+    'stock': [],
+    'linux': ['--hostModel=linux'],
+    'cc': ['--tcp=LINUX'],  # replaced by TcpLinuxCubic or TcpLinuxReno
+    'delack': ['--delayedAck=true'],
+    'autotune': ['--bufferAutotuning=true'],
+    'jitter': ['--startJitter=20us'],
+}
+LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
+SIZES = [30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000]
+
+
+def config_args(config, tcp):
+    return [('--tcp=' + LINUX_CC[tcp]) if a == '--tcp=LINUX' else a for a in CONFIGS[config]]
+
+
+def run(cmd):
+    p = subprocess.run(['nice', '-n', '10'] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        print('failed: %s: %s' % (' '.join(cmd), p.stderr.strip()[-300:]), flush=True)
+    return p.returncode == 0
+
+
+def sharing_runs(out, build, config):
+    path = os.path.join(out, 'host-sharing-%s.csv' % config)
+    if os.path.exists(path):
+        return path
+    tmp = path + '.parts'
+    os.makedirs(tmp, exist_ok=True)
+    jobs = []
+    for tcp in ['TcpCubic', 'TcpNewReno']:
+        for n in [2, 4, 8]:
+            for size in SIZES:
+                part = os.path.join(tmp, '%s-%d-%d.csv' % (tcp, n, size))
+                if os.path.exists(part):
+                    continue
+                tcpArg = [] if '--tcp=LINUX' in CONFIGS[config] else ['--tcp=' + tcp]
+                jobs.append([os.path.join(build, 'bin', 'tcp-sharing-study'), '--flows=%d' % n,
+                             '--size=%d' % size, '--rate=200Mbps', '--queue=262144B',
+                             '--csv=' + part] + tcpArg + config_args(config, tcp))
+    with ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
+        list(pool.map(run, jobs))
+    rows = []
+    for tcp in ['TcpCubic', 'TcpNewReno']:
+        for n in [2, 4, 8]:
+            for size in SIZES:
+                part = os.path.join(tmp, '%s-%d-%d.csv' % (tcp, n, size))
+                if os.path.exists(part):
+                    r = list(csv.DictReader(open(part)))[0]
+                    r['tcp'] = tcp  # the algorithm, whichever implementation ran it
+                    rows.append(r)
+    with open(path, 'w', newline='') as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def lambdas(path):
+    """(tcp, N, S) -> lambda, or None where the fit does not hold (residual > 0.3, undefined)."""
+    out = {}
+    for r in csv.DictReader(open(path)):
+        tcp = 'TcpNewReno' if 'Reno' in r['tcp'] else 'TcpCubic'
+        ok = r['defined'] == '1' and float(r['residual']) <= 0.3
+        out[(tcp, int(r['flows']), int(r['size_bytes']))] = float(r['lambda']) if ok else None
+    return out
+
+
+def sharing(out, build, linux_csv, configs):
+    ref = lambdas(linux_csv)
+    lines = ['=========== ======== ========== ===========', 'config      points   mean |d|   max |d|',
+             '=========== ======== ========== ===========']
+    cells = {}
+    for config in configs:
+        mine = lambdas(sharing_runs(out, build, config))
+        d = [abs(mine[k] - ref[k]) for k in ref if ref[k] is not None and mine.get(k) is not None]
+        cells[config] = mine
+        lines.append('%-11s %-8d %-10.3f %-11.3f' % (config, len(d), sum(d) / len(d), max(d)))
+    lines.append(lines[0])
+    grid = ['', '=================== ' + ' '.join(['=' * 17] * len(SIZES)),
+            '%-19s ' % 'tcp, N' + ' '.join('%-17s' % ('%g KB' % (s / 1000)) for s in SIZES),
+            '=================== ' + ' '.join(['=' * 17] * len(SIZES))]
+    show = [c for c in ['stock', 'linux'] if c in cells]
+    for tcp in ['TcpCubic', 'TcpNewReno']:
+        for n in [2, 4, 8]:
+            row = []
+            for s in SIZES:
+                vals = [cells[c].get((tcp, n, s)) for c in show] + [ref.get((tcp, n, s))]
+                row.append('%-17s' % ' / '.join('-' if v is None else '%.2f' % v for v in vals))
+            grid.append('%-19s ' % ('%s N=%d' % (tcp[3:], n)) + ' '.join(row))
+    grid.append(grid[1])
+    text = '\n'.join(lines + grid) + '\n'
+    open(os.path.join(out, 'host-sharing.rst'), 'w').write(text)
+    print(text)
+
+
+def training_runs(out, build, scenarios, config):
+    path = os.path.join(out, 'host-training-%s.csv' % config)
+    if os.path.exists(path):
+        return path
+    tasks = []
+    for line in open(scenarios):
+        f = line.split('#')[0].split()
+        if not f:
+            continue
+        opts = [o for o in f[3:] if not o.startswith('--dilation')] + ['--workers=' + f[2]]
+        tcp = next((o.split('=')[1] for o in opts if o.startswith('--tcp=')), 'TcpCubic')
+        opts = [o for o in opts if not (o.startswith('--tcp=') and '--tcp=LINUX' in CONFIGS[config])]
+        res = os.path.join(out, 'host-training-%s-%s-%s.json' % (config, f[1], f[2]))
+        tasks.append((f[1], f[2], res, [os.path.join(build, 'bin', 'distributed-training-sim')]
+                      + opts + config_args(config, tcp) + ['--backend=packet', '--output=' + res,
+                                                           '--records=false', '--progress=false']))
+    with ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
+        list(pool.map(lambda t: os.path.exists(t[2]) or run(t[3]), tasks))
+    import json
+    with open(path, 'w') as f:
+        f.write('scenario,K,throughput\n')
+        for name, k, res, _ in tasks:
+            if os.path.exists(res):
+                f.write('%s,%s,%.4f\n' % (name, k, json.load(open(res))['results'][0]
+                                          ['throughput_samples_per_s']))
+    return path
+
+
+def training(out, build, linux_csv, scenarios, configs):
+    ref = {}
+    for r in csv.DictReader(open(linux_csv)):
+        ref[(r['scenario'], r['K'])] = float(r['linux_throughput'])
+    lines = ['=========== ======== ============ ===========',
+             'config      points   mean |err|   max |err|', '=========== ======== ============ ===========']
+    per = {}
+    for config in configs:
+        errs = []
+        for r in csv.DictReader(open(training_runs(out, build, scenarios, config))):
+            key = (r['scenario'], r['K'])
+            if key in ref:
+                e = (float(r['throughput']) - ref[key]) / ref[key]
+                errs.append(abs(e))
+                per.setdefault(key, {})[config] = e
+        lines.append('%-11s %-8d %-12s %-11s' % (config, len(errs), '%.1f%%' % (100 * sum(errs) / len(errs)),
+                                                 '%.1f%%' % (100 * max(errs))))
+    lines.append(lines[0])
+    lines += ['', 'relative error against linux, per scenario (%s):' % ', '.join(configs), '']
+    for key in sorted(per):
+        lines.append('%-16s K=%-3s %s' % (key[0], key[1], ' '.join(
+            '%+6.1f%%' % (100 * per[key][c]) if c in per[key] else '   -   ' for c in configs)))
+    text = '\n'.join(lines) + '\n'
+    open(os.path.join(out, 'host-training.rst'), 'w').write(text)
+    print(text)
+
+
+def main():
+    mode, out = sys.argv[1], sys.argv[2]
+    here = os.path.dirname(os.path.abspath(__file__))
+    build = os.environ.get('BUILD', os.path.join(here, '..', 'build'))
+    os.makedirs(out, exist_ok=True)
+    if mode == 'sharing':
+        sharing(out, build, sys.argv[3], sys.argv[4:] or list(CONFIGS))
+    elif mode == 'training':
+        training(out, build, sys.argv[3], sys.argv[4], sys.argv[5:] or list(CONFIGS))
+    else:
+        sys.exit('usage: linux-host-compare.py sharing|training OUT LINUX_CSV [SCENARIOS] [CONFIG...]')
+
+
+main()

@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "linux-buffer-tuner.h"
+
+#include "training-network.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-rx-buffer.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LinuxBufferTuner");
+
+NS_OBJECT_ENSURE_REGISTERED(LinuxBufferTuner);
+
+TypeId
+LinuxBufferTuner::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::LinuxBufferTuner")
+              .SetParent<Object>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<LinuxBufferTuner>()
+              .AddAttribute("WmemMax",
+                            "net.ipv4.tcp_wmem max: send buffer limit, bytes of skb memory",
+                            UintegerValue(TrainingNetwork::LINUX_WMEM[2]),
+                            MakeUintegerAccessor(&LinuxBufferTuner::m_wmemMax),
+                            MakeUintegerChecker<uint32_t>(4096))
+              .AddAttribute("RmemDefault",
+                            "net.ipv4.tcp_rmem default: initial receive buffer (window: half)",
+                            UintegerValue(TrainingNetwork::LINUX_RMEM[1]),
+                            MakeUintegerAccessor(&LinuxBufferTuner::m_rmemDefault),
+                            MakeUintegerChecker<uint32_t>(4096))
+              .AddAttribute("RmemMax",
+                            "net.ipv4.tcp_rmem max: receive buffer limit (window: half)",
+                            UintegerValue(TrainingNetwork::LINUX_RMEM[2]),
+                            MakeUintegerAccessor(&LinuxBufferTuner::m_rmemMax),
+                            MakeUintegerChecker<uint32_t>(4096));
+    return tid;
+}
+
+LinuxBufferTuner::LinuxBufferTuner()
+    : m_wmemMax(TrainingNetwork::LINUX_WMEM[2]),
+      m_rmemDefault(TrainingNetwork::LINUX_RMEM[1]),
+      m_rmemMax(TrainingNetwork::LINUX_RMEM[2])
+{
+    NS_LOG_FUNCTION(this);
+}
+
+LinuxBufferTuner::~LinuxBufferTuner()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+LinuxBufferTuner::DoDispose()
+{
+    m_socket = nullptr;
+    Object::DoDispose();
+}
+
+Ptr<LinuxBufferTuner>
+LinuxBufferTuner::Install(Ptr<Socket> socket)
+{
+    Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(socket);
+    if (!tcp)
+    {
+        return nullptr;
+    }
+    Ptr<LinuxBufferTuner> tuner = CreateObject<LinuxBufferTuner>();
+    tcp->AggregateObject(tuner);
+    tuner->Attach(PeekPointer(tcp));
+    return tuner;
+}
+
+void
+LinuxBufferTuner::Attach(TcpSocketBase* socket)
+{
+    NS_LOG_FUNCTION(this << socket);
+    m_socket = socket;
+    UintegerValue seg;
+    socket->GetAttribute("SegmentSize", seg);
+    m_mss = static_cast<uint32_t>(seg.Get());
+    socket->TraceConnectWithoutContext("CongestionWindow",
+                                       MakeCallback(&LinuxBufferTuner::OnCwnd, this));
+    socket->TraceConnectWithoutContext("RWND", MakeCallback(&LinuxBufferTuner::OnPeerWindow, this));
+    socket->TraceConnectWithoutContext("Rx", MakeCallback(&LinuxBufferTuner::OnRx, this));
+    // After the caller's Connect(): its SYN has negotiated window scaling from the large buffer.
+    Simulator::ScheduleNow(&LinuxBufferTuner::Start, this);
+}
+
+void
+LinuxBufferTuner::Start()
+{
+    if (!m_socket)
+    {
+        return;
+    }
+    m_started = true;
+    m_window = m_rmemDefault / 2;
+    m_socket->SetAttribute("RcvBufSize", UintegerValue(m_window));
+    UpdateSendBuffer();
+}
+
+void
+LinuxBufferTuner::OnCwnd(uint32_t /* oldValue */, uint32_t newValue)
+{
+    m_cwnd = newValue;
+    UpdateSendBuffer();
+}
+
+void
+LinuxBufferTuner::OnPeerWindow(uint32_t /* oldValue */, uint32_t newValue)
+{
+    if (newValue > m_peerWindow)
+    {
+        m_peerWindow = newValue;
+        UpdateSendBuffer();
+    }
+}
+
+void
+LinuxBufferTuner::UpdateSendBuffer()
+{
+    if (!m_started || m_mss == 0)
+    {
+        return;
+    }
+    uint32_t target = TrainingNetwork::GetLinuxSendBufferBytes(m_cwnd / m_mss, m_mss, m_wmemMax);
+    if (m_peerWindow > m_mss)
+    {
+        target = std::min(target, m_peerWindow - m_mss); // see the class comment (ns-3.37 crash)
+    }
+    if (target > m_sendBuffer)
+    {
+        m_sendBuffer = target;
+        m_socket->SetAttribute("SndBufSize", UintegerValue(m_sendBuffer));
+        NS_LOG_LOGIC("send buffer " << m_sendBuffer << " at cwnd " << m_cwnd);
+    }
+}
+
+void
+LinuxBufferTuner::OnRx(Ptr<const Packet> packet,
+                       const TcpHeader& header,
+                       Ptr<const TcpSocketBase> /* socket */)
+{
+    if (!m_started || packet->GetSize() == 0)
+    {
+        return;
+    }
+    // The next byte expected once this segment is in (the trace runs before it is processed).
+    SequenceNumber32 next = m_socket->GetRxBuffer()->NextRxSequence();
+    if (header.GetSequenceNumber() == next)
+    {
+        next = next + packet->GetSize();
+    }
+    const Time now = Simulator::Now();
+    if (!m_spaceStarted)
+    {
+        m_spaceStarted = true;
+        m_spaceSeq = next;
+        m_spaceTime = now;
+        m_space = 10ULL * m_mss; // tcp_init_buffer_space: min(rcv_wnd, TCP_INIT_CWND x advmss)
+        m_rttSeq = next + m_window;
+        m_rttStart = now;
+        return;
+    }
+    // tcp_rcv_rtt_measure: the time one window takes to arrive, minimum over the samples.
+    if (next >= m_rttSeq)
+    {
+        const Time sample = now - m_rttStart;
+        m_rtt = m_rtt.IsZero() ? sample : std::min(m_rtt, sample);
+        m_rttSeq = next + m_window;
+        m_rttStart = now;
+    }
+    // tcp_rcv_space_adjust, once per receiver RTT.
+    if (m_rtt.IsZero() || now - m_spaceTime < m_rtt)
+    {
+        return;
+    }
+    const uint64_t copied = next - m_spaceSeq;
+    const uint64_t window
+        = TrainingNetwork::GetLinuxReceiveWindowBytes(copied, m_space, m_mss, m_rmemMax);
+    if (window > m_window)
+    {
+        m_window = static_cast<uint32_t>(window);
+        m_socket->SetAttribute("RcvBufSize", UintegerValue(m_window));
+        NS_LOG_LOGIC("receive window " << m_window << " after " << copied << " bytes in "
+                                       << (now - m_spaceTime).As(Time::US));
+    }
+    m_space = std::max(m_space, copied);
+    m_spaceSeq = next;
+    m_spaceTime = now;
+}
+
+uint32_t
+LinuxBufferTuner::GetSendBufferBytes() const
+{
+    return m_sendBuffer;
+}
+
+uint32_t
+LinuxBufferTuner::GetReceiveWindowBytes() const
+{
+    return m_window;
+}
+
+Time
+LinuxBufferTuner::GetReceiverRtt() const
+{
+    return m_rtt;
+}
+
+} // namespace ns3

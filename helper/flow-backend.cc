@@ -356,6 +356,7 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
     hybrid.inputs = ps.inputs;
     hybrid.inputs.erase("events");
     hybrid.inputs.erase("rate_computations");
+    hybrid.inputs.erase("sharing_flows");
     hybrid.inputs["throughput_fcfs"] = fcfs.throughput;
     hybrid.inputs["throughput_ps"] = ps.throughput;
     hybrid.inputs["step_time_fcfs_s"] = fcfs.stepTimeMean;

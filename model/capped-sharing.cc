@@ -50,4 +50,11 @@ CappedSharing::GetName() const
     return "capped";
 }
 
+bool
+CappedSharing::IsPlainMaxMin(bool& honoursCaps) const
+{
+    honoursCaps = true;
+    return true;
+}
+
 } // namespace ns3

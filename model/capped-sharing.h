@@ -37,6 +37,12 @@ class CappedSharing : public SharingModel
 
     /** \return "capped" */
     std::string GetName() const override;
+
+    /**
+     * \param honoursCaps set to true
+     * \return true: AssignRates is MaxMinFair without weights
+     */
+    bool IsPlainMaxMin(bool& honoursCaps) const override;
 };
 
 } // namespace ns3

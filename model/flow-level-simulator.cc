@@ -39,7 +39,8 @@ FlowLevelSimulator::FlowLevelSimulator(const TrainingProfile& profile,
       m_sharing(sharing),
       m_options(options),
       m_events(0),
-      m_rateComputations(0)
+      m_rateComputations(0),
+      m_sharingFlows(0)
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(sharing, "no sharing model");
@@ -80,6 +81,12 @@ FlowLevelSimulator::GetRateComputations() const
     return m_rateComputations;
 }
 
+uint64_t
+FlowLevelSimulator::GetSharingFlows() const
+{
+    return m_sharingFlows;
+}
+
 TrainingResult
 FlowLevelSimulator::Run()
 {
@@ -90,6 +97,7 @@ FlowLevelSimulator::Run()
     result.variant = m_sharing->GetName();
     m_events = 0;
     m_rateComputations = 0;
+    m_sharingFlows = 0;
     const double flowCap = GetFlowCap();
     const uint32_t k = m_scenario.workers;
 
@@ -104,6 +112,7 @@ FlowLevelSimulator::Run()
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
+        m_sharingFlows = engine.sharingFlows;
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
             const auto b = engine.GetLinkBytes(d);
@@ -164,6 +173,11 @@ FlowLevelSimulator::AddInputs(TrainingResult& result) const
     result.inputs["layers"] = static_cast<double>(m_profile.GetNLayers());
     result.inputs["events"] = static_cast<double>(m_events);
     result.inputs["rate_computations"] = static_cast<double>(m_rateComputations);
+    if (m_sharingFlows > 0)
+    {
+        // What the rate computations cost: flows (or aggregates of identical flows) they saw.
+        result.inputs["sharing_flows"] = static_cast<double>(m_sharingFlows);
+    }
 }
 
 bool

@@ -110,6 +110,11 @@ class FlowLevelSimulator
     uint64_t GetEventCount() const;
     /** \return rate computations (calls of the sharing model) of the last Run() */
     uint64_t GetRateComputations() const;
+    /**
+     * \return flows handed to the sharing model over the last Run(), summed over its calls
+     * (parameter servers; plain max-min models see one aggregate per set of identical flows)
+     */
+    uint64_t GetSharingFlows() const;
     /** \return the capacity of one NIC link in one direction (bytes/s) used as B */
     double GetLinkCapacity() const;
     /** \return the per-flow cap (bytes/s), infinity when the scenario has none */
@@ -133,6 +138,7 @@ class FlowLevelSimulator
     Options m_options;                  //!< run options
     uint64_t m_events;                  //!< events of the last run
     uint64_t m_rateComputations;        //!< sharing-model calls of the last run
+    uint64_t m_sharingFlows;            //!< flows those calls saw, summed (parameter servers)
 };
 
 } // namespace ns3

@@ -68,17 +68,26 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
             }
         }
     }
+    m_plainMaxMin = options.windowBytes <= 0 && sharing.IsPlainMaxMin(m_honourCaps);
     for (auto& g : m_groups)
     {
         g.capacity = fabric.GetCapacity();
+        if (m_plainMaxMin)
+        {
+            g.linkCount.assign(g.capacity.size(), 0);
+            g.linkXor.assign(g.capacity.size(), 0);
+        }
     }
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
     {
-        ws.downStart.assign(m_l, 0);
         ws.downEnd.assign(m_l, 0);
-        ws.upStart.assign(m_l, 0);
         ws.upEnd.assign(m_l, 0);
+        if (options.recordTransfers)
+        {
+            ws.downStart.assign(m_l, 0);
+            ws.upStart.assign(m_l, 0);
+        }
     }
 }
 
@@ -501,8 +510,8 @@ FlowPsEngine::SetCounting(bool on)
     {
         return; // async: a worker finished before another's warm-up; the window is empty
     }
-    EnsureAdvanced(m_groups[DOWN]);
-    EnsureAdvanced(m_groups[UP]);
+    EnsureAdvanced(DOWN);
+    EnsureAdvanced(UP);
     m_counting = on;
 }
 
@@ -521,16 +530,19 @@ FlowPsEngine::Activate(uint32_t ci)
 {
     Connection& c = m_conns[ci];
     Group& g = m_groups[c.dir];
-    EnsureAdvanced(g);
     Admit(c);
     NS_ASSERT_MSG(c.admitted > c.head, "activating a connection with nothing ready");
     c.active = true;
     c.lastTime = m_now;
-    c.rate = 0;
     c.priority = ++m_prioritySeq;
     c.activeSince = m_now;
-    c.nextCheck = INF;
-    g.active.push_back(ci);
+    g.active.push_back(ActiveEntry{ci, c.priority});
+    ++g.nActive;
+    if (g.active.size() > 2 * static_cast<std::size_t>(g.nActive) + 16)
+    {
+        CompactActive(c.dir);
+    }
+    Classify(ci);
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -540,10 +552,13 @@ FlowPsEngine::Deactivate(uint32_t ci)
 {
     Connection& c = m_conns[ci];
     Group& g = m_groups[c.dir];
+    Leave(ci);
     c.active = false;
-    c.rate = 0;
-    c.nextCheck = INF;
-    g.active.erase(std::find(g.active.begin(), g.active.end(), ci));
+    --g.nActive;
+    if (m_plainMaxMin)
+    {
+        CountLinks(ci, false);
+    }
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -574,16 +589,20 @@ FlowPsEngine::ComputeWindowCaps(uint32_t gi)
     m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
     for (Direction d : {DOWN, UP})
     {
-        for (uint32_t ci : m_groups[d].active)
+        for (const ActiveEntry& e : m_groups[d].active)
         {
-            ++m_windowCount[d * m_p + m_conns[ci].server];
+            const Connection& c = m_conns[e.conn];
+            if (c.active && c.priority == e.priority)
+            {
+                ++m_windowCount[d * m_p + c.server];
+            }
         }
     }
-    const Group& g = m_groups[gi];
+    const Group& g = m_groups[gi]; // compacted by RecomputeEach
     const Direction other = gi == DOWN ? UP : DOWN;
     for (std::size_t i = 0; i < g.active.size(); ++i)
     {
-        const Connection& c = m_conns[g.active[i]];
+        const Connection& c = m_conns[g.active[i].conn];
         const double capacity = g.capacity[c.serverLink];
         const double pipe = capacity * m_options.baseRtt;
         const double mine = m_windowCount[gi * m_p + c.server] * w - pipe;
@@ -628,8 +647,9 @@ void
 FlowPsEngine::SegmentStarted(Connection& c, const Segment& s, double t)
 {
     c.headStarted = true;
-    if (s.first)
+    if (s.first && m_options.recordTransfers)
     {
+        // Start times serve only the transfer records (kept out of the cache otherwise).
         WorkerState& ws = m_workers[c.worker];
         (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer] = t;
     }
@@ -643,10 +663,10 @@ FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
         return;
     }
     WorkerState& ws = m_workers[c.worker];
-    double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
     (c.dir == DOWN ? ws.downEnd : ws.upEnd)[s.layer] = t;
     if (m_options.recordTransfers)
     {
+        const double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
         m_result.transfers.push_back({c.worker,
                                       c.server,
                                       c.step,
@@ -665,25 +685,36 @@ FlowPsEngine::Advance(Connection& c, double t)
     {
         return;
     }
-    double budget = c.rate * (t - c.lastTime);
+    // The bytes sent since lastTime are the class's virtual bytes since then; a segment ends
+    // when they cover it (interpolated in the class's rate history).
+    const RateClass& k = m_classes[c.cls];
+    const double vt = k.VirtualAt(t);
+    double budget = vt - c.baseV;
+    double at = c.baseV;
     double cur = c.lastTime;
+    std::size_t piece = k.PieceAt(cur); // moves forward with cur
+
     while (c.head < c.admitted)
     {
         const Segment& s = c.segs[c.head];
         double rem = s.bytes - c.headSent;
         if (!c.headStarted)
         {
-            if (c.rate <= 0 && rem > ByteTolerance(s.bytes))
+            const double start = rem > ByteTolerance(s.bytes) ? k.ServiceStart(cur, piece) : cur;
+            if (start > t)
             {
                 break; // waiting (FCFS): service has not begun
             }
+            cur = start;
             SegmentStarted(c, s, cur);
         }
         if (rem <= budget + ByteTolerance(s.bytes))
         {
-            double end = c.rate > 0 ? std::min(t, cur + rem / c.rate) : cur;
+            // A remainder within rounding of the budget ends when the bytes stopped growing.
+            const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
             Account(c, rem);
             budget = std::max(0.0, budget - rem);
+            at = std::min(vt, at + rem);
             SegmentDone(c, s, end);
             cur = end;
             ++c.head;
@@ -698,6 +729,7 @@ FlowPsEngine::Advance(Connection& c, double t)
         }
     }
     c.lastTime = t;
+    c.baseV = vt;
 }
 
 void
@@ -721,78 +753,15 @@ FlowPsEngine::FinishAdmitted(Connection& c)
 }
 
 void
-FlowPsEngine::EnsureAdvanced(Group& g)
+FlowPsEngine::EnsureAdvanced(uint32_t gi)
 {
-    if (g.advancedTo == m_now)
+    for (const ActiveEntry& e : m_groups[gi].active)
     {
-        return;
-    }
-    for (uint32_t ci : g.active)
-    {
-        Advance(m_conns[ci], m_now);
-    }
-    g.advancedTo = m_now;
-}
-
-double
-FlowPsEngine::NextCheck(const Connection& c) const
-{
-    if (c.head >= c.admitted)
-    {
-        return c.lastTime;
-    }
-    if (c.queued <= ByteTolerance(c.queued))
-    {
-        return c.lastTime;
-    }
-    return c.rate > 0 ? c.lastTime + c.queued / c.rate : INF;
-}
-
-void
-FlowPsEngine::Recompute(uint32_t gi)
-{
-    Group& g = m_groups[gi];
-    EnsureAdvanced(g);
-    g.dirty = false;
-    m_flows.resize(g.active.size());
-    for (std::size_t i = 0; i < g.active.size(); ++i)
-    {
-        const Connection& c = m_conns[g.active[i]];
-        SharingModel::Flow& f = m_flows[i];
-        std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
-        f.nLinks = c.nLinks;
-        f.priority = c.priority;
-        f.start = c.activeSince;
-        f.cap = m_flowCap;
-    }
-    if (m_options.windowBytes > 0)
-    {
-        ComputeWindowCaps(gi);
-    }
-    m_sharing.AssignRates(m_flows, g.capacity, m_rates);
-    ++rateComputations;
-    for (std::size_t i = 0; i < g.active.size(); ++i)
-    {
-        Connection& c = m_conns[g.active[i]];
-        c.rate = m_rates[i];
-        c.nextCheck = NextCheck(c);
-    }
-    PushCheck(gi);
-}
-
-void
-FlowPsEngine::PushCheck(uint32_t gi)
-{
-    Group& g = m_groups[gi];
-    double next = INF;
-    for (uint32_t ci : g.active)
-    {
-        next = std::min(next, m_conns[ci].nextCheck);
-    }
-    ++g.version;
-    if (next < INF)
-    {
-        Schedule(std::max(next, m_now), GROUP_CHECK, gi, g.version);
+        Connection& c = m_conns[e.conn];
+        if (c.active && c.priority == e.priority)
+        {
+            Advance(c, m_now);
+        }
     }
 }
 
@@ -800,24 +769,17 @@ void
 FlowPsEngine::GroupCheck(uint32_t gi)
 {
     Group& g = m_groups[gi];
-    EnsureAdvanced(g);
-    // Connections whose queue drains now; copy, since Deactivate() edits the active list.
-    m_split.clear();
-    for (uint32_t ci : g.active)
-    {
-        if (m_conns[ci].nextCheck <= m_now)
-        {
-            m_split.push_back(ci);
-        }
-    }
+    CollectDrained(gi);
     for (uint32_t ci : m_split)
     {
         Connection& c = m_conns[ci];
+        Advance(c, m_now);
         FinishAdmitted(c);
         Admit(c);
         if (c.admitted > c.head)
         {
-            c.nextCheck = NextCheck(c); // busy on: same rate, no event for the boundary
+            PushDrain(ci); // busy on: same rate, no rate computation for the boundary
+            RefreshClass(c.cls);
         }
         else if (c.head < c.segs.size())
         {
@@ -828,6 +790,13 @@ FlowPsEngine::GroupCheck(uint32_t gi)
         {
             Deactivate(ci);
             ConnectionDone(c);
+        }
+    }
+    for (uint32_t k : m_touched)
+    {
+        if (m_classes[k].live)
+        {
+            RefreshClass(k);
         }
     }
     if (!g.dirty)

@@ -7,10 +7,15 @@
 
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
+#include "flow-rate-class.h"
 #include "training-profile.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <queue>
 #include <vector>
 
 namespace ns3
@@ -51,8 +56,10 @@ struct Connection
     bool headStarted{false};   //!< segs[head] has begun service
     double queued{0};          //!< unsent bytes of the admitted segments
     double lastTime{0};        //!< time up to which the bytes above are accounted
-    double rate{0};            //!< current rate (bytes/s)
-    double nextCheck{INF};     //!< when the admitted segments will have been sent
+    double baseV{0};           //!< its rate class's virtual bytes at lastTime
+    uint32_t cls{0};           //!< its rate class while active
+    uint32_t slot{0};          //!< its index in the class's members
+    uint32_t drainStamp{0};    //!< bumped whenever its queued drain point goes stale
     uint64_t priority{0};      //!< activation order (FCFS)
     double activeSince{0};     //!< when it last became active (age-dependent sharing)
     bool active{false};        //!< in the active set of its group
@@ -62,14 +69,74 @@ struct Connection
     double windowBytes{0};     //!< bytes sent inside the measurement window (each path link's)
 };
 
+/// An entry of a group's list of active connections (stale once the connection left).
+struct ActiveEntry
+{
+    uint32_t conn;     //!< connection index
+    uint64_t priority; //!< its activation order when listed
+};
+
+/// An entry of a group's heap of rate classes: the class's earliest drain time.
+struct ClassTime
+{
+    double time;      //!< when
+    uint32_t cls;     //!< rate class
+    uint64_t version; //!< the class's version when pushed (stale if changed)
+
+    /**
+     * \param o another entry
+     *
+eturn true if this one comes after o
+     */
+    bool operator>(const ClassTime& o) const
+    {
+        return time > o.time || (time == o.time && cls > o.cls);
+    }
+};
+
+/// What makes flows interchangeable for plain max-min: the links they share, and their cap.
+struct ClassKey
+{
+    std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< shared links, ascending
+    uint32_t nLinks{0};                                    //!< entries of links used
+    double cap{INF}; //!< per-flow cap: the flow cap (if honoured) and the private links
+
+    /**
+     * \param o another key
+     *
+eturn strict weak order
+     */
+    bool operator<(const ClassKey& o) const
+    {
+        if (nLinks != o.nLinks)
+        {
+            return nLinks < o.nLinks;
+        }
+        if (cap != o.cap)
+        {
+            return cap < o.cap;
+        }
+        return std::lexicographical_compare(links.begin(),
+                                            links.begin() + nLinks,
+                                            o.links.begin(),
+                                            o.links.begin() + o.nLinks);
+    }
+};
+
 /// The links of one direction and the connections active on them.
 struct Group
 {
-    std::vector<uint32_t> active; //!< active connections in activation order
-    std::vector<double> capacity; //!< per directed link of the fabric (bytes/s)
-    bool dirty{false};            //!< the active set changed since the last rate computation
-    double advancedTo{-1};        //!< every active connection is accounted up to this time
-    uint64_t version{0};          //!< version of the pending check event
+    std::vector<ActiveEntry> active; //!< active connections in activation order (some stale)
+    uint32_t nActive{0};             //!< active connections
+    std::vector<double> capacity;    //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};               //!< the active set changed since the last rate computation
+    uint64_t version{0};             //!< version of the pending check event
+    std::vector<uint32_t> classes;   //!< its live rate classes
+    std::priority_queue<ClassTime, std::vector<ClassTime>, std::greater<ClassTime>>
+        times;                          //!< drain time of every class with a drain point
+    std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
+    std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
+    std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
 };
 
 /// One worker's state for its current step.
@@ -124,6 +191,8 @@ class FlowPsEngine
 
     uint64_t events{0};           //!< events handled
     uint64_t rateComputations{0}; //!< sharing-model calls
+    uint64_t rebases{0};          //!< rate-class histories restarted
+    uint64_t sharingFlows{0};     //!< flows (or aggregates) handed to the sharing model, summed
 
   private:
     /**
@@ -235,8 +304,8 @@ class FlowPsEngine
      */
     void Admit(Connection& c);
     /**
-     * \brief Account the bytes sent at the current rate up to t; segments that completed in
-     * between get their end time by interpolation.
+     * \brief Account the bytes sent up to t (its rate class's virtual bytes); segments that
+     * completed in between get their end time from the class's rate history.
      * \param c connection
      * \param t time (>= its last time)
      */
@@ -267,16 +336,103 @@ class FlowPsEngine
      */
     void Account(Connection& c, double bytes);
     /**
-     * \brief Advance every active connection of a group to now (once per instant).
-     * \param g group
+     * \brief Advance every active connection of a group to now.
+     * \param gi group index
      */
-    void EnsureAdvanced(Group& g);
+    void EnsureAdvanced(uint32_t gi);
     /**
-     * \brief Ask the sharing model for the rates of a group's active connections and schedule
-     * the group's next check.
+     * \brief Ask the sharing model for the rates of a group's rate classes and schedule the
+     * group's next check.
      * \param gi group index
      */
     void Recompute(uint32_t gi);
+    /**
+     * \brief Plain max-min: one aggregate flow per rate class (weight = its members).
+     * \param gi group index
+     */
+    void RecomputeAggregates(uint32_t gi);
+    /**
+     * \brief Any other model: every active connection its own flow, in activation order.
+     * \param gi group index
+     */
+    void RecomputeEach(uint32_t gi);
+    /**
+     * \brief A class's members' new rate: its history grows, or is rebased when it outgrew them.
+     * \param k rate class
+     * \param rate bytes/s of each member
+     */
+    void SetClassRate(uint32_t k, double rate);
+    /**
+     * \brief Drop the stale entries of a group's list of active connections.
+     * \param gi group index
+     */
+    void CompactActive(uint32_t gi);
+
+    /**
+     * \param gi group index
+     * \return a new live rate class of that group, rate 0
+     */
+    uint32_t NewClass(uint32_t gi);
+    /**
+     * \brief A class without members goes to the free list.
+     * \param k rate class
+     */
+    void ReleaseClass(uint32_t k);
+    /**
+     * \brief A connection (accounted up to now) joins a class.
+     * \param ci connection index
+     * \param k rate class
+     */
+    void Join(uint32_t ci, uint32_t k);
+    /**
+     * \brief A connection leaves its class (released when it was the last member).
+     * \param ci connection index
+     */
+    void Leave(uint32_t ci);
+    /**
+     * \brief Queue the connection's drain point in its class (not refreshed).
+     * \param ci connection index
+     */
+    void PushDrain(uint32_t ci);
+    /**
+     * \brief Drop the class's stale drain points; queue its earliest drain time in its group if
+     * it changed.
+     * \param k rate class
+     */
+    void RefreshClass(uint32_t k);
+    /**
+     * \brief Collect the connections whose queues drained by now, in activation order.
+     * \param gi group index
+     */
+    void CollectDrained(uint32_t gi);
+    /**
+     * \brief An activated connection's class: its own (any model), or by key (plain max-min).
+     * \param ci connection index
+     */
+    void Classify(uint32_t ci);
+    /**
+     * \brief Plain max-min: count the connection on its links (+1 or -1); a link that goes from
+     * one connection to two, or back to one, changes the key of the other one.
+     * \param ci connection index
+     * \param add true to add, false to remove
+     */
+    void CountLinks(uint32_t ci, bool add);
+    /**
+     * \param ci connection index
+     * \return its key with the current link counts
+     */
+    ClassKey KeyOf(uint32_t ci) const;
+    /**
+     * \param gi group index
+     * \param key a key
+     * \return the group's class of that key (new if none)
+     */
+    uint32_t ClassOf(uint32_t gi, const ClassKey& key);
+    /**
+     * \brief Plain max-min: move an active connection to the class of its current key.
+     * \param ci connection index
+     */
+    void Rekey(uint32_t ci);
 
     /**
      * \brief Window model: the other direction's rates depend on this one's active set.
@@ -291,7 +447,7 @@ class FlowPsEngine
      */
     void ComputeWindowCaps(uint32_t gi);
     /**
-     * \brief Schedule the group's check at its earliest connection check (new version).
+     * \brief Schedule the group's check at its earliest class drain time (new version).
      * \param gi group index
      */
     void PushCheck(uint32_t gi);
@@ -311,11 +467,6 @@ class FlowPsEngine
      * \param on open
      */
     void SetCounting(bool on);
-    /**
-     * \param c an active connection
-     * \return when its admitted segments will have been sent at its current rate
-     */
-    double NextCheck(const Connection& c) const;
     /**
      * \param layer layer index
      * \return the parsing overhead alpha * size + beta of its tensor (seconds)
@@ -362,6 +513,13 @@ class FlowPsEngine
     std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
     std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
     std::vector<uint32_t> m_windowCount;     //!< scratch: active connections per direction, server
+    std::vector<double> m_weights;           //!< scratch: aggregate weights
+    std::vector<uint32_t> m_touched;         //!< scratch: classes to refresh
+    std::vector<RateClass> m_classes;        //!< rate classes (live or free)
+    std::vector<ClassKey> m_keys;            //!< plain max-min: each class's key
+    std::vector<uint32_t> m_freeClasses;     //!< classes without members
+    bool m_plainMaxMin{false};               //!< the model is plain max-min: aggregate classes
+    bool m_honourCaps{false};                //!< plain max-min honours the flow cap
 };
 
 } // namespace flow

@@ -50,4 +50,11 @@ PsSharing::GetName() const
     return "ps";
 }
 
+bool
+PsSharing::IsPlainMaxMin(bool& honoursCaps) const
+{
+    honoursCaps = false;
+    return true;
+}
+
 } // namespace ns3

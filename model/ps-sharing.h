@@ -39,6 +39,12 @@ class PsSharing : public SharingModel
 
     /** \return "ps" */
     std::string GetName() const override;
+
+    /**
+     * \param honoursCaps set to false
+     * \return true: AssignRates is MaxMinFair without weights
+     */
+    bool IsPlainMaxMin(bool& honoursCaps) const override;
 };
 
 } // namespace ns3

@@ -47,26 +47,43 @@ SharingModel::PrepareScratch(std::size_t nLinks) const
     m_touched.clear();
 }
 
-void
-SharingModel::MaxMinFair(const std::vector<Flow>& flows,
-                         const std::vector<double>& capacity,
-                         bool honourCaps,
-                         std::vector<double>& rates,
-                         const std::vector<double>* weights) const
+bool
+SharingModel::IsPlainMaxMin(bool& /* honoursCaps */) const
 {
-    const std::size_t n = flows.size();
-    rates.assign(n, 0.0);
-    if (n == 0)
-    {
-        return;
-    }
-    NS_ASSERT_MSG(!weights || weights->size() == n, "one weight per flow");
-    auto weightOf = [weights](std::size_t i)
-    {
-        return weights ? (*weights)[i] : 1.0;
-    };
+    return false;
+}
+
+void
+SharingModel::AssignAggregateRates(const std::vector<Flow>& aggregates,
+                                   const std::vector<double>& weights,
+                                   const std::vector<double>& capacity,
+                                   std::vector<double>& rates) const
+{
+    // n identical flows at rate r each are one flow of weight n at n r, capped at n x cap.
+    MaxMinFair(aggregates, capacity, true, rates, &weights);
+}
+
+namespace
+{
+/**
+ * \param weights null or the weights
+ * \param i flow index
+ * \return flow i's weight (1 without weights)
+ */
+inline double
+WeightOf(const std::vector<double>* weights, std::size_t i)
+{
+    return weights ? (*weights)[i] : 1.0;
+}
+} // namespace
+
+void
+SharingModel::LoadLinks(const std::vector<Flow>& flows,
+                        const std::vector<double>& capacity,
+                        const std::vector<double>* weights) const
+{
     PrepareScratch(capacity.size());
-    for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t j = 0; j < flows.size(); ++j)
     {
         const Flow& f = flows[j];
         for (uint32_t i = 0; i < f.nLinks; ++i)
@@ -80,98 +97,135 @@ SharingModel::MaxMinFair(const std::vector<Flow>& flows,
                 m_weight[l] = 0;
             }
             ++m_count[l];
-            m_weight[l] += weightOf(j);
+            m_weight[l] += WeightOf(weights, j);
         }
     }
-    m_frozen.assign(n, 0);
-    const double inf = std::numeric_limits<double>::infinity();
-    std::size_t unfrozen = n;
+    m_frozen.assign(flows.size(), 0);
+}
+
+double
+SharingModel::NextLevel(const std::vector<Flow>& flows,
+                        bool honourCaps,
+                        const std::vector<double>* weights) const
+{
+    // Every unfrozen flow i runs at weight_i x `level`: level is the lowest fair share of a
+    // link (what is left after the frozen flows, divided by the unfrozen flows' weight), or
+    // the lowest cap / weight.
+    double level = std::numeric_limits<double>::infinity();
+    for (uint32_t l : m_touched)
+    {
+        if (m_count[l] > 0)
+        {
+            level = std::min(level, std::max(0.0, m_remaining[l]) / m_weight[l]);
+        }
+    }
+    for (std::size_t i = 0; honourCaps && i < flows.size(); ++i)
+    {
+        if (!m_frozen[i])
+        {
+            level = std::min(level, flows[i].cap / WeightOf(weights, i));
+        }
+    }
+    return level;
+}
+
+std::size_t
+SharingModel::FreezeLimited(const std::vector<Flow>& flows,
+                            bool honourCaps,
+                            const std::vector<double>* weights,
+                            double level,
+                            std::vector<double>& rates) const
+{
+    // Mark the full links first, so that freezing flows does not disturb the test.
+    for (uint32_t l : m_touched)
+    {
+        m_tight[l] = m_count[l] > 0 && std::max(0.0, m_remaining[l]) / m_weight[l] <= level;
+    }
+    std::size_t frozen = 0;
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        if (m_frozen[i])
+        {
+            continue;
+        }
+        const Flow& f = flows[i];
+        const double w = WeightOf(weights, i);
+        // The same expressions as in NextLevel, so that the limiting flow or link compares equal.
+        bool limited = honourCaps && f.cap / w <= level;
+        for (uint32_t k = 0; k < f.nLinks && !limited; ++k)
+        {
+            limited = m_tight[f.links[k]] != 0;
+        }
+        if (!limited)
+        {
+            continue;
+        }
+        rates[i] = honourCaps ? std::min(w * level, f.cap) : w * level;
+        m_frozen[i] = 1;
+        ++frozen;
+        for (uint32_t k = 0; k < f.nLinks; ++k)
+        {
+            uint32_t l = f.links[k];
+            m_remaining[l] -= rates[i];
+            --m_count[l];
+            m_weight[l] -= w;
+        }
+    }
+    return frozen;
+}
+
+void
+SharingModel::FreezeRest(const std::vector<Flow>& flows,
+                         bool honourCaps,
+                         const std::vector<double>* weights,
+                         double level,
+                         std::vector<double>& rates) const
+{
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        if (!m_frozen[i])
+        {
+            const double w = WeightOf(weights, i);
+            rates[i] = honourCaps ? std::min(w * level, flows[i].cap) : w * level;
+            m_frozen[i] = 1;
+        }
+    }
+}
+
+void
+SharingModel::MaxMinFair(const std::vector<Flow>& flows,
+                         const std::vector<double>& capacity,
+                         bool honourCaps,
+                         std::vector<double>& rates,
+                         const std::vector<double>* weights) const
+{
+    rates.assign(flows.size(), 0.0);
+    if (flows.empty())
+    {
+        return;
+    }
+    NS_ASSERT_MSG(!weights || weights->size() == flows.size(), "one weight per flow");
+    LoadLinks(flows, capacity, weights);
+    std::size_t unfrozen = flows.size();
     while (unfrozen > 0)
     {
-        // Every unfrozen flow i runs at weight_i x `level`: level is the lowest fair share of a
-        // link (what is left after the frozen flows, divided by the unfrozen flows' weight), or
-        // the lowest cap / weight.
-        double level = inf;
-        for (uint32_t l : m_touched)
-        {
-            if (m_count[l] > 0)
-            {
-                level = std::min(level, std::max(0.0, m_remaining[l]) / m_weight[l]);
-            }
-        }
-        if (honourCaps)
-        {
-            for (std::size_t i = 0; i < n; ++i)
-            {
-                if (!m_frozen[i])
-                {
-                    level = std::min(level, flows[i].cap / weightOf(i));
-                }
-            }
-        }
-        if (level == inf)
+        const double level = NextLevel(flows, honourCaps, weights);
+        if (level == std::numeric_limits<double>::infinity())
         {
             // Flows crossing no link and uncapped: nothing limits them.
-            for (std::size_t i = 0; i < n; ++i)
-            {
-                if (!m_frozen[i])
-                {
-                    rates[i] = inf;
-                }
-            }
+            FreezeRest(flows, honourCaps, weights, level, rates);
             break;
         }
-        // Mark the full links first, so that freezing flows does not disturb the test.
-        for (uint32_t l : m_touched)
-        {
-            m_tight[l] = m_count[l] > 0 && std::max(0.0, m_remaining[l]) / m_weight[l] <= level;
-        }
-        const std::size_t unfrozenBefore = unfrozen;
-        for (std::size_t i = 0; i < n; ++i)
-        {
-            if (m_frozen[i])
-            {
-                continue;
-            }
-            const Flow& f = flows[i];
-            const double w = weightOf(i);
-            // The same expressions as above, so that the limiting flow or link compares equal.
-            bool limited = honourCaps && f.cap / w <= level;
-            for (uint32_t k = 0; k < f.nLinks && !limited; ++k)
-            {
-                limited = m_tight[f.links[k]] != 0;
-            }
-            if (!limited)
-            {
-                continue;
-            }
-            rates[i] = honourCaps ? std::min(w * level, f.cap) : w * level;
-            m_frozen[i] = 1;
-            --unfrozen;
-            for (uint32_t k = 0; k < f.nLinks; ++k)
-            {
-                uint32_t l = f.links[k];
-                m_remaining[l] -= rates[i];
-                --m_count[l];
-                m_weight[l] -= w;
-            }
-        }
-        if (unfrozen == unfrozenBefore)
+        const std::size_t frozen = FreezeLimited(flows, honourCaps, weights, level, rates);
+        if (frozen == 0)
         {
             // Cannot happen in exact arithmetic (the flow or link that set `level` is limited);
             // a guard against rounding, so that a rate computation always ends.
             NS_ASSERT_MSG(false, "progressive filling made no progress at level " << level);
-            for (std::size_t i = 0; i < n; ++i)
-            {
-                if (!m_frozen[i])
-                {
-                    rates[i] = honourCaps ? std::min(weightOf(i) * level, flows[i].cap)
-                                          : weightOf(i) * level;
-                    m_frozen[i] = 1;
-                }
-            }
+            FreezeRest(flows, honourCaps, weights, level, rates);
             break;
         }
+        unfrozen -= frozen;
     }
     for (uint32_t l : m_touched)
     {

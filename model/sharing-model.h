@@ -71,6 +71,31 @@ class SharingModel : public Object
     /** \return the model's name as used by --sharing and in result variants ("ps", ...) */
     virtual std::string GetName() const = 0;
 
+    /**
+     * \brief Whether AssignRates is plain max-min fairness (MaxMinFair, equal weights): then two
+     * flows that cross the same links with the same cap always get the same rate, and an engine
+     * may hand such flows to AssignAggregateRates as one aggregate (the flow engines do, so that a
+     * rate computation costs per set of interchangeable flows, not per flow).
+     * \param honoursCaps output: whether Flow::cap is honoured (set when true is returned)
+     * \return true for plain max-min; false (the default) otherwise
+     */
+    virtual bool IsPlainMaxMin(bool& honoursCaps) const;
+
+    /**
+     * \brief Max-min fair rates of aggregates of identical flows (IsPlainMaxMin models): aggregate
+     * i stands for weights[i] flows and its Flow::cap is weights[i] times theirs (caps are always
+     * honoured: give infinity for none). rates[i] is the aggregate's rate, weights[i] times each
+     * flow's.
+     * \param aggregates the aggregates
+     * \param weights flows per aggregate (> 0)
+     * \param capacity link capacities (bytes/s)
+     * \param rates output
+     */
+    void AssignAggregateRates(const std::vector<Flow>& aggregates,
+                              const std::vector<double>& weights,
+                              const std::vector<double>& capacity,
+                              std::vector<double>& rates) const;
+
   protected:
     /**
      * \brief Max-min fair rates by progressive filling: raise every unfrozen flow's rate
@@ -99,6 +124,56 @@ class SharingModel : public Object
      */
     void PrepareScratch(std::size_t nLinks) const;
 
+  private:
+    /**
+     * \brief MaxMinFair, first part: every used link's capacity, flow count and summed weight.
+     * \param flows the active flows
+     * \param capacity link capacities (bytes/s)
+     * \param weights null or one weight per flow
+     */
+    void LoadLinks(const std::vector<Flow>& flows,
+                   const std::vector<double>& capacity,
+                   const std::vector<double>* weights) const;
+    /**
+     * \brief MaxMinFair, one round: the level at which the next link fills or cap binds.
+     * \param flows the active flows
+     * \param honourCaps caps count
+     * \param weights null or one weight per flow
+     * \return the level (infinity when nothing limits the unfrozen flows)
+     */
+    double NextLevel(const std::vector<Flow>& flows,
+                     bool honourCaps,
+                     const std::vector<double>* weights) const;
+    /**
+     * \brief MaxMinFair, one round: freeze at `level` the flows that a full link or their cap
+     * limits, and take their rates off their links.
+     * \param flows the active flows
+     * \param honourCaps caps count
+     * \param weights null or one weight per flow
+     * \param level the round's level
+     * \param rates output rates of the frozen flows
+     * \return how many flows were frozen
+     */
+    std::size_t FreezeLimited(const std::vector<Flow>& flows,
+                              bool honourCaps,
+                              const std::vector<double>* weights,
+                              double level,
+                              std::vector<double>& rates) const;
+    /**
+     * \brief MaxMinFair, the end: every flow still unfrozen gets weight x level (capped).
+     * \param flows the active flows
+     * \param honourCaps caps count
+     * \param weights null or one weight per flow
+     * \param level the level
+     * \param rates output rates
+     */
+    void FreezeRest(const std::vector<Flow>& flows,
+                    bool honourCaps,
+                    const std::vector<double>* weights,
+                    double level,
+                    std::vector<double>& rates) const;
+
+  protected:
     mutable std::vector<double> m_remaining; //!< remaining capacity per link
     mutable std::vector<uint32_t> m_count;   //!< unfrozen flows per link
     mutable std::vector<double> m_weight;    //!< summed weight of the unfrozen flows per link

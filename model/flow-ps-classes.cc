@@ -1,0 +1,415 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// FlowPsEngine's rate classes (flow-rate-class.h): which class an active connection belongs to,
+// the classes' rates, and the drain times that drive the group checks. The rest of the engine is
+// in flow-ps-engine.cc.
+
+#include "flow-ps-engine.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+namespace flow
+{
+
+void
+FlowPsEngine::Recompute(uint32_t gi)
+{
+    m_groups[gi].dirty = false;
+    if (m_plainMaxMin)
+    {
+        RecomputeAggregates(gi);
+    }
+    else
+    {
+        RecomputeEach(gi);
+    }
+    ++rateComputations;
+    sharingFlows += m_flows.size();
+    PushCheck(gi);
+}
+
+void
+FlowPsEngine::RecomputeAggregates(uint32_t gi)
+{
+    // Plain max-min gives every flow of a class the same rate, so each class is one flow of
+    // weight = its members (and a cap of members x theirs): the cost is per class, not per flow.
+    Group& g = m_groups[gi];
+    m_flows.resize(g.classes.size());
+    m_weights.resize(g.classes.size());
+    for (std::size_t i = 0; i < g.classes.size(); ++i)
+    {
+        const ClassKey& key = m_keys[g.classes[i]];
+        const double n = static_cast<double>(m_classes[g.classes[i]].members.size());
+        SharingModel::Flow& f = m_flows[i];
+        f.links = key.links;
+        f.nLinks = key.nLinks;
+        f.priority = i;
+        f.start = 0;
+        f.cap = key.cap < INF ? key.cap * n : INF;
+        m_weights[i] = n;
+    }
+    m_sharing.AssignAggregateRates(m_flows, m_weights, g.capacity, m_rates);
+    for (std::size_t i = 0; i < g.classes.size(); ++i)
+    {
+        SetClassRate(g.classes[i], m_weights[i] == 1 ? m_rates[i] : m_rates[i] / m_weights[i]);
+    }
+}
+
+void
+FlowPsEngine::RecomputeEach(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    CompactActive(gi);
+    m_flows.resize(g.active.size());
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        const Connection& c = m_conns[g.active[i].conn];
+        SharingModel::Flow& f = m_flows[i];
+        std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
+        f.nLinks = c.nLinks;
+        f.priority = c.priority;
+        f.start = c.activeSince;
+        f.cap = m_flowCap;
+    }
+    if (m_options.windowBytes > 0)
+    {
+        ComputeWindowCaps(gi);
+    }
+    m_sharing.AssignRates(m_flows, g.capacity, m_rates);
+    for (std::size_t i = 0; i < g.active.size(); ++i)
+    {
+        SetClassRate(m_conns[g.active[i].conn].cls, m_rates[i]);
+    }
+}
+
+void
+FlowPsEngine::SetClassRate(uint32_t k, double rate)
+{
+    RateClass& cl = m_classes[k];
+    if (!cl.SetRate(m_now, rate))
+    {
+        return;
+    }
+    if (cl.GetHistoryLength() > 2 * cl.members.size() + 8)
+    {
+        // Rebase: account every member up to now, then restart the history at V = 0. The
+        // history's length stays O(members), and each rebase is paid by as many rate changes.
+        for (uint32_t ci : cl.members)
+        {
+            Advance(m_conns[ci], m_now);
+        }
+        cl.Reset(m_now, rate);
+        cl.ClearDrains();
+        for (uint32_t ci : cl.members)
+        {
+            m_conns[ci].baseV = 0;
+            PushDrain(ci);
+        }
+        ++rebases;
+    }
+    RefreshClass(k);
+}
+
+void
+FlowPsEngine::CompactActive(uint32_t gi)
+{
+    auto& active = m_groups[gi].active;
+    active.erase(std::remove_if(active.begin(),
+                                active.end(),
+                                [this](const ActiveEntry& e)
+                                {
+                                    const Connection& c = m_conns[e.conn];
+                                    return !c.active || c.priority != e.priority;
+                                }),
+                 active.end());
+}
+
+uint32_t
+FlowPsEngine::NewClass(uint32_t gi)
+{
+    uint32_t k;
+    if (!m_freeClasses.empty())
+    {
+        k = m_freeClasses.back();
+        m_freeClasses.pop_back();
+    }
+    else
+    {
+        k = static_cast<uint32_t>(m_classes.size());
+        m_classes.emplace_back();
+        m_keys.emplace_back();
+    }
+    Group& g = m_groups[gi];
+    RateClass& cl = m_classes[k];
+    cl.Reset(m_now, 0);
+    cl.members.clear();
+    cl.ClearDrains();
+    cl.group = gi;
+    cl.live = true;
+    cl.nextTime = INF;
+    ++cl.version;
+    cl.listPos = static_cast<uint32_t>(g.classes.size());
+    g.classes.push_back(k);
+    return k;
+}
+
+void
+FlowPsEngine::ReleaseClass(uint32_t k)
+{
+    RateClass& cl = m_classes[k];
+    Group& g = m_groups[cl.group];
+    cl.live = false;
+    ++cl.version; // its entries in the group's heap are stale
+    cl.ClearDrains();
+    const uint32_t moved = g.classes.back();
+    g.classes[cl.listPos] = moved;
+    m_classes[moved].listPos = cl.listPos;
+    g.classes.pop_back();
+    if (m_plainMaxMin)
+    {
+        g.byKey.erase(m_keys[k]);
+    }
+    m_freeClasses.push_back(k);
+}
+
+void
+FlowPsEngine::Join(uint32_t ci, uint32_t k)
+{
+    Connection& c = m_conns[ci];
+    RateClass& cl = m_classes[k];
+    NS_ASSERT_MSG(c.lastTime == m_now, "a connection joins a class with unaccounted bytes");
+    c.cls = k;
+    c.slot = static_cast<uint32_t>(cl.members.size());
+    cl.members.push_back(ci);
+    c.baseV = cl.VirtualAt(m_now);
+    PushDrain(ci);
+    RefreshClass(k);
+}
+
+void
+FlowPsEngine::Leave(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    RateClass& cl = m_classes[c.cls];
+    ++c.drainStamp; // its queued drain point is stale
+    const uint32_t last = cl.members.back();
+    cl.members[c.slot] = last;
+    m_conns[last].slot = c.slot;
+    cl.members.pop_back();
+    if (cl.members.empty())
+    {
+        ReleaseClass(c.cls);
+    }
+    else
+    {
+        RefreshClass(c.cls);
+    }
+}
+
+void
+FlowPsEngine::PushDrain(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    ++c.drainStamp;
+    // A remainder within rounding drains at once (as the queue of a zero-byte tensor).
+    const double v = c.queued <= ByteTolerance(c.queued) ? c.baseV : c.baseV + c.queued;
+    m_classes[c.cls].PushDrain(
+        RateClass::Drain{v, ByteTolerance(c.queued), c.lastTime, c.priority, ci, c.drainStamp});
+}
+
+void
+FlowPsEngine::RefreshClass(uint32_t k)
+{
+    RateClass& cl = m_classes[k];
+    while (cl.HasDrain())
+    {
+        const RateClass::Drain& d = cl.TopDrain();
+        const Connection& c = m_conns[d.conn];
+        if (c.active && c.cls == k && c.drainStamp == d.stamp)
+        {
+            break;
+        }
+        cl.PopDrain();
+    }
+    const double t = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
+    if (t == cl.nextTime)
+    {
+        return;
+    }
+    cl.nextTime = t;
+    ++cl.version;
+    if (t < INF)
+    {
+        m_groups[cl.group].times.push(ClassTime{t, k, cl.version});
+    }
+}
+
+void
+FlowPsEngine::PushCheck(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    while (!g.times.empty())
+    {
+        const ClassTime& top = g.times.top();
+        if (m_classes[top.cls].live && m_classes[top.cls].version == top.version)
+        {
+            break;
+        }
+        g.times.pop();
+    }
+    ++g.version;
+    if (!g.times.empty())
+    {
+        Schedule(std::max(g.times.top().time, m_now), GROUP_CHECK, gi, g.version);
+    }
+}
+
+void
+FlowPsEngine::CollectDrained(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    m_split.clear();
+    m_touched.clear();
+    while (!g.times.empty())
+    {
+        const ClassTime top = g.times.top();
+        RateClass& cl = m_classes[top.cls];
+        if (!cl.live || cl.version != top.version)
+        {
+            g.times.pop();
+            continue;
+        }
+        if (top.time > m_now)
+        {
+            break;
+        }
+        g.times.pop();
+        cl.nextTime = INF; // queued again by RefreshClass once the drained are handled
+        m_touched.push_back(top.cls);
+        while (cl.HasDrain())
+        {
+            const RateClass::Drain d = cl.TopDrain();
+            const Connection& c = m_conns[d.conn];
+            if (c.active && c.cls == top.cls && c.drainStamp == d.stamp)
+            {
+                if (cl.DrainTime(d) > m_now)
+                {
+                    break;
+                }
+                m_split.push_back(d.conn);
+            }
+            cl.PopDrain();
+        }
+    }
+    // Handled in activation order, whatever their classes (as one pass over the active list).
+    std::sort(m_split.begin(),
+              m_split.end(),
+              [this](uint32_t a, uint32_t b)
+              {
+                  return m_conns[a].priority < m_conns[b].priority;
+              });
+}
+
+void
+FlowPsEngine::Classify(uint32_t ci)
+{
+    const uint32_t gi = m_conns[ci].dir;
+    if (!m_plainMaxMin)
+    {
+        Join(ci, NewClass(gi));
+        return;
+    }
+    CountLinks(ci, true);
+    Join(ci, ClassOf(gi, KeyOf(ci)));
+}
+
+uint32_t
+FlowPsEngine::ClassOf(uint32_t gi, const ClassKey& key)
+{
+    Group& g = m_groups[gi];
+    auto it = g.byKey.find(key);
+    if (it != g.byKey.end())
+    {
+        return it->second;
+    }
+    const uint32_t k = NewClass(gi);
+    m_keys[k] = key;
+    g.byKey.emplace(key, k);
+    return k;
+}
+
+void
+FlowPsEngine::CountLinks(uint32_t ci, bool add)
+{
+    const Connection& c = m_conns[ci];
+    Group& g = m_groups[c.dir];
+    std::array<uint32_t, SharingModel::MAX_LINKS> others;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < c.nLinks; ++i)
+    {
+        const uint32_t l = m_pathLinks[c.path + i];
+        g.linkXor[l] ^= ci;
+        g.linkCount[l] += add ? 1 : -1;
+        if (g.linkCount[l] == (add ? 2 : 1))
+        {
+            others[n++] = g.linkXor[l] ^ (add ? ci : 0); // the one that had, or now has, it alone
+        }
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Rekey(others[i]);
+    }
+}
+
+ClassKey
+FlowPsEngine::KeyOf(uint32_t ci) const
+{
+    // A link that only this connection crosses limits it like a cap of its capacity: it is part
+    // of the cap, so that connections behind their own NICs can share one class.
+    const Connection& c = m_conns[ci];
+    const Group& g = m_groups[c.dir];
+    ClassKey key;
+    key.cap = m_honourCaps ? m_flowCap : INF;
+    for (uint32_t i = 0; i < c.nLinks; ++i)
+    {
+        const uint32_t l = m_pathLinks[c.path + i];
+        if (g.linkCount[l] >= 2)
+        {
+            key.links[key.nLinks++] = l;
+        }
+        else
+        {
+            key.cap = std::min(key.cap, g.capacity[l]);
+        }
+    }
+    std::sort(key.links.begin(), key.links.begin() + key.nLinks);
+    return key;
+}
+
+void
+FlowPsEngine::Rekey(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    if (!c.active)
+    {
+        return;
+    }
+    const ClassKey key = KeyOf(ci);
+    const ClassKey& now = m_keys[c.cls];
+    if (!(key < now) && !(now < key))
+    {
+        return;
+    }
+    Advance(c, m_now);
+    Leave(ci);
+    Join(ci, ClassOf(c.dir, key));
+}
+
+} // namespace flow
+} // namespace ns3

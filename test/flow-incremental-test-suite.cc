@@ -1,0 +1,280 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The flow backend's incremental rate computation: rate classes (flow-rate-class.h) integrate a
+ * piecewise-constant rate exactly, plain max-min models get one aggregate per set of identical
+ * flows, and that gives the same results as handing the sharing model every flow.
+ */
+
+#include "training-test-utils.h"
+
+#include "ns3/distributed-training-compat.h"
+#include "ns3/flow-level-simulator.h"
+#include "ns3/flow-rate-class.h"
+#include "ns3/ps-sharing.h"
+#include "ns3/test.h"
+#include "ns3/training-scenario.h"
+
+#include <map>
+#include <utility>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * A rate class with rate 10 B/s on [0, 1), 0 on [1, 2) and 20 B/s from 2 on: by hand,
+ * V(0.5) = 5, V(1.5) = 10, V(2.5) = 20; V reaches 15 at 2 + 5/20 = 2.25 and 10 at 1 (the flat
+ * piece does not delay it); service that waits at 1.2 starts at 2.
+ */
+class RateClassIntegralTestCase : public TestCase
+{
+  public:
+    RateClassIntegralTestCase()
+        : TestCase(
+            "rate class: the virtual bytes of rates 10, 0, 20 bytes per s over [0,1), [1,2), "
+            "[2,..) and the times they reach 10 and 15 bytes, as worked by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        flow::RateClass k;
+        k.Reset(0, 10);
+        k.SetRate(1, 0);
+        k.SetRate(2, 20);
+        NS_TEST_ASSERT_MSG_EQ(k.GetHistoryLength(), 3, "one piece per rate change");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.VirtualAt(0.5), 5.0, 1e-12, "first piece");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.VirtualAt(1.5), 10.0, 1e-12, "flat piece");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.VirtualAt(2.5), 20.0, 1e-12, "last piece");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.TimeAt(15, 0), 2.25, 1e-12, "crossing in the last piece");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.TimeAt(10, 0), 1.0, 1e-12, "reached before the flat piece");
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.TimeAt(10, 1.5), 1.5, 1e-12, "already reached: from");
+        std::size_t piece = 1;
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.ServiceStart(1.2, piece), 2.0, 1e-12, "waits for rate");
+        NS_TEST_ASSERT_MSG_EQ(piece, 2, "the piece of the answer");
+        NS_TEST_ASSERT_MSG_EQ(k.SetRate(3, 20), false, "unchanged rate: no new piece");
+        k.SetRate(3, 0);
+        NS_TEST_ASSERT_MSG_EQ(k.TimeAt(100, 3), flow::INF, "rate 0 now: never");
+        flow::RateClass::Drain d{30.0 + 1e-7, 1e-6, 0, 0, 0, 0};
+        NS_TEST_ASSERT_MSG_EQ_TOL(k.DrainTime(d), 3.0, 1e-6, "within rounding: when it stopped");
+    }
+};
+
+/**
+ * A history of 1,000 pieces with rates 1, 2, ..., 1000 B/s on unit intervals: V(n) = n(n+1)/2.
+ * A target of n(n+1)/2 + m (0 < m < n + 1) is reached at n + m / (n + 1). The galloping search
+ * from any earlier piece gives that time.
+ */
+class RateClassLongHistoryTestCase : public TestCase
+{
+  public:
+    RateClassLongHistoryTestCase()
+        : TestCase("rate class: over 1,000 pieces of rates 1..1000 bytes per s, every target "
+                   "V(n) + m is reached at n + m over (n+1) from any starting piece")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        flow::RateClass k;
+        k.Reset(0, 1);
+        for (int n = 1; n < 1000; ++n)
+        {
+            k.SetRate(n, n + 1);
+        }
+        for (int n = 0; n < 1000; n += 37)
+        {
+            const double target = n * (n + 1) / 2.0 + 0.5 * (n + 1);
+            for (int from : {0, n / 2, n})
+            {
+                std::size_t piece = static_cast<std::size_t>(from);
+                const double t = k.TimeAt(target, from, piece);
+                NS_TEST_ASSERT_MSG_EQ_TOL(t, n + 0.5, 1e-9 * n + 1e-12, "target " << target);
+                NS_TEST_ASSERT_MSG_EQ(piece, static_cast<std::size_t>(n), "piece of the answer");
+            }
+        }
+    }
+};
+
+/// PsSharing without its IsPlainMaxMin: the engine hands it every flow (the reference path).
+class PerFlowPsSharing : public PsSharing
+{
+  public:
+    bool IsPlainMaxMin(bool& /* honoursCaps */) const override
+    {
+        return false;
+    }
+};
+
+/**
+ * \param s the scenario
+ * \param p the profile
+ * \param sharing the sharing model
+ * \param sharingFlows if not null: flows handed to the sharing model (out)
+ * \param computations with sharingFlows: rate computations (out)
+ * \return the result
+ */
+TrainingResult
+RunFlow(const TrainingScenario& s,
+        const TrainingProfile& p,
+        Ptr<const SharingModel> sharing,
+        uint64_t* sharingFlows = nullptr,
+        uint64_t* computations = nullptr)
+{
+    s.Validate(p);
+    FlowLevelSimulator sim(p, s, sharing, FlowLevelSimulator::Options());
+    TrainingResult r = sim.Run();
+    if (sharingFlows)
+    {
+        *sharingFlows = sim.GetSharingFlows();
+        *computations = sim.GetRateComputations();
+    }
+    return r;
+}
+
+/**
+ * \return a profile of 4 layers (1, 4, 2, 8 MB) with compute and per-step samples, so that
+ * async workers drift apart and flows come and go at different times
+ */
+TrainingProfile
+DriftingProfile()
+{
+    return tests::MakeProfile({1000000, 4000000, 2000000, 8000000},
+                              300,
+                              600,
+                              50,
+                              {0.6, 1.0, 1.7, 0.9, 1.3});
+}
+
+/**
+ * Rate classes for PS (one aggregate per set of flows that share the same links with the same
+ * cap) against the reference (every flow handed to the same max-min): the same step times and
+ * throughput within 1e-9 on a star (async, K = 24), a 2:1 leaf-spine (sync, P = 2, spread) and a
+ * k = 4 fat-tree (async, random placement, overlap).
+ */
+class AggregatesMatchPerFlowTestCase : public TestCase
+{
+  public:
+    AggregatesMatchPerFlowTestCase()
+        : TestCase("flow: PS by rate classes (one aggregate per set of identical flows) gives the "
+                   "step times of PS over every flow within 1e-9 (star, 2:1 leaf-spine, fat-tree)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = DriftingProfile();
+        for (int c = 0; c < 3; ++c)
+        {
+            TrainingScenario s;
+            s.steps = 6;
+            s.warmup = 1;
+            s.workers = c == 0 ? 24 : 12;
+            s.mode = c == 1 ? TrainingScenario::SYNC : TrainingScenario::ASYNC;
+            if (c == 1)
+            {
+                s.topology = "leafspine";
+                s.leaves = 4;
+                s.spines = 2;
+                s.hostsPerLeaf = 4;
+                s.uplinkRate = DataRate("5Gbps");
+                s.servers = 2;
+                s.placement = "spread";
+            }
+            else if (c == 2)
+            {
+                s.topology = "fattree";
+                s.fatTreeK = 4;
+                s.placement = "random";
+                s.overlap = true;
+            }
+            const TrainingResult a = RunFlow(s, p, CreateObject<PsSharing>());
+            const TrainingResult b = RunFlow(s, p, CreateObject<PerFlowPsSharing>());
+            NS_TEST_ASSERT_MSG_EQ_TOL(a.throughput,
+                                      b.throughput,
+                                      1e-9 * b.throughput,
+                                      "case " << c);
+            // Step records by (worker, step): workers that end at one instant may be recorded
+            // in another order.
+            std::map<std::pair<uint32_t, uint32_t>, double> ends;
+            for (const auto& st : b.steps)
+            {
+                ends[{st.worker, st.step}] = st.end;
+            }
+            NS_TEST_ASSERT_MSG_EQ(a.steps.size(), ends.size(), "case " << c);
+            for (const auto& st : a.steps)
+            {
+                const double ref = ends[{st.worker, st.step}];
+                NS_TEST_ASSERT_MSG_EQ_TOL(st.end,
+                                          ref,
+                                          1e-9 * ref,
+                                          "case " << c << " worker " << st.worker << " step "
+                                                  << st.step);
+            }
+        }
+    }
+};
+
+/**
+ * Async PS on the star: every worker's connection crosses the server's link and its own NIC,
+ * which it has alone, so all active connections of a direction are one aggregate (two while one
+ * of them is alone on the server link). The flows handed to the sharing model per rate
+ * computation stay at most 2 for K = 50 and K = 400, while the per-flow reference hands it about
+ * K/2 or more at K = 400: the rate computation's cost no longer grows with K.
+ */
+class RateComputationCostTestCase : public TestCase
+{
+  public:
+    RateComputationCostTestCase()
+        : TestCase("flow: async PS on the star hands the sharing model at most 2 aggregates per "
+                   "rate computation at K = 50 and 400 (the per-flow reference: > 100 at 400)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = DriftingProfile();
+        for (uint32_t k : {50U, 400U})
+        {
+            TrainingScenario s;
+            s.workers = k;
+            s.steps = 4;
+            s.warmup = 1;
+            s.mode = TrainingScenario::ASYNC;
+            uint64_t flows = 0;
+            uint64_t computations = 0;
+            RunFlow(s, p, CreateObject<PsSharing>(), &flows, &computations);
+            NS_TEST_ASSERT_MSG_GT(computations, k, "rates were computed as flows came and went");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(flows, 2 * computations, "K = " << k);
+            if (k == 400)
+            {
+                RunFlow(s, p, CreateObject<PerFlowPsSharing>(), &flows, &computations);
+                NS_TEST_ASSERT_MSG_GT(flows, 100 * computations, "the reference sees every flow");
+            }
+        }
+    }
+};
+
+/// The suite.
+class FlowIncrementalTestSuite : public TestSuite
+{
+  public:
+    FlowIncrementalTestSuite()
+        : TestSuite("distributed-training-flow-incremental", Type::UNIT)
+    {
+        AddTestCase(new RateClassIntegralTestCase, DT_TEST_QUICK);
+        AddTestCase(new RateClassLongHistoryTestCase, DT_TEST_QUICK);
+        AddTestCase(new AggregatesMatchPerFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new RateComputationCostTestCase, DT_TEST_QUICK);
+    }
+};
+
+FlowIncrementalTestSuite g_flowIncrementalTestSuite; //!< the suite instance
+
+} // namespace

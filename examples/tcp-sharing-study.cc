@@ -31,6 +31,7 @@
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-module.h"
+#include "ns3/program-options.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,7 +41,6 @@
 #include <iostream>
 #include <limits>
 #include <numeric>
-#include <set>
 
 using namespace ns3;
 
@@ -369,36 +369,25 @@ PrintHelp()
 Options
 ParseCommandLine(int argc, char* argv[])
 {
-    std::vector<std::pair<const StudyOption*, std::string>> given;
-    std::set<std::string> seen;
-    for (int i = 1; i < argc; ++i)
-    {
-        const std::string arg = argv[i];
-        const std::size_t eq = arg.find('=');
-        const std::string name
-            = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        const auto& table = GetStudyOptions();
-        auto it = std::find_if(table.begin(),
-                               table.end(),
-                               [&](const StudyOption& o)
-                               {
-                                   return o.name == name;
-                               });
-        if (arg.rfind("--", 0) != 0 || it == table.end())
-        {
-            throw TrainingInputError("'" + arg + "': unknown option (--help lists them)");
-        }
-        if (!seen.insert(name).second)
-        {
-            throw TrainingInputError("--" + name + ": given twice (expected each option once)");
-        }
-        given.emplace_back(&*it, eq == std::string::npos ? "true" : arg.substr(eq + 1));
-    }
     Options o;
     for (const StudyOption& opt : GetStudyOptions())
     {
         opt.apply(o, std::string("--") + opt.name, opt.def);
     }
+    std::vector<std::pair<const StudyOption*, std::string>> given;
+    ProgramOptions cmd("N TCP flows through one bottleneck port: how they share it (FCFS..PS "
+                       "index and lambda), on ns-3's TCP or the Linux kernel's (--stack=linux).");
+    for (const StudyOption& opt : GetStudyOptions())
+    {
+        cmd.Add(opt.name,
+                opt.help,
+                opt.def,
+                [&given, &opt](const std::string& v)
+                {
+                    given.emplace_back(&opt, v);
+                });
+    }
+    cmd.Parse(argc, argv);
     std::stable_partition(given.begin(),
                           given.end(),
                           [](const auto& g)

@@ -46,6 +46,16 @@ void
 TrainingScenario::Validate(const TrainingProfile& profile) const
 {
     NS_LOG_FUNCTION(this);
+    ValidateArchitecture(profile);
+    ValidateNetwork();
+    ValidateCrossTraffic();
+    ValidateSteps();
+    ValidateFabric();
+}
+
+void
+TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
+{
     if (workers == 0)
     {
         Fail("--workers", "0 workers", "at least 1 worker");
@@ -86,6 +96,11 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
             Fail("--computeScale", "value " + Str(s), "finite values > 0");
         }
     }
+}
+
+void
+TrainingScenario::ValidateNetwork() const
+{
     if (nicRate.GetBitRate() == 0)
     {
         Fail("--nicRate", "0 bps", "a positive rate, e.g. 10Gbps");
@@ -122,6 +137,11 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     {
         Fail("--minRto", "non-positive timeout", "a time > 0, e.g. 200ms, 10ms or 1ms");
     }
+}
+
+void
+TrainingScenario::ValidateCrossTraffic() const
+{
     if (crossTraffic != "none" && crossTraffic != "bulk" && crossTraffic != "onoff")
     {
         Fail("--crossTraffic", "unknown value '" + crossTraffic + "'", "none, bulk or onoff");
@@ -152,6 +172,11 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
              Str(crossRate.GetBitRate() / 1e9) + " Gbps with --crossTraffic=onoff",
              "a mean load above 0 and at most the NIC rate, e.g. 5Gbps");
     }
+}
+
+void
+TrainingScenario::ValidateSteps() const
+{
     if (steps == 0)
     {
         Fail("--steps", "0 steps", "at least 1 step");
@@ -184,7 +209,6 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
              "value " + Str(reductionRate),
              "0 (free) or a positive rate in bytes/s");
     }
-    ValidateFabric();
 }
 
 void

@@ -151,6 +151,17 @@ class TrainingScenario
      */
     void ValidateFabric() const;
 
+  private:
+    /// Validate(): workers, servers, mode and per-worker compute scales.
+    void ValidateArchitecture(const TrainingProfile& profile) const;
+    /// Validate(): rates, cap, delay, MTU, queues, host model, jitter and minimum RTO.
+    void ValidateNetwork() const;
+    /// Validate(): the cross-traffic options.
+    void ValidateCrossTraffic() const;
+    /// Validate(): steps, warm-up, multi-GPU nodes and tensor fusion.
+    void ValidateSteps() const;
+
+  public:
     /**
      * \param worker worker index
      * \return the compute time multiplier of that worker (1 when computeScale is empty)

@@ -36,6 +36,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -409,12 +410,35 @@ TrainingClusterHelper::ConfigureTcp() const
     // DCTCP needs ECN; Config defaults outlive a run, so reset it for the other variants.
     bool dctcp = tid == TypeId::LookupByName("ns3::TcpDctcp");
     Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp || m_ecn ? "On" : "Off"));
+    ConfigurePacing();
+}
+
+void
+TrainingClusterHelper::ConfigurePacing() const
+{
     bool cap = m_flowCap.GetBitRate() > 0;
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(cap));
-    if (cap)
+    if (!cap)
     {
-        Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_flowCap));
+        return; // pacing off: the ratios below are unused
     }
+    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_flowCap));
+    // ns-3 paces at min(MaxPacingRate, ratio x max(cwnd, in flight) / srtt) (ratio 200 % in slow
+    // start, 120 % after; TcpSocketBase::UpdatePacingRate). Its srtt is not a usable divisor
+    // here: with timestamps on (as here) RTT samples come from TcpOptionTS, whose clock ticks in
+    // milliseconds, so a sample is 1 us, or 1 ms for segments whose ACK crosses a millisecond
+    // tick, and srtt swings between the two. Up to ns-3.41 that was hidden: cwnd kept growing
+    // while pacing held the flow back, so ratio x cwnd / srtt stayed above the cap. ns-3.42
+    // (commit f75345fa0, issue #966; tcp-cubic.cc, tcp-socket-base.cc m_isCwndLimited) stops
+    // TcpCubic and TcpLinuxReno growing cwnd when it does not limit the flow, as Linux does, so
+    // a capped flow's cwnd stays near one BDP, the pacing rate falls to cwnd / 1 ms after every
+    // tick and one 10 G capped flow on 25 G links got 8.25 Gb/s in ns-3.48. The largest ratio
+    // (uint16_t percent) keeps that term above the window's own rate cwnd / RTT for any
+    // srtt < 655 x RTT, so in every release the cap is the only pacing limit (a per-flow rate
+    // limiter, as SO_MAX_PACING_RATE) and the window, not the pacing, adapts to congestion.
+    const auto ratio = UintegerValue(std::numeric_limits<uint16_t>::max());
+    Config::SetDefault("ns3::TcpSocketState::PacingSsRatio", ratio);
+    Config::SetDefault("ns3::TcpSocketState::PacingCaRatio", ratio);
 }
 
 } // namespace ns3

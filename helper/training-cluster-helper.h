@@ -220,6 +220,10 @@ class TrainingClusterHelper : public Object
      * \param queue its buffer
      */
     void ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& queue) const;
+
+    /// The per-flow cap: pacing at FlowCap, and only the cap (see the .cc file for why).
+    void ConfigurePacing() const;
+
     /**
      * \brief Buffers (device queues, or queue discs) and addresses of one installed link.
      * \param link the two devices

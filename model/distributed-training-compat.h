@@ -20,12 +20,19 @@
  * Differences (checked against the ns-3 sources at each release tag):
  *  - ns-3.41: EnumValue became a class template over the enum type, and MakeEnumAccessor needs
  *    that type as its first template argument: DtEnumValue and DtMakeEnumAccessor.
+ *  - ns-3.39: Ipv4RoutingProtocol::RouteInput takes its four callbacks by const reference
+ *    (by value before): DtCallbackArg.
  *  - ns-3.42: TestCase::TestDuration became the scoped enum TestCase::Duration (and
  *    TestSuite::Type became scoped; TestSuite::Type::UNIT is valid in every release, so it is
  *    written directly): DT_TEST_QUICK.
  *  - ns-3.42 deprecated EventId::IsRunning for IsPending (removed later); both are
  *    !IsExpired(), which every release has, so the sources use that and need nothing here.
  *  - ns-3.42: Create<T>() refuses Object subclasses; CreateObject<T>() works in every release.
+ *  - ns-3.42 behaviour (no API change): TcpCubic and TcpLinuxReno stop growing cwnd while it
+ *    does not limit the flow (commit f75345fa0, issue #966). With ns-3's pacing rate
+ *    ratio x cwnd / srtt and its millisecond timestamp RTT samples, that cut one 10 G capped
+ *    flow to 8.25 Gb/s; TrainingClusterHelper::ConfigurePacing makes the cap the only pacing
+ *    limit in every release, so no version test is needed for it.
  */
 
 #include "ns3/enum.h"
@@ -47,6 +54,16 @@ using DtEnumValue = EnumValue<T>;
 /// The attribute value type of an enum attribute (not a template before ns-3.41).
 template<typename T>
 using DtEnumValue = EnumValue;
+#endif
+
+#if DT_NS3_VERSION >= 339
+/// How Ipv4RoutingProtocol::RouteInput takes its callback parameters of type \p T.
+template<typename T>
+using DtCallbackArg = const T&;
+#else
+/// How Ipv4RoutingProtocol::RouteInput takes its callback parameters (by value before 3.39).
+template<typename T>
+using DtCallbackArg = T;
 #endif
 
 /**

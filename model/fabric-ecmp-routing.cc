@@ -139,10 +139,10 @@ bool
 FabricEcmpRouting::RouteInput(Ptr<const Packet> p,
                               const Ipv4Header& header,
                               Ptr<const NetDevice> idev,
-                              UnicastForwardCallback ucb,
-                              MulticastForwardCallback /* mcb */,
-                              LocalDeliverCallback lcb,
-                              ErrorCallback ecb)
+                              DtCallbackArg<UnicastForwardCallback> ucb,
+                              DtCallbackArg<MulticastForwardCallback> /* mcb */,
+                              DtCallbackArg<LocalDeliverCallback> lcb,
+                              DtCallbackArg<ErrorCallback> ecb)
 {
     const uint32_t iif = m_ipv4->GetInterfaceForDevice(idev);
     if (m_ipv4->IsDestinationAddress(header.GetDestination(), iif))

@@ -5,6 +5,7 @@
 #ifndef FABRIC_ECMP_ROUTING_H
 #define FABRIC_ECMP_ROUTING_H
 
+#include "distributed-training-compat.h"
 #include "fabric-topology.h"
 
 #include "ns3/ipv4-address.h"
@@ -71,10 +72,10 @@ class FabricEcmpRouting : public Ipv4RoutingProtocol
     bool RouteInput(Ptr<const Packet> p,
                     const Ipv4Header& header,
                     Ptr<const NetDevice> idev,
-                    UnicastForwardCallback ucb,
-                    MulticastForwardCallback mcb,
-                    LocalDeliverCallback lcb,
-                    ErrorCallback ecb) override;
+                    DtCallbackArg<UnicastForwardCallback> ucb,
+                    DtCallbackArg<MulticastForwardCallback> mcb,
+                    DtCallbackArg<LocalDeliverCallback> lcb,
+                    DtCallbackArg<ErrorCallback> ecb) override;
     void NotifyInterfaceUp(uint32_t interface) override;
     void NotifyInterfaceDown(uint32_t interface) override;
     void NotifyAddAddress(uint32_t interface, Ipv4InterfaceAddress address) override;

@@ -51,8 +51,10 @@ TrainingNetwork::GetGoodputBytesPerSecond(const TrainingScenario& s)
     double goodput = GetLinkGoodputBytesPerSecond(s);
     if (s.flowCap.GetBitRate() > 0)
     {
-        // ns-3.37 paces the segment payload (TcpSocketBase::SendDataPacket times the pacing
-        // interval with the payload size), so the cap bounds goodput, not wire bytes.
+        // ns-3 paces the segment payload (TcpSocketBase::SendDataPacket times the pacing
+        // interval with the payload size, unchanged from 3.37 to 3.48), so the cap bounds
+        // goodput, not wire bytes; TrainingClusterHelper::ConfigurePacing makes the cap the only
+        // pacing limit in every release.
         goodput = std::min(goodput, s.flowCap.GetBitRate() / 8.0);
     }
     return goodput;

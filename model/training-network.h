@@ -74,7 +74,7 @@ class TrainingNetwork
 
     /**
      * \brief Goodput of one saturated TCP flow: the link goodput, at most the per-flow cap
-     * (ns-3.37 paces the segment payload, so a 10 Gb/s cap gives 10 Gb/s of goodput).
+     * (ns-3 paces the segment payload, so a 10 Gb/s cap gives 10 Gb/s of goodput).
      * \param s the scenario
      * \return bytes per second
      */

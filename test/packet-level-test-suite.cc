@@ -440,7 +440,7 @@ class FlowCapTestCase : public TestCase
                     }
                 }
                 double rate = bytes / (last - first);
-                double cap = 10e9 / 8; // ns-3.37 pacing limits payload bytes
+                double cap = 10e9 / 8; // ns-3's pacing limits payload bytes
                 NS_TEST_EXPECT_MSG_EQ_TOL(TrainingNetwork::GetGoodputBytesPerSecond(s),
                                           cap,
                                           1e-3,

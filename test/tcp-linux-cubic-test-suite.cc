@@ -313,7 +313,8 @@ class FastConvergenceTestCase : public TestCase
             tcb->m_cWnd = 90 * SEG;
             tcb->m_ssThresh = cc->GetSsThresh(tcb, 0);
             NS_TEST_EXPECT_MSG_EQ(tcb->m_ssThresh.Get(), 63 * SEG, "90 x 717 / 1024");
-            NS_TEST_EXPECT_MSG_EQ(cc->GetLastMaxCwnd(), fast ? 76 : 90, "second loss: W_max");
+            // Parenthesised: ns-3.37's NS_TEST_EXPECT_MSG_EQ streams its limit unparenthesised.
+            NS_TEST_EXPECT_MSG_EQ(cc->GetLastMaxCwnd(), (fast ? 76 : 90), "second loss: W_max");
             tcb->m_cWnd = tcb->m_ssThresh.Get();
             cc->IncreaseWindow(tcb, 1); // starts the epoch
             const double wmax = fast ? 76 : 90;

@@ -106,7 +106,7 @@ class GoodputTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(TrainingNetwork::GetGoodputBytesPerSecond(s),
                                   10e9 / 8,
                                   1e-3,
-                                  "ns-3.37 paces payload: a 10 G cap is 10 G of goodput");
+                                  "ns-3 paces payload: a 10 G cap is 10 G of goodput");
         s.flowCap = DataRate("24.5Gbps");
         NS_TEST_EXPECT_MSG_EQ_TOL(TrainingNetwork::GetGoodputBytesPerSecond(s),
                                   25e9 / 8 * 1448 / 1502,

@@ -180,7 +180,7 @@ CountChildren()
  * \ingroup distributed-training
  * One worker, overlap off: a step is 2M / goodput + T_F + T_B + T_S (000 Eq. (7) with K = 1),
  * the goodput being the kernel's own (MSS = MTU - 52 with timestamps, 14-byte Ethernet header per
- * frame through tbf): within 5 %, undilated at 1 Gb/s and at 2 Gb/s with dilation 2.
+ * frame through tbf): within 5 %, at 1 Gb/s with dilation 4 and at 2 Gb/s with dilation 8.
  */
 class OneWorkerClosedFormTestCase : public TestCase
 {
@@ -188,7 +188,7 @@ class OneWorkerClosedFormTestCase : public TestCase
     OneWorkerClosedFormTestCase()
         : TestCase(
             "linux: one worker, overlap off, step within 5% of 2M over goodput + T_F + T_B + "
-            "T_S (1 Gbps, and 2 Gbps at dilation 2)")
+            "T_S (1 Gbps at dilation 4, 2 Gbps at dilation 8)")
     {
     }
 
@@ -201,7 +201,10 @@ class OneWorkerClosedFormTestCase : public TestCase
         }
         // M = 5 MB; T_F = 10 ms, T_B = 20 ms, T_S = 1.2 ms.
         TrainingProfile p = MakeProfile({1500000, 1000000, 2000000, 500000}, 2500, 5000, 300);
-        for (auto [rate, dilation] : {std::make_pair(1e9, 1.0), std::make_pair(2e9, 2.0)})
+        // Dilated so that each port runs at 250 Mb/s: at the smallest faithful dilation a loaded
+        // machine slows the run by the CPU, not the link (doc/linux-backend.rst, run-to-run
+        // spread: at load 25, 1 Gb/s undilated gave 152 ms against 115 ms).
+        for (auto [rate, dilation] : {std::make_pair(1e9, 4.0), std::make_pair(2e9, 8.0)})
         {
             TrainingScenario s;
             s.workers = 1;

@@ -11,7 +11,8 @@
 #
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
-# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us). Writes
+# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); linux-2ms is the
+# preset with a 2 ms start jitter. Writes
 #   OUT/host-sharing-CONFIG.csv, OUT/host-training-CONFIG.csv  the ns-3 runs
 #   OUT/host-sharing.rst, OUT/host-training.rst               the comparison tables
 # ns-3 runs go JOBS (default 2) at a time under nice 10; a CSV that exists is reused (delete it
@@ -26,6 +27,9 @@ CONFIGS = {
     'delack': ['--delayedAck=true'],
     'autotune': ['--bufferAutotuning=true'],
     'jitter': ['--startJitter=20us'],
+    # The preset with a start spread of the order the linux stack shows (first bytes of
+    # "simultaneous" flows 1-12 ms apart, --flowTimes): not part of the preset.
+    'linux-2ms': ['--hostModel=linux', '--startJitter=2ms'],
 }
 LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
 SIZES = [30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000]
@@ -36,9 +40,12 @@ def config_args(config, tcp):
 
 
 def run(cmd):
-    p = subprocess.run(['nice', '-n', '10'] + cmd, capture_output=True, text=True)
+    # From the repository's root: the scenario files name profiles relative to it.
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    p = subprocess.run(['nice', '-n', '10'] + cmd, capture_output=True, text=True, cwd=root)
     if p.returncode != 0:
-        print('failed: %s: %s' % (' '.join(cmd), p.stderr.strip()[-300:]), flush=True)
+        print('failed (exit %d): %s: %s' % (p.returncode, ' '.join(cmd), p.stderr.strip()[-300:]),
+              flush=True)
     return p.returncode == 0
 
 
@@ -89,15 +96,20 @@ def lambdas(path):
 
 def sharing(out, build, linux_csv, configs):
     ref = lambdas(linux_csv)
-    lines = ['=========== ======== ========== ===========', 'config      points   mean |d|   max |d|',
-             '=========== ======== ========== ===========']
+    sep = '=========== ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
+    lines = [sep, 'config      points   mean |d|   max |d|   ' + ' '.join(
+        '%-7s' % ('%gK' % (x / 1000)) for x in SIZES), sep]
     cells = {}
     for config in configs:
         mine = lambdas(sharing_runs(out, build, config))
-        d = [abs(mine[k] - ref[k]) for k in ref if ref[k] is not None and mine.get(k) is not None]
+        keys = [k for k in ref if ref[k] is not None and mine.get(k) is not None]
+        d = [abs(mine[k] - ref[k]) for k in keys]
+        per = ['%-7.2f' % (sum(abs(mine[k] - ref[k]) for k in keys if k[2] == x) /
+                           max(1, sum(1 for k in keys if k[2] == x))) for x in SIZES]
         cells[config] = mine
-        lines.append('%-11s %-8d %-10.3f %-11.3f' % (config, len(d), sum(d) / len(d), max(d)))
-    lines.append(lines[0])
+        lines.append('%-11s %-8d %-10.3f %-9.3f ' % (config, len(d), sum(d) / len(d), max(d))
+                     + ' '.join(per))
+    lines.append(sep)
     grid = ['', '=================== ' + ' '.join(['=' * 17] * len(SIZES)),
             '%-19s ' % 'tcp, N' + ' '.join('%-17s' % ('%g KB' % (s / 1000)) for s in SIZES),
             '=================== ' + ' '.join(['=' * 17] * len(SIZES))]

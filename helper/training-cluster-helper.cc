@@ -353,10 +353,9 @@ TrainingClusterHelper::InstallBufferTuners(const ApplicationContainer& apps) con
     }
 }
 
-void
-TrainingClusterHelper::ConfigureTcp() const
+TypeId
+TrainingClusterHelper::LookupTcpTypeId() const
 {
-    NS_LOG_FUNCTION(this);
     if (m_hostModel != "ns3" && m_hostModel != "linux")
     {
         throw TrainingInputError("--hostModel: unknown host model '" + m_hostModel
@@ -379,6 +378,14 @@ TrainingClusterHelper::ConfigureTcp() const
             + "' (expected an ns-3 TcpCongestionOps, e.g. TcpCubic, TcpNewReno, "
               "TcpBbr, TcpDctcp, TcpVegas)");
     }
+    return tid;
+}
+
+void
+TrainingClusterHelper::ConfigureTcp() const
+{
+    NS_LOG_FUNCTION(this);
+    const TypeId tid = LookupTcpTypeId();
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mtu - 52));
     // RcvBufSize > SndBufSize works around an ns-3.37 crash (segfault in TcpRateLinux::SkbSent).

@@ -208,6 +208,11 @@ class TrainingClusterHelper : public Object
     /// Check the cross-traffic attributes. \throws TrainingInputError naming the option
     void CheckCrossTraffic() const;
     /**
+     * \return the TypeId of GetTcpTypeName(), checked to be a TcpCongestionOps
+     * \throws TrainingInputError naming --hostModel or --tcp
+     */
+    TypeId LookupTcpTypeId() const;
+    /**
      * \return the queue-disc TypeId name, or "none" (RED for DCTCP without a disc)
      * \throws TrainingInputError for an unknown queue disc
      */

@@ -6,6 +6,7 @@
 
 #include "training-network.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-rx-buffer.h"
@@ -42,14 +43,22 @@ LinuxBufferTuner::GetTypeId()
                             "net.ipv4.tcp_rmem max: receive buffer limit (window: half)",
                             UintegerValue(TrainingNetwork::LINUX_RMEM[2]),
                             MakeUintegerAccessor(&LinuxBufferTuner::m_rmemMax),
-                            MakeUintegerChecker<uint32_t>(4096));
+                            MakeUintegerChecker<uint32_t>(4096))
+              .AddAttribute("LimitReceiveWindow",
+                            "Advertise the autotuned window (Linux); false: compute it, but keep "
+                            "the creation-time buffer (ns-3.37 crashes in loss recovery when the "
+                            "advertised window falls below what the peer buffers)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&LinuxBufferTuner::m_limitReceiveWindow),
+                            MakeBooleanChecker());
     return tid;
 }
 
 LinuxBufferTuner::LinuxBufferTuner()
     : m_wmemMax(TrainingNetwork::LINUX_WMEM[2]),
       m_rmemDefault(TrainingNetwork::LINUX_RMEM[1]),
-      m_rmemMax(TrainingNetwork::LINUX_RMEM[2])
+      m_rmemMax(TrainingNetwork::LINUX_RMEM[2]),
+      m_limitReceiveWindow(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -105,7 +114,11 @@ LinuxBufferTuner::Start()
     }
     m_started = true;
     m_window = m_rmemDefault / 2;
-    m_socket->SetAttribute("RcvBufSize", UintegerValue(m_window));
+    if (m_limitReceiveWindow)
+    {
+        m_socket->SetAttribute("RcvBufSize",
+                               UintegerValue(m_window + TrainingNetwork::RECEIVE_BUFFER_MARGIN));
+    }
     UpdateSendBuffer();
 }
 
@@ -119,11 +132,10 @@ LinuxBufferTuner::OnCwnd(uint32_t /* oldValue */, uint32_t newValue)
 void
 LinuxBufferTuner::OnPeerWindow(uint32_t /* oldValue */, uint32_t newValue)
 {
-    if (newValue > m_peerWindow)
-    {
-        m_peerWindow = newValue;
-        UpdateSendBuffer();
-    }
+    // The window as advertised now, not the largest seen: a receiver's first (SYN) window is
+    // its creation-time buffer, which its own tuner lowers at once.
+    m_peerWindow = newValue;
+    UpdateSendBuffer();
 }
 
 void
@@ -134,10 +146,9 @@ LinuxBufferTuner::UpdateSendBuffer()
         return;
     }
     uint32_t target = TrainingNetwork::GetLinuxSendBufferBytes(m_cwnd / m_mss, m_mss, m_wmemMax);
-    if (m_peerWindow > m_mss)
-    {
-        target = std::min(target, m_peerWindow - m_mss); // see the class comment (ns-3.37 crash)
-    }
+    // The peer's buffer is its window + RECEIVE_BUFFER_MARGIN (see the class comment).
+    const uint32_t margin = TrainingNetwork::RECEIVE_BUFFER_MARGIN;
+    target = std::min(target, m_peerWindow > margin ? m_peerWindow - margin : 0);
     if (target > m_sendBuffer)
     {
         m_sendBuffer = target;
@@ -191,7 +202,12 @@ LinuxBufferTuner::OnRx(Ptr<const Packet> packet,
     if (window > m_window)
     {
         m_window = static_cast<uint32_t>(window);
-        m_socket->SetAttribute("RcvBufSize", UintegerValue(m_window));
+        if (m_limitReceiveWindow)
+        {
+            m_socket->SetAttribute(
+                "RcvBufSize",
+                UintegerValue(m_window + TrainingNetwork::RECEIVE_BUFFER_MARGIN));
+        }
         NS_LOG_LOGIC("receive window " << m_window << " after " << copied << " bytes in "
                                        << (now - m_spaceTime).As(Time::US));
     }

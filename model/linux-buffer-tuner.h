@@ -30,12 +30,23 @@ namespace ns3
  *   receiver's RTT is Linux's estimate without timestamps (tcp_rcv_rtt_measure: the time one
  *   window takes to arrive, minimum over samples): ns-3 timestamps count whole milliseconds.
  *
+ * By default the receive window is computed (GetReceiveWindowBytes) but not advertised: the
+ * socket keeps its creation-time buffer (the Linux limit, tcp_rmem max / 2, plus 64 KiB), since
+ * advertising the growing window made ns-3.37 crash in loss recovery (TcpTxBuffer::NextSeg, see
+ * below) in 5 of 13 training scenarios and 2 of 42 sharing points; LimitReceiveWindow = true
+ * advertises it. For a receiver that drains its socket, as every receiver here does, the
+ * window is at least twice the bytes of one RTT and rarely limits a flow.
+ *
  * Window scaling is negotiated on the SYN from the buffer the socket was created with, so the
  * sockets are created with the largest buffers (as Linux scales from tcp_rmem max) and Attach()
  * lowers them to the initial sizes. ns-3.37 crashes in loss recovery when a sender buffers more
- * than the peer's advertised window (see TrainingClusterHelper::ConfigureTcp), so the send
- * buffer also stays within the window the peer advertises (one segment less); a Linux sender's
- * buffer is not bounded by it, but a window-limited sender sends no more either way.
+ * than the peer's advertised window (see TrainingClusterHelper::ConfigureTcp). The workaround
+ * is ConfigureTcp's: every receive buffer is the Linux window plus RECEIVE_BUFFER_MARGIN
+ * (64 KiB), and a send buffer never exceeds the window the peer advertises minus that
+ * margin, i.e. the peer's Linux window (as advertised now: a receiver's SYN window is its
+ * creation-time buffer). A Linux sender's buffer is not bounded by the peer's
+ * window, but a window-limited sender sends no more either way; the receive window is up to
+ * 64 KiB larger than Linux's (it rarely limits a flow whose receiver drains its socket).
  */
 class LinuxBufferTuner : public Object
 {
@@ -92,9 +103,10 @@ class LinuxBufferTuner : public Object
     /// Apply the send-buffer rule for the current window and peer window.
     void UpdateSendBuffer();
 
-    uint32_t m_wmemMax;     //!< tcp_wmem[2]
-    uint32_t m_rmemDefault; //!< tcp_rmem[1]
-    uint32_t m_rmemMax;     //!< tcp_rmem[2]
+    uint32_t m_wmemMax;        //!< tcp_wmem[2]
+    uint32_t m_rmemDefault;    //!< tcp_rmem[1]
+    uint32_t m_rmemMax;        //!< tcp_rmem[2]
+    bool m_limitReceiveWindow; //!< advertise the autotuned window (else only compute it)
     /**
      * \brief Connect to the socket's traces.
      * \param socket the socket this tuner is aggregated to

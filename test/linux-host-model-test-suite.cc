@@ -34,7 +34,7 @@ class LinuxBufferRulesTestCase : public TestCase
   public:
     LinuxBufferRulesTestCase()
         : TestCase("Linux buffer rules: per_mss 4352 at MSS 1448, send buffer 2 max(cwnd, 10) "
-                   "segments up to 4 MiB / 4352 = 963; receive window 2 copied + 16 MSS + "
+                   "segments up to 4 MiB over 4352 = 963; receive window 2 copied + 16 MSS + "
                    "growth = 2859262 after 100000 over 14480 bytes, at most 3 MiB; flow window "
                    "limit 1394424")
     {

@@ -165,19 +165,20 @@ MvaSolver::CycleTime(std::size_t g, F without, std::vector<double>& response) co
     double cycle = 0;
     for (std::size_t l = 0; l < m_stations.size(); ++l)
     {
+        double t = s[l];
         switch (m_stations[l].discipline)
         {
             case PS:
-                response[l] = s[l] * (1.0 + without(l));
+                t = s[l] * (1.0 + without(l));
                 break;
             case FCFS:
-                response[l] = s[l] + without(l);
+                t = s[l] + without(l);
                 break;
             case DELAY:
-                response[l] = s[l];
                 break;
         }
-        cycle += response[l];
+        response[l] = t;
+        cycle += t;
     }
     return cycle;
 }
@@ -260,20 +261,25 @@ MvaSolver::SolveExact(uint64_t maxStates) const
             const double x = 1.0
                              / CycleTime(
                                  g,
-                                 [&](std::size_t l)
+                                 [without, q = queueIndex.data()](std::size_t l)
                                  {
-                                     return without[queueIndex[l]];
+                                     return without[q[l]];
                                  },
                                  response);
             sol.perCustomerThroughput[g] = x;
-            const double n = count[g];
+            const double nx = count[g] * x;
+            const std::vector<double>& s = m_classes[g].service;
             for (std::size_t l = 0; l < nStations; ++l)
             {
-                const Discipline d = m_stations[l].discipline;
-                if (d != DELAY)
+                // Contribution() written out: this loop is the exact solver's hot path.
+                const double n = nx * response[l];
+                if (m_stations[l].discipline == PS)
                 {
-                    const double s = m_classes[g].service[l];
-                    here[queueIndex[l]] += Contribution(d, s, n * x * response[l], n * x * s);
+                    here[queueIndex[l]] += n;
+                }
+                else if (m_stations[l].discipline == FCFS)
+                {
+                    here[queueIndex[l]] += s[l] * (n - 0.5 * nx * s[l]);
                 }
             }
         }

@@ -9,9 +9,11 @@
 
 #include "ns3/command-line.h"
 #include "ns3/config.h"
+#include "ns3/json-input.h"
 #include "ns3/string.h"
 #include "ns3/training-input-error.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <filesystem>
@@ -566,6 +568,14 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::FlowBackend::RecordTransfers"]
                              = r.records ? "true" : "false";
                      }));
+    o.push_back(Make("recordsFile",
+                     "",
+                     "Stream the per-step and per-transfer records to this JSON Lines file "
+                     "instead of keeping them (large runs; the JSON output then names the file)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.recordsFile = v;
+                     }));
     o.push_back(Make("progress",
                      "true",
                      "Print progress of long packet-level runs to stderr",
@@ -575,6 +585,39 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::PacketBackend::Progress"]
                              = r.progress ? "true" : "false";
                      }));
+}
+
+/// \return whether text is valid UTF-8 without control characters (every value ends up in JSON)
+bool
+IsUtf8Text(const std::string& text)
+{
+    if (std::any_of(text.begin(),
+                    text.end(),
+                    [](char c)
+                    {
+                        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                    }))
+    {
+        return false;
+    }
+    try
+    {
+        (void) nlohmann::json(text).dump(); // nlohmann's UTF-8 check: throws on a bad sequence
+    }
+    catch (const nlohmann::json::type_error&)
+    {
+        return false;
+    }
+    return true;
+}
+
+/// Limits of a --scenario file: a flat object of options; 1 MiB and 64 levels are far above any
+/// real one.
+const JsonInput::Limits&
+ScenarioJsonLimits()
+{
+    static const JsonInput::Limits limits{1 << 20, 64, "a JSON object of driver options"};
+    return limits;
 }
 
 /// \return the JSON value as option text (whole numbers without ".0")
@@ -669,6 +712,11 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
     {
         throw TrainingInputError("--" + name + ": unknown option (--help lists every option)");
     }
+    if (!IsUtf8Text(value))
+    {
+        // Found by fuzzing: such a value reached the JSON result and ended the program there.
+        throw Bad("--" + name, "value is not UTF-8 text", "printable UTF-8 text");
+    }
     o->apply(request, value);
 }
 
@@ -701,6 +749,17 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
 }
 
 void
+ScenarioOptions::ApplyJsonText(const std::string& text,
+                               const std::string& source,
+                               RunRequest& request)
+{
+    // JsonInput refuses deep nesting and repeated keys; options do not depend on key order.
+    ApplyJson(nlohmann::json(JsonInput::Parse(text, source, ScenarioJsonLimits())),
+              source,
+              request);
+}
+
+void
 ScenarioOptions::ApplyJsonFile(const std::string& file, RunRequest& request)
 {
     std::error_code ec;
@@ -708,30 +767,28 @@ ScenarioOptions::ApplyJsonFile(const std::string& file, RunRequest& request)
     {
         throw TrainingInputError("--scenario: '" + file + "' is not a regular file");
     }
-    std::ifstream in(file);
-    nlohmann::json j;
-    try
-    {
-        j = nlohmann::json::parse(in);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        throw TrainingInputError(file + ": not valid JSON (" + e.what() + ")");
-    }
-    ApplyJson(j, file, request);
+    ApplyJsonText(JsonInput::ReadFile(file, ScenarioJsonLimits()), file, request);
 }
 
-RunRequest
-ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage)
+namespace
 {
-    // ns3::CommandLine prints --help (and ns-3's --Print* listings) and applies
-    // --ns3::Class::Attribute=value; every option of ours is checked here first.
-    std::vector<std::pair<std::string, std::string>> given;
+
+/// Options of the table given on a command line, in order, and the --scenario file.
+struct GivenArguments
+{
+    std::vector<std::pair<std::string, std::string>> options; //!< name, value
+    std::string scenarioFile;                                 //!< --scenario, if given
+    std::vector<std::string> others; //!< --help, ns-3's own and unknown arguments
+};
+
+/// Sort the arguments; refuse stray arguments and repeated options.
+GivenArguments
+CollectArguments(const std::vector<std::string>& args)
+{
+    GivenArguments given;
     std::set<std::string> seen;
-    std::string scenarioFile;
-    for (int i = 1; i < argc; ++i)
+    for (const std::string& arg : args)
     {
-        const std::string arg = argv[i];
         if (arg.rfind("--", 0) != 0)
         {
             throw TrainingInputError("'" + arg + "': stray argument (expected --name=value)");
@@ -739,9 +796,11 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
         const std::size_t eq = arg.find('=');
         const std::string name
             = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        if (name.find("::") != std::string::npos || (!Find(name) && name != "scenario"))
+        if (name.find("::") != std::string::npos
+            || (!ScenarioOptions::Find(name) && name != "scenario"))
         {
-            continue; // help, ns-3's own options and unknown ones: CommandLine below
+            given.others.push_back(arg); // help, ns-3's own options and unknown ones
+            continue;
         }
         if (!seen.insert(name).second)
         {
@@ -750,13 +809,50 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
         const std::string value = eq == std::string::npos ? "true" : arg.substr(eq + 1);
         if (name == "scenario")
         {
-            scenarioFile = value;
+            given.scenarioFile = value;
         }
         else
         {
-            given.emplace_back(name, value);
+            given.options.emplace_back(name, value);
         }
     }
+    return given;
+}
+
+/// \return the defaults, then the --scenario file, then the command line's options
+RunRequest
+BuildRequest(const GivenArguments& given)
+{
+    RunRequest request = ScenarioOptions::MakeDefault();
+    if (!given.scenarioFile.empty())
+    {
+        ScenarioOptions::ApplyJsonFile(given.scenarioFile, request);
+    }
+    for (const auto& [name, value] : given.options)
+    {
+        ScenarioOptions::Set(request, name, value);
+    }
+    return request;
+}
+
+} // namespace
+
+RunRequest
+ScenarioOptions::FromArguments(const std::vector<std::string>& args,
+                               std::vector<std::string>& others)
+{
+    const GivenArguments given = CollectArguments(args);
+    others = given.others;
+    return BuildRequest(given);
+}
+
+RunRequest
+ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage)
+{
+    // ns3::CommandLine prints --help (and ns-3's --Print* listings), applies
+    // --ns3::Class::Attribute=value and refuses unknown options; our options are checked for
+    // stray and repeated arguments first and their values after CommandLine had its say.
+    const GivenArguments given = CollectArguments(std::vector<std::string>(argv + 1, argv + argc));
     CommandLine cmd;
     cmd.Usage(usage);
     std::vector<std::string> sink(GetOptions().size() + 1);
@@ -768,17 +864,7 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
         cmd.AddValue(o.name, o.help, sink[i + 1]);
     }
     cmd.Parse(argc, argv);
-
-    RunRequest request = MakeDefault();
-    if (!scenarioFile.empty())
-    {
-        ApplyJsonFile(scenarioFile, request);
-    }
-    for (const auto& [name, value] : given)
-    {
-        Set(request, name, value);
-    }
-    return request;
+    return BuildRequest(given);
 }
 
 uint64_t

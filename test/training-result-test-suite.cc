@@ -261,7 +261,7 @@ class RecordStreamTestCase : public TestCase
   public:
     RecordStreamTestCase()
         : TestCase("records streamed to JSON Lines: same records and throughput as kept in memory, "
-                   "none kept; the file appears only when complete; /dev/full is an error")
+                   "none kept; the file appears only when complete; a device is refused")
     {
     }
 

@@ -3,22 +3,29 @@
 #
 #   bash bootstrap.sh run    install what is missing, build (Release), run the main scenario
 #   bash bootstrap.sh test   install what is missing, build (Release), run every test (ctest)
+#   bash bootstrap.sh sanitize   (extra) clang-14 with ASan + UBSan and the libFuzzer targets in
+#                            build-sanitize, run the fast test suites and replay the fuzz corpus
 #
-# Both are idempotent: packages already installed are not touched, the build is incremental.
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
+# All are idempotent: packages already installed are not touched, the build is incremental.
+# Environment: BUILD_DIR (default build, build-sanitize for sanitize), BUILD_TYPE (default
+# Release), JOBS (default nproc).
 set -euo pipefail
 
 cd "$(dirname "$0")"
 mode="${1:-}"
 case "$mode" in
-  run | test) ;;
+  run | test | sanitize) ;;
   *)
-    echo "usage: bash bootstrap.sh run|test" >&2
+    echo "usage: bash bootstrap.sh run|test|sanitize" >&2
     exit 2
     ;;
 esac
 
-BUILD_DIR="${BUILD_DIR:-build}"
+if [ "$mode" = sanitize ]; then
+  BUILD_DIR="${BUILD_DIR:-build-sanitize}"
+else
+  BUILD_DIR="${BUILD_DIR:-build}"
+fi
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 JOBS="${JOBS:-$(nproc)}"
 
@@ -28,6 +35,10 @@ JOBS="${JOBS:-$(nproc)}"
 # linux backend, Boost.Graph the fabrics.
 packages=(g++ make cmake libns3-dev nlohmann-json3-dev python3 parallel
   iproute2 ethtool libboost-dev libboost-system-dev libboost-graph-dev)
+if [ "$mode" = sanitize ]; then
+  # clang's ASan/UBSan and libFuzzer runtimes (GCC has no libFuzzer).
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -47,6 +58,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
   "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     "${missing[@]}"
+fi
+
+if [ "$mode" = sanitize ]; then
+  exec bash test/sanitize-check.sh "$BUILD_DIR" "$BUILD_TYPE" "$JOBS"
 fi
 
 echo "== configuring ($BUILD_TYPE) in $BUILD_DIR"

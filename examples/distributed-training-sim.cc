@@ -28,6 +28,7 @@
 #include <iostream>
 #include <limits>
 #include <map>
+#include <memory>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -311,6 +312,55 @@ AppendCsvRows(const std::string& file,
     }
 }
 
+/**
+ * --recordsFile: stream the records of every result to a JSON Lines file. Without it, say when
+ * the records kept in memory (and written to --output) would be large.
+ * \return the stream new results attach to, or nullptr
+ */
+std::shared_ptr<RecordStream>
+OpenRecordStream(const TrainingProfile& profile, const RunRequest& request)
+{
+    const TrainingScenario& s = request.scenario;
+    if (!request.records)
+    {
+        return nullptr;
+    }
+    if (request.recordsFile.empty())
+    {
+        // Per worker and step: one record per layer and direction (PS) or per bucket (ring).
+        const double transfers = 2.0 * s.workers * s.steps * profile.GetNLayers();
+        if (transfers > 1e6)
+        {
+            std::fprintf(stderr,
+                         "note: about %.3g transfer records per result (~%.0f MB in memory, "
+                         "~%.0f MB of JSON): --recordsFile=FILE.jsonl streams them to a file, "
+                         "--records=false leaves them out\n",
+                         transfers,
+                         transfers * sizeof(TrainingResult::TransferRecord) / 1e6,
+                         transfers * 150 / 1e6);
+        }
+        return nullptr;
+    }
+    auto stream = std::make_shared<RecordStream>(request.recordsFile);
+    RecordStream::SetCurrent(stream);
+    return stream;
+}
+
+/// Write the summary line of every result, close the stream and say where the records are.
+void
+CloseRecordStream(RecordStream& stream, const std::vector<TrainingResult>& results)
+{
+    for (const auto& r : results)
+    {
+        stream.WriteResult(r);
+    }
+    RecordStream::SetCurrent(nullptr);
+    stream.Close();
+    std::printf("wrote %llu records to %s\n",
+                static_cast<unsigned long long>(stream.GetRecords()),
+                stream.GetPath().c_str());
+}
+
 } // namespace
 
 int
@@ -332,8 +382,13 @@ main(int argc, char* argv[])
         }
         const TrainingScenario& s = request.scenario;
         s.Validate(profile);
+        const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
         const std::vector<TrainingResult> results = RunBackends(profile, s, request.backend);
         PrintSummary(profile, s, results);
+        if (stream)
+        {
+            CloseRecordStream(*stream, results);
+        }
         if (!request.output.empty())
         {
             std::ofstream out(request.output);

@@ -293,8 +293,14 @@ Execute(Run& run)
     snapshots.at[0] = bed.ReadPortBytes();
     const auto limit = std::chrono::duration<double>(run.maxWallSeconds);
     job.io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(limit));
-    run.result.steps = job.steps;
-    run.result.transfers = job.transfers;
+    for (const auto& r : job.steps)
+    {
+        run.result.AddStep(r);
+    }
+    for (const auto& r : job.transfers)
+    {
+        run.result.AddTransfer(r);
+    }
     FillCongestion(bed, hosts, run.result);
     if (!job.error.empty())
     {

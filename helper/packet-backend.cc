@@ -51,7 +51,7 @@ struct Collector
 
     void OnStep(const TrainingResult::StepRecord& r)
     {
-        result->steps.push_back(r);
+        result->AddStep(r);
         if (++completed == expected)
         {
             Simulator::Stop();
@@ -75,7 +75,7 @@ struct Collector
 
     void OnTransfer(const TrainingResult::TransferRecord& r)
     {
-        result->transfers.push_back(r);
+        result->AddTransfer(r);
     }
 
     void OnUpdates(uint32_t /* worker */, uint32_t step, Time when)

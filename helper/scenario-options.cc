@@ -9,6 +9,7 @@
 #include "training-backend.h"
 
 #include "ns3/config.h"
+#include "ns3/json-input.h"
 #include "ns3/string.h"
 #include "ns3/training-input-error.h"
 
@@ -622,6 +623,14 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::FlowBackend::RecordTransfers"]
                              = r.records ? "true" : "false";
                      }));
+    o.push_back(Make("recordsFile",
+                     "",
+                     "Stream the per-step and per-transfer records to this JSON Lines file "
+                     "instead of keeping them (large runs; the JSON output then names the file)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.recordsFile = v;
+                     }));
     o.push_back(Make("progress",
                      "true",
                      "Print progress of long packet-level runs to stderr",
@@ -631,6 +640,39 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::PacketBackend::Progress"]
                              = r.progress ? "true" : "false";
                      }));
+}
+
+/// \return whether text is valid UTF-8 without control characters (every value ends up in JSON)
+bool
+IsUtf8Text(const std::string& text)
+{
+    if (std::any_of(text.begin(),
+                    text.end(),
+                    [](char c)
+                    {
+                        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                    }))
+    {
+        return false;
+    }
+    try
+    {
+        (void) nlohmann::json(text).dump(); // nlohmann's UTF-8 check: throws on a bad sequence
+    }
+    catch (const nlohmann::json::type_error&)
+    {
+        return false;
+    }
+    return true;
+}
+
+/// Limits of a --scenario file: a flat object of options; 1 MiB and 64 levels are far above any
+/// real one.
+const JsonInput::Limits&
+ScenarioJsonLimits()
+{
+    static const JsonInput::Limits limits{1 << 20, 64, "a JSON object of driver options"};
+    return limits;
 }
 
 /// \return the JSON value as option text (whole numbers without ".0")
@@ -726,6 +768,11 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
     {
         throw TrainingInputError("--" + name + ": unknown option (--help lists every option)");
     }
+    if (!IsUtf8Text(value))
+    {
+        // Found by fuzzing: such a value reached the JSON result and ended the program there.
+        throw Bad("--" + name, "value is not UTF-8 text", "printable UTF-8 text");
+    }
     o->apply(request, value);
 }
 
@@ -766,6 +813,17 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
 }
 
 void
+ScenarioOptions::ApplyJsonText(const std::string& text,
+                               const std::string& source,
+                               RunRequest& request)
+{
+    // JsonInput refuses deep nesting and repeated keys; options do not depend on key order.
+    ApplyJson(nlohmann::json(JsonInput::Parse(text, source, ScenarioJsonLimits())),
+              source,
+              request);
+}
+
+void
 ScenarioOptions::ApplyJsonFile(const std::string& file, RunRequest& request)
 {
     std::error_code ec;
@@ -773,17 +831,87 @@ ScenarioOptions::ApplyJsonFile(const std::string& file, RunRequest& request)
     {
         throw TrainingInputError("--scenario: '" + file + "' is not a regular file");
     }
-    std::ifstream in(file);
-    nlohmann::json j;
-    try
+    ApplyJsonText(JsonInput::ReadFile(file, ScenarioJsonLimits()), file, request);
+}
+
+namespace
+{
+
+/// Options of the table given on a command line, in order, and the --scenario file.
+struct GivenArguments
+{
+    std::vector<std::pair<std::string, std::string>> options; //!< name, value
+    std::string scenarioFile;                                 //!< --scenario, if given
+    std::vector<std::string> others; //!< --help, ns-3's own and unknown arguments
+};
+
+/// Sort the arguments; refuse stray arguments and repeated options.
+GivenArguments
+CollectArguments(const std::vector<std::string>& args)
+{
+    GivenArguments given;
+    std::set<std::string> seen;
+    for (const std::string& arg : args)
     {
-        j = nlohmann::json::parse(in);
+        if (arg.rfind("--", 0) != 0)
+        {
+            throw TrainingInputError("'" + arg + "': stray argument (expected --name=value)");
+        }
+        const std::size_t eq = arg.find('=');
+        const std::string name
+            = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        if (name.find("::") != std::string::npos
+            || (!ScenarioOptions::Find(name) && name != "scenario"))
+        {
+            given.others.push_back(arg); // help, ns-3's own options and unknown ones
+            continue;
+        }
+        if (!seen.insert(name).second)
+        {
+            throw TrainingInputError("--" + name + ": given twice (expected each option once)");
+        }
+        const std::string value = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+        if (name == "scenario")
+        {
+            given.scenarioFile = value;
+        }
+        else
+        {
+            given.options.emplace_back(name, value);
+        }
     }
-    catch (const nlohmann::json::exception& e)
+    return given;
+}
+
+/// \return the defaults, then the --scenario file, then the command line's options
+RunRequest
+BuildRequest(const GivenArguments& given)
+{
+    RunRequest request = ScenarioOptions::MakeDefault();
+    if (!given.scenarioFile.empty())
     {
-        throw TrainingInputError(file + ": not valid JSON (" + e.what() + ")");
+        ScenarioOptions::ApplyJsonFile(given.scenarioFile, request);
     }
-    ApplyJson(j, file, request);
+    std::vector<std::pair<std::string, std::string>> options = given.options;
+    std::stable_partition(options.begin(),
+                          options.end(),
+                          [](const auto& g) { return IsPreset(g.first); });
+    for (const auto& [name, value] : options)
+    {
+        ScenarioOptions::Set(request, name, value);
+    }
+    return request;
+}
+
+} // namespace
+
+RunRequest
+ScenarioOptions::FromArguments(const std::vector<std::string>& args,
+                               std::vector<std::string>& others)
+{
+    const GivenArguments given = CollectArguments(args);
+    others = given.others;
+    return BuildRequest(given);
 }
 
 RunRequest

@@ -32,9 +32,10 @@ struct RunRequest
     std::map<std::string, std::string> backendDefaults; //!< attribute path -> validated value
     std::string output;                                 //!< --output: JSON result file
     std::string csv;                                    //!< --csv: sweep CSV
-    std::string csvRow;  //!< --csvRow: CSV file to append one row per result
-    bool records{true};  //!< --records: per-step and per-transfer records
-    bool progress{true}; //!< --progress: progress of long runs on stderr
+    std::string csvRow;      //!< --csvRow: CSV file to append one row per result
+    bool records{true};      //!< --records: per-step and per-transfer records
+    std::string recordsFile; //!< --recordsFile: stream the records to this JSON Lines file
+    bool progress{true};     //!< --progress: progress of long runs on stderr
 
     /// Apply backendDefaults through Config::SetDefault (before creating backends).
     void ApplyBackendDefaults() const;
@@ -109,6 +110,29 @@ class ScenarioOptions
     static void ApplyJson(const nlohmann::json& object,
                           const std::string& where,
                           RunRequest& request);
+
+    /**
+     * \brief ApplyJson() on JSON text, read with JsonInput's checks (at most 1 MiB, 64 levels
+     * deep, no repeated key).
+     * \param text the JSON text of one object of options
+     * \param source the file or context, for messages
+     * \param request the request to change
+     * \throws TrainingInputError for bad JSON or a bad option
+     */
+    static void ApplyJsonText(const std::string& text,
+                              const std::string& source,
+                              RunRequest& request);
+
+    /**
+     * \brief ParseArguments() without ns3::CommandLine: what the table makes of the arguments.
+     * \param args the arguments (without the program name)
+     * \param others receives the arguments the table does not know (--help, ns-3's own
+     * --ns3::...=, --Print..., unknown options), which ParseArguments leaves to CommandLine
+     * \return the request
+     * \throws TrainingInputError for a stray argument, a repeated option or a bad value
+     */
+    static RunRequest FromArguments(const std::vector<std::string>& args,
+                                    std::vector<std::string>& others);
 
     /**
      * \param file a JSON file holding one object of options

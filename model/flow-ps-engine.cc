@@ -106,7 +106,7 @@ FlowPsEngine::Overhead(uint32_t layer) const
 void
 FlowPsEngine::Run()
 {
-    if (m_options.recordTransfers)
+    if (m_options.recordTransfers && !m_result.recordStream)
     {
         m_result.transfers.reserve(m_result.transfers.size() + 2ULL * m_k * m_scenario.steps * m_l);
     }
@@ -459,7 +459,7 @@ FlowPsEngine::StepEnd(uint32_t w)
 {
     WorkerState& ws = m_workers[w];
     NS_LOG_FUNCTION(this << w << ws.step << m_now);
-    m_result.steps.push_back({w, ws.step, ws.stepStart, m_now});
+    m_result.AddStep({w, ws.step, ws.stepStart, m_now});
     const uint32_t n = m_scenario.steps;
     const uint32_t warm = m_scenario.warmup;
     if (m_scenario.mode == TrainingScenario::ASYNC)
@@ -667,7 +667,7 @@ FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
     if (m_options.recordTransfers)
     {
         const double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
-        m_result.transfers.push_back({c.worker,
+        m_result.AddTransfer({c.worker,
                                       c.server,
                                       c.step,
                                       static_cast<int32_t>(s.layer),

@@ -74,7 +74,7 @@ FlowRingEngine::Run()
         const double end = ReduceBuckets(step, now);
         for (uint32_t w = 0; w < m_scenario.workers; ++w)
         {
-            m_result.steps.push_back({w, step, now, end});
+            m_result.AddStep({w, step, now, end});
         }
         now = end;
     }
@@ -154,7 +154,7 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         {
             if (m_options.recordTransfers)
             {
-                m_result.transfers.push_back({w,
+                m_result.AddTransfer({w,
                                               (w + 1) % k,
                                               step,
                                               static_cast<int32_t>(b),

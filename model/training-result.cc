@@ -4,6 +4,7 @@
 
 #include "training-result.h"
 
+#include "record-stream.h"
 #include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
@@ -78,6 +79,36 @@ Seconds3(double s)
 }
 
 } // namespace
+
+TrainingResult::TrainingResult()
+    : recordStream(RecordStream::GetCurrent()),
+      recordsRun(recordStream ? recordStream->NewRun() : 0)
+{
+}
+
+void
+TrainingResult::AddStep(const StepRecord& r)
+{
+    steps.push_back(r);
+    if (recordStream)
+    {
+        recordStream->WriteStep(recordsRun, r);
+    }
+}
+
+void
+TrainingResult::AddTransfer(const TransferRecord& r)
+{
+    if (recordStream)
+    {
+        recordStream->WriteTransfer(recordsRun, r);
+        ++streamedTransfers;
+    }
+    else
+    {
+        transfers.push_back(r);
+    }
+}
 
 void
 TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
@@ -289,26 +320,24 @@ TrainingResult::ToJson(bool includeRecords) const
     j["link_utilisation"] = linkUtilisation;
     j["inputs"] = inputs;
     j["notes"] = notes;
-    if (includeRecords)
+    if (includeRecords && recordStream)
+    {
+        j["records_file"] = recordStream->GetPath();
+        j["records_run"] = recordsRun;
+        j["records_streamed"] = {{"steps", steps.size()}, {"transfers", streamedTransfers}};
+    }
+    else if (includeRecords)
     {
         auto stepsJson = nlohmann::ordered_json::array();
         for (const auto& s : steps)
         {
-            stepsJson.push_back(
-                {{"worker", s.worker}, {"step", s.step}, {"start_s", s.start}, {"end_s", s.end}});
+            stepsJson.push_back(RecordStream::ToJson(s));
         }
         j["steps"] = std::move(stepsJson);
         auto transfersJson = nlohmann::ordered_json::array();
         for (const auto& t : transfers)
         {
-            transfersJson.push_back({{"worker", t.worker},
-                                     {"peer", t.peer},
-                                     {"step", t.step},
-                                     {"tensor", t.tensor},
-                                     {"direction", t.direction},
-                                     {"bytes", t.bytes},
-                                     {"start_s", t.start},
-                                     {"end_s", t.end}});
+            transfersJson.push_back(RecordStream::ToJson(t));
         }
         j["transfers"] = std::move(transfersJson);
     }

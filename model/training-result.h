@@ -7,12 +7,14 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
 
+class RecordStream;
 class TrainingProfile;
 class TrainingScenario;
 
@@ -52,6 +54,9 @@ class TrainingResult
         double end;            //!< last byte received
     };
 
+    /// Attaches to RecordStream::GetCurrent(), if any (see recordStream).
+    TrainingResult();
+
     std::string backend;           //!< "packet", "flow" or "analytic"
     std::string variant;           //!< e.g. "tcp-cubic", "ps", "fcfs", "mva-hybrid", "sync-eq7"
     std::vector<StepRecord> steps; //!< per-step records (simulating backends)
@@ -65,6 +70,17 @@ class TrainingResult
     double windowEnd{0};    //!< end of the measurement window (s)
     double wallSeconds{0};  //!< wall-clock time the backend took
     std::string bottleneck; //!< the busiest link (or resource), if known
+
+    /// Where AddStep()/AddTransfer() also write records (the driver's --recordsFile); with a
+    /// stream, transfer records are not kept in memory (steps are: Finalize() needs them).
+    std::shared_ptr<RecordStream> recordStream;
+    uint32_t recordsRun{0};        //!< this result's run number in recordStream
+    uint64_t streamedTransfers{0}; //!< transfer records written to recordStream
+
+    /// Keep a step record (and stream it, with a record stream). \param r the record
+    void AddStep(const StepRecord& r);
+    /// Keep a transfer record, or only stream it with a record stream. \param r the record
+    void AddTransfer(const TransferRecord& r);
 
     /**
      * \brief Throughput and mean step time from the step records, skipping warm-up steps. This
@@ -103,7 +119,8 @@ class TrainingResult
     double GetMeanDownlinkTime(uint32_t warmup) const;
 
     /**
-     * \param includeRecords write the step and transfer records too
+     * \param includeRecords write the step and transfer records too (with a record stream:
+     * the file's name, the run number and the record counts instead)
      * \return this result as a JSON object (text)
      */
     std::string ToJson(bool includeRecords = true) const;

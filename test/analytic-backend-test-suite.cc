@@ -618,8 +618,12 @@ class BackendBadInputTestCase : public TestCase
                {"ExactMvaMaxWorkers", "x"},
                {"AllReduceOverhead", "5 parsecs"},
                {"PiecewiseA2", "1e400"}};
-        for (const auto& [name, value] : bad)
+        for (const auto& entry : bad)
         {
+            // Named references, not a structured binding: C++17 lambdas cannot capture those
+            // (clang refuses; g++ accepts it as an extension).
+            const std::string& name = entry.first;
+            const std::string& value = entry.second;
             NS_TEST_EXPECT_MSG_EQ(ThrowsInputError(
                                       [&]
                                       {

@@ -306,8 +306,12 @@ class JsonTopologyTestCase : public TestCase
                  "links": [{"from": "a", "to": "s"}, {"from": "a", "to": "t"}]})",
              {"f.json", "host 'a' has 2 links"}},
         };
-        for (const auto& [text, words] : bad)
+        for (const auto& entry : bad)
         {
+            // Named references, not a structured binding: C++17 lambdas cannot capture those
+            // (clang refuses; g++ accepts it as an extension).
+            const auto& text = entry.first;
+            const auto& words = entry.second;
             NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
                                       [&]
                                       {

@@ -8,6 +8,8 @@
  * a command line; every option has a default that parses and help text.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/distributed-training-compat.h"
 #include "ns3/program-options.h"
 #include "ns3/scenario-options.h"
@@ -272,6 +274,85 @@ class JsonOptionsTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The scenario JSON (--scenario=FILE, the runner's job files) is read with JsonInput's limits, and
+ * the command-line layer without ns3::CommandLine sorts and checks its arguments.
+ */
+class ScenarioTextTestCase : public TestCase
+{
+  public:
+    ScenarioTextTestCase()
+        : TestCase("options: a scenario JSON with a repeated key or 80 nested arrays is refused "
+                   "naming the file; arguments the table does not know are left to CommandLine")
+    {
+    }
+
+  private:
+    /// \return the message of ApplyJsonText on text ("" if accepted)
+    static std::string Refusal(const std::string& text)
+    {
+        try
+        {
+            RunRequest r = ScenarioOptions::MakeDefault();
+            ScenarioOptions::ApplyJsonText(text, "s.json", r);
+        }
+        catch (const TrainingInputError& e)
+        {
+            return e.what();
+        }
+        return "";
+    }
+
+    void DoRun() override
+    {
+        const std::string dup = Refusal(R"({"workers": 4, "workers": 5})");
+        NS_TEST_EXPECT_MSG_NE(dup.find("s.json"), std::string::npos, dup);
+        NS_TEST_EXPECT_MSG_NE(dup.find("duplicate key \"workers\""), std::string::npos, dup);
+        const std::string deep
+            = Refusal("{\"workers\": " + std::string(80, '[') + "4" + std::string(80, ']') + "}");
+        NS_TEST_EXPECT_MSG_NE(deep.find("nesting deeper than 64"), std::string::npos, deep);
+        NS_TEST_EXPECT_MSG_EQ(Refusal(R"({"workers": 4, "mode": "async"})"), "", "accepted");
+
+        // Found by fuzzing (dt-fuzz-options): a value that is not UTF-8 was accepted and ended
+        // the program when the result JSON was written.
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  []
+                                  {
+                                      RunRequest r = ScenarioOptions::MakeDefault();
+                                      ScenarioOptions::Set(r, "queueDisc", "ns3\xfe::RedQueueDisc");
+                                  },
+                                  {"--queueDisc: value is not UTF-8 text"}),
+                              true,
+                              "not UTF-8");
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  []
+                                  {
+                                      RunRequest r = ScenarioOptions::MakeDefault();
+                                      ScenarioOptions::Set(r, "output", "a\tb.json");
+                                  },
+                                  {"--output: value is not UTF-8 text"}),
+                              true,
+                              "control character");
+
+        std::vector<std::string> others;
+        const RunRequest r = ScenarioOptions::FromArguments(
+            {"--workers=3", "--help", "--ns3::TcpSocket::SegmentSize=9000", "--foo=1"},
+            others);
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.workers, 3u, "--workers applied");
+        NS_TEST_EXPECT_MSG_EQ(others.size(), 3u, "--help, ns-3's own and --foo left over");
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  []
+                                  {
+                                      std::vector<std::string> o;
+                                      ScenarioOptions::FromArguments({"--workers=3", "4"}, o);
+                                  },
+                                  {"'4': stray argument"}),
+                              true,
+                              "stray");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * Every option has help text, a unique name, and a default that its own parser accepts.
  */
 class OptionTableTestCase : public TestCase
@@ -314,6 +395,7 @@ class ScenarioOptionsTestSuite : public TestSuite
         AddTestCase(new ProgramOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new JsonOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new OptionTableTestCase, DT_TEST_QUICK);
+        AddTestCase(new ScenarioTextTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -10,12 +10,16 @@
 
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-backend.h"
+#include "ns3/record-stream.h"
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
 
 #include <cmath>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -247,6 +251,66 @@ class AsyncFlowBackendTestCase : public TestCase
     }
 };
 
+/**
+ * \ingroup distributed-training
+ * --recordsFile: the flow backend's records go to the JSON Lines file, not into memory, with the
+ * same records and the same throughput as in memory; an unwritable file is an error.
+ */
+class RecordStreamTestCase : public TestCase
+{
+  public:
+    RecordStreamTestCase()
+        : TestCase("records streamed to JSON Lines: same records and throughput as kept in memory, "
+                   "none kept; the file appears only when complete; a device is refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingProfile p = tests::MakeProfile({1000000, 2000000}, 1e3, 2e3, 100);
+        TrainingScenario s = Async(3, 6, 1);
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        const TrainingResult kept = flow->Run(p, s).at(0);
+        const std::string file = CreateTempDirFilename("records.jsonl");
+        auto stream = std::make_shared<RecordStream>(file);
+        RecordStream::SetCurrent(stream);
+        const TrainingResult streamed = flow->Run(p, s).at(0);
+        RecordStream::SetCurrent(nullptr);
+        NS_TEST_EXPECT_MSG_EQ(std::ifstream(file).good(), false, "no file before Close()");
+        stream->WriteResult(streamed);
+        stream->Close();
+        NS_TEST_EXPECT_MSG_EQ(streamed.transfers.size(), 0u, "no transfer kept in memory");
+        NS_TEST_EXPECT_MSG_EQ(streamed.streamedTransfers, kept.transfers.size(), "all streamed");
+        NS_TEST_EXPECT_MSG_EQ(streamed.throughput, kept.throughput, "same throughput");
+        std::ifstream in(file);
+        std::string line;
+        uint64_t steps = 0;
+        uint64_t bytes = 0;
+        uint64_t keptBytes = 0;
+        for (const auto& t : kept.transfers)
+        {
+            keptBytes += t.bytes;
+        }
+        while (std::getline(in, line))
+        {
+            const auto j = nlohmann::json::parse(line);
+            steps += j.at("kind") == "step";
+            bytes += j.at("kind") == "transfer" ? j.at("bytes").get<uint64_t>() : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(steps, kept.steps.size(), "every step record");
+        NS_TEST_EXPECT_MSG_EQ(bytes, keptBytes, "every transfer's bytes");
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  []
+                                  {
+                                      RecordStream full("/dev/full");
+                                  },
+                                  {"--recordsFile", "/dev/full", "not a regular file"}),
+                              true,
+                              "a device is refused");
+    }
+};
+
 /// The suite.
 class TrainingResultTestSuite : public TestSuite
 {
@@ -258,6 +322,7 @@ class TrainingResultTestSuite : public TestSuite
         AddTestCase(new AsyncWindowEdgeBiasTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncTooShortTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncFlowBackendTestCase, DT_TEST_QUICK);
+        AddTestCase(new RecordStreamTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -1,0 +1,94 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RECORD_STREAM_H
+#define RECORD_STREAM_H
+
+#include "training-result.h"
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief Per-step and per-transfer records written to a JSON Lines file while a backend runs,
+ * instead of being held in TrainingResult (the driver's --recordsFile): memory then no longer
+ * grows with workers x steps x layers (a flow run of K = 10,000 keeps only its step records).
+ *
+ * One JSON object per line: {"kind": "step", "run": R, "worker", "step", "start_s", "end_s"},
+ * {"kind": "transfer", "run": R, "worker", "peer", "step", "tensor", "direction", "bytes",
+ * "start_s", "end_s"} and, written by the driver when a result is final, {"kind": "result",
+ * "run": R, "backend", "variant", "throughput_samples_per_s", "step_time_mean_s"}. R numbers the
+ * TrainingResults created while the stream is current (TrainingResult::recordsRun), so the
+ * records of every backend and variant of one invocation can share a file.
+ *
+ * The file is written as PATH.part and renamed to PATH by Close(), so an interrupted run never
+ * leaves a truncated file that looks complete; a failed write is a TrainingInputError.
+ */
+class RecordStream
+{
+  public:
+    /**
+     * \param path the JSON Lines file to write (PATH.part until Close())
+     * \throws TrainingInputError if it cannot be created or names something other than a file
+     */
+    explicit RecordStream(const std::string& path);
+    ~RecordStream();
+
+    RecordStream(const RecordStream&) = delete;
+    RecordStream& operator=(const RecordStream&) = delete;
+
+    /// \return a new run number (one per TrainingResult)
+    uint32_t NewRun();
+
+    /// Write one step record of run \p run.
+    void WriteStep(uint32_t run, const TrainingResult::StepRecord& r);
+    /// Write one transfer record of run \p run.
+    void WriteTransfer(uint32_t run, const TrainingResult::TransferRecord& r);
+    /// \param r a step record \return its JSON object (the result file uses it too)
+    static nlohmann::ordered_json ToJson(const TrainingResult::StepRecord& r);
+    /// \param r a transfer record \return its JSON object (the result file uses it too)
+    static nlohmann::ordered_json ToJson(const TrainingResult::TransferRecord& r);
+
+    /// Write the summary line of a final result.
+    void WriteResult(const TrainingResult& r);
+
+    /// Flush, check every write and rename PATH.part to PATH. \throws TrainingInputError
+    void Close();
+
+    /// \return the file's final name
+    const std::string& GetPath() const;
+    /// \return records written so far (step and transfer lines)
+    uint64_t GetRecords() const;
+
+    /**
+     * \brief Make \p stream the one new TrainingResults attach to (nullptr: none, records are
+     * kept in memory as before).
+     * \param stream the stream
+     */
+    static void SetCurrent(std::shared_ptr<RecordStream> stream);
+    /// \return the current stream, or nullptr
+    static std::shared_ptr<RecordStream> GetCurrent();
+
+  private:
+    /// Throw if the stream failed.
+    void Check();
+
+    std::string m_path;     //!< final name
+    std::string m_partPath; //!< name while written
+    std::ofstream m_out;    //!< the .part file
+    uint32_t m_runs{0};     //!< runs handed out
+    uint64_t m_records{0};  //!< step and transfer lines written
+    bool m_closed{false};   //!< Close() done
+};
+
+} // namespace ns3
+
+#endif /* RECORD_STREAM_H */

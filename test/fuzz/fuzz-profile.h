@@ -1,0 +1,40 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef DT_FUZZ_PROFILE_H
+#define DT_FUZZ_PROFILE_H
+
+#include "ns3/training-profile.h"
+
+namespace ns3
+{
+namespace fuzz
+{
+
+/// \return a four-layer profile that the fuzzed scenarios are validated against (loaded once)
+inline const TrainingProfile&
+SmallProfile()
+{
+    static const TrainingProfile profile = TrainingProfile::LoadFromString(R"({
+      "format": "distributed-training-profile", "version": 1, "model": "fuzz-four-layers",
+      "batch_size": 32,
+      "provenance": {"device": "none", "framework": "none", "method": "synthetic",
+                     "derived": true},
+      "layers": [
+        {"name": "l0", "param_bytes": 1000000, "forward_us": 500, "backward_us": 900,
+         "update_us": 50},
+        {"name": "l1", "param_bytes": 4000000, "forward_us": 800, "backward_us": 1500,
+         "update_us": 80},
+        {"name": "l2", "param_bytes": 250000, "forward_us": 300, "backward_us": 400,
+         "update_us": 20},
+        {"name": "l3", "param_bytes": 2000000, "forward_us": 100, "backward_us": 200,
+         "update_us": 40}]})",
+                                                                           "fuzz-profile.json");
+    return profile;
+}
+
+} // namespace fuzz
+} // namespace ns3
+
+#endif /* DT_FUZZ_PROFILE_H */

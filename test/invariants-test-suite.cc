@@ -1,0 +1,371 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Invariants every backend must keep on any valid scenario, checked on seeded random scenarios
+ * built through the driver's option layer (ScenarioOptions) and random small profiles:
+ *  - the run ends without error (a valid scenario is never refused);
+ *  - the throughput is finite and positive;
+ *  - the mean step time is at least the pure compute time (sync: the slowest worker's forward +
+ *    backward; async: the mean over the workers of their own);
+ *  - the throughput is at most the compute-only bound (the same sums without any network);
+ *  - per completed (worker, step), the transfer records carry exactly the model's parameter
+ *    bytes: every layer once down and once up (parameter server), the whole model once around
+ *    the ring per worker (ring AllReduce);
+ *  - the same scenario run twice gives identical results (apart from wall time).
+ * The scenario sequence depends only on the seed of each case, so a failure names a scenario
+ * that reproduces with the same seed.
+ */
+
+#include "training-test-utils.h"
+
+#include "ns3/distributed-training-compat.h"
+#include "ns3/scenario-options.h"
+#include "ns3/split-mix64.h"
+#include "ns3/test.h"
+#include "ns3/training-backend.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A seeded stream of random numbers (SplitMix64).
+class Random
+{
+  public:
+    /// \param seed the seed
+    explicit Random(uint64_t seed)
+        : m_state(seed)
+    {
+    }
+
+    /// \param n the number of choices \return a whole number in [0, n)
+    uint64_t Below(uint64_t n)
+    {
+        m_state = SplitMix64(m_state);
+        return m_state % n;
+    }
+
+    /// \param a low \param b high \return a real number in [a, b)
+    double Uniform(double a, double b)
+    {
+        return a
+               + (b - a) * static_cast<double>(Below(1ULL << 53)) / static_cast<double>(1ULL << 53);
+    }
+
+    /// \param choices the choices \return one of them
+    template<typename T>
+    const T& Pick(const std::vector<T>& choices)
+    {
+        return choices[Below(choices.size())];
+    }
+
+  private:
+    uint64_t m_state; //!< the generator's state
+};
+
+/// What a backend gets for one random case.
+struct Case
+{
+    TrainingProfile profile;                    //!< random small profile
+    std::map<std::string, std::string> options; //!< driver options, as on the command line
+    TrainingScenario scenario;                  //!< the scenario they give
+    std::string text;                           //!< the options as one line, for messages
+};
+
+/// Random per-layer sizes (1 kB to 4 MB) and times (0.1 to 3 ms): 1 to 6 layers.
+TrainingProfile
+RandomProfile(Random& rnd)
+{
+    const uint64_t layers = 1 + rnd.Below(6);
+    TrainingProfile p;
+    p.SetModel("random");
+    p.SetBatchSize(static_cast<uint32_t>(1 + rnd.Below(64)));
+    p.SetProvenance(R"({"device":"none","framework":"none","method":"test","derived":true})");
+    for (uint64_t l = 0; l < layers; ++l)
+    {
+        const uint64_t bytes = 1000 + rnd.Below(4000000);
+        p.AddLayer({"l" + std::to_string(l),
+                    "",
+                    bytes,
+                    rnd.Uniform(100, 3000),
+                    rnd.Uniform(100, 3000),
+                    rnd.Uniform(0, 300)});
+    }
+    return p;
+}
+
+/**
+ * \param rnd the random stream
+ * \param packet a packet-level case (kept small: at most 4 workers, 3 steps, jumbo frames)
+ * \return a valid random case
+ */
+Case
+RandomCase(Random& rnd, bool packet)
+{
+    Case c;
+    c.profile = RandomProfile(rnd);
+    auto& o = c.options;
+    const bool ring = rnd.Below(3) == 0;
+    const uint32_t k = static_cast<uint32_t>(1 + rnd.Below(packet ? 4 : 8));
+    o["arch"] = ring ? "ring" : "ps";
+    o["mode"] = ring || rnd.Below(2) ? "sync" : "async";
+    o["workers"] = std::to_string(k);
+    o["overlap"] = rnd.Below(2) ? "true" : "false";
+    o["nicRate"] = rnd.Pick<std::string>({"1Gbps", "10Gbps", "25Gbps"});
+    if (o["nicRate"] == "25Gbps" && rnd.Below(2))
+    {
+        o["flowCap"] = "10Gbps";
+    }
+    o["linkDelay"] = rnd.Pick<std::string>({"1us", "10us", "100us"});
+    o["mtu"] = packet ? "9000" : rnd.Pick<std::string>({"1500", "9000"});
+    // Heterogeneous workers: a compute scale of 1, 1.5 or 2 each.
+    std::string scale;
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        scale += (w ? "," : "") + rnd.Pick<std::string>({"1", "1.5", "2"});
+    }
+    o["computeScale"] = scale;
+    // Async needs enough steps for the slowest worker to finish one after its warm-up while
+    // every worker runs (TrainingResult::Finalize): (warm-up + 1) x 2 x the fastest's steps.
+    o["warmup"] = "1";
+    o["steps"] = packet ? "3" : (o["mode"] == "async" ? "8" : std::to_string(2 + rnd.Below(4)));
+    if (packet && o["mode"] == "async")
+    {
+        o["steps"] = "6";
+    }
+    o["seed"] = std::to_string(1 + rnd.Below(1000));
+    if (ring)
+    {
+        o["bucket"] = rnd.Pick<std::string>({"0", "1MB", "25MB", "inf"});
+    }
+    else
+    {
+        const uint64_t maxServers = std::min<uint64_t>(3, c.profile.GetNLayers());
+        o["servers"] = std::to_string(1 + rnd.Below(maxServers));
+        o["order"] = rnd.Pick<std::string>({"forward", "reverse", "random"});
+        o["partition"] = rnd.Pick<std::string>({"greedy", "round-robin"});
+    }
+    RunRequest request = ScenarioOptions::MakeDefault();
+    std::ostringstream text;
+    for (const auto& [name, value] : o)
+    {
+        ScenarioOptions::Set(request, name, value);
+        text << " --" << name << "=" << value;
+    }
+    c.scenario = request.scenario;
+    c.scenario.Validate(c.profile);
+    c.text = text.str();
+    return c;
+}
+
+/// \return per worker: the compute time of one step (forward + backward, times its scale)
+std::vector<double>
+ComputeTimes(const Case& c)
+{
+    double perStep = 0;
+    for (std::size_t l = 0; l < c.profile.GetNLayers(); ++l)
+    {
+        perStep += (c.profile.GetLayer(l).forwardUs + c.profile.GetLayer(l).backwardUs) * 1e-6;
+    }
+    std::vector<double> t(c.scenario.workers);
+    for (uint32_t w = 0; w < c.scenario.workers; ++w)
+    {
+        t[w] = perStep * c.scenario.GetComputeScale(w);
+    }
+    return t;
+}
+
+/// The invariants on one result; NS_TEST_ASSERT_MSG_* through the calling test case.
+class InvariantsTestCase : public TestCase
+{
+  public:
+    /**
+     * \param backend the registered backend
+     * \param cases how many random scenarios
+     * \param seed the first seed
+     * \param rerunEvery run every n-th case twice (determinism)
+     */
+    InvariantsTestCase(const std::string& backend,
+                       uint32_t cases,
+                       uint64_t seed,
+                       uint32_t rerunEvery)
+        : TestCase(std::to_string(cases) + " random valid " + backend
+                   + " scenarios: no error, finite positive throughput within the compute-only "
+                     "bound, step time at least compute, bytes conserved per transfer, same "
+                     "seed same result"),
+          m_backend(backend),
+          m_cases(cases),
+          m_seed(seed),
+          m_rerunEvery(rerunEvery)
+    {
+    }
+
+  private:
+    void DoRun() override;
+    /// Check one result of a case.
+    void CheckResult(const Case& c, const TrainingResult& r);
+    /// Check the transfer records of a result.
+    void CheckBytes(const Case& c, const TrainingResult& r);
+
+    std::string m_backend; //!< backend name
+    uint32_t m_cases;      //!< random scenarios
+    uint64_t m_seed;       //!< seed of the scenario stream
+    uint32_t m_rerunEvery; //!< determinism check period
+};
+
+void
+InvariantsTestCase::DoRun()
+{
+    Random rnd(m_seed);
+    Ptr<TrainingBackend> backend = TrainingBackendRegistry::Create(m_backend);
+    for (uint32_t i = 0; i < m_cases; ++i)
+    {
+        const Case c = RandomCase(rnd, m_backend == "packet");
+        std::vector<TrainingResult> results;
+        std::string error;
+        try
+        {
+            results = backend->Run(c.profile, c.scenario);
+        }
+        catch (const TrainingInputError& e)
+        {
+            error = e.what();
+        }
+        NS_TEST_ASSERT_MSG_EQ(error, "", "case " << i << " (seed " << m_seed << "):" << c.text);
+        NS_TEST_ASSERT_MSG_GT(results.size(), 0, "no result for" << c.text);
+        for (const auto& r : results)
+        {
+            CheckResult(c, r);
+        }
+        if (i % m_rerunEvery == 0)
+        {
+            const std::vector<TrainingResult> again = backend->Run(c.profile, c.scenario);
+            NS_TEST_ASSERT_MSG_EQ(again.size(), results.size(), c.text);
+            for (std::size_t j = 0; j < again.size(); ++j)
+            {
+                const TrainingResult& a = results[j];
+                const TrainingResult& b = again[j];
+                NS_TEST_ASSERT_MSG_EQ(a.variant, b.variant, c.text);
+                NS_TEST_ASSERT_MSG_EQ(a.throughput, b.throughput, a.variant << c.text);
+                NS_TEST_ASSERT_MSG_EQ(a.stepTimeMean, b.stepTimeMean, a.variant << c.text);
+                NS_TEST_ASSERT_MSG_EQ(a.steps.size(), b.steps.size(), c.text);
+                NS_TEST_ASSERT_MSG_EQ(a.transfers.size(), b.transfers.size(), c.text);
+                for (std::size_t s = 0; s < a.steps.size(); ++s)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(a.steps[s].end, b.steps[s].end, c.text);
+                }
+                NS_TEST_ASSERT_MSG_EQ((a.linkUtilisation == b.linkUtilisation), true, c.text);
+                NS_TEST_ASSERT_MSG_EQ(a.bottleneck, b.bottleneck, c.text);
+            }
+        }
+    }
+}
+
+void
+InvariantsTestCase::CheckResult(const Case& c, const TrainingResult& r)
+{
+    const std::string what = r.backend + ":" + r.variant + c.text;
+    NS_TEST_ASSERT_MSG_EQ(std::isfinite(r.throughput) && r.throughput > 0, true, what);
+    NS_TEST_ASSERT_MSG_EQ(std::isfinite(r.stepTimeMean) && r.stepTimeMean > 0, true, what);
+    const std::vector<double> t = ComputeTimes(c);
+    const double batch = 1.0 * c.profile.GetBatchSize() * c.scenario.gpusPerNode;
+    double minStep = 0;
+    double bound = 0;
+    if (c.scenario.mode == TrainingScenario::SYNC)
+    {
+        // Barrier to barrier: no step shorter than the slowest worker's compute.
+        minStep = *std::max_element(t.begin(), t.end());
+        bound = t.size() * batch / minStep;
+    }
+    else
+    {
+        // Each worker at its own pace: its own compute is its floor.
+        minStep = std::accumulate(t.begin(), t.end(), 0.0) / t.size();
+        for (double x : t)
+        {
+            bound += batch / x;
+        }
+    }
+    NS_TEST_ASSERT_MSG_GT_OR_EQ(r.stepTimeMean, minStep * (1 - 1e-9), what);
+    NS_TEST_ASSERT_MSG_LT_OR_EQ(r.throughput, bound * (1 + 1e-9), what);
+    CheckBytes(c, r);
+}
+
+void
+InvariantsTestCase::CheckBytes(const Case& c, const TrainingResult& r)
+{
+    if (r.steps.empty())
+    {
+        return; // closed forms: no records
+    }
+    const uint64_t total = c.profile.GetTotalParamBytes();
+    // (worker, step, direction) -> bytes and transfers
+    std::map<std::tuple<uint32_t, uint32_t, std::string>, std::pair<uint64_t, uint64_t>> sum;
+    for (const auto& t : r.transfers)
+    {
+        auto& s = sum[{t.worker, t.step, t.direction}];
+        s.first += t.bytes;
+        ++s.second;
+    }
+    const bool ring = c.scenario.architecture == TrainingScenario::RING_ALLREDUCE;
+    for (const auto& s : r.steps)
+    {
+        const std::vector<std::string> dirs
+            = ring ? std::vector<std::string>{"ring"} : std::vector<std::string>{"down", "up"};
+        if (ring && c.scenario.workers == 1)
+        {
+            continue; // nothing to reduce
+        }
+        for (const auto& d : dirs)
+        {
+            const auto it = sum.find({s.worker, s.step, d});
+            const uint64_t bytes = it == sum.end() ? 0 : it->second.first;
+            const uint64_t parts = it == sum.end() ? 0 : it->second.second;
+            // Ring buckets are whole bytes of a real-valued share: one byte per record. The flow
+            // level records each bucket once per worker; the packet level records every chunk a
+            // worker sends (reduce-scatter and all-gather: 2 (K - 1) chunks of bucket / K), so
+            // its bytes are 2 (K - 1) / K of the model (the documented per-chunk records).
+            const double k = c.scenario.workers;
+            const double expected = ring && r.backend == "packet"
+                                        ? 2 * (k - 1) / k * static_cast<double>(total)
+                                        : static_cast<double>(total);
+            const double slack = ring ? static_cast<double>(parts) : 0.0;
+            NS_TEST_ASSERT_MSG_EQ_TOL(static_cast<double>(bytes),
+                                      expected,
+                                      slack,
+                                      r.variant << " worker " << s.worker << " step " << s.step
+                                                << " " << d << c.text);
+        }
+    }
+}
+
+/// The random cases, per backend class.
+class InvariantsTestSuite : public TestSuite
+{
+  public:
+    InvariantsTestSuite()
+        : TestSuite("distributed-training-invariants", Type::UNIT)
+    {
+        AddTestCase(new InvariantsTestCase("flow", 500, 12001, 10), DT_TEST_QUICK);
+        AddTestCase(new InvariantsTestCase("analytic", 500, 12002, 10), DT_TEST_QUICK);
+        AddTestCase(new InvariantsTestCase("packet", 20, 12003, 10), DT_TEST_QUICK);
+    }
+};
+
+/// The suite's one instance.
+InvariantsTestSuite g_invariantsTestSuite;
+
+} // namespace

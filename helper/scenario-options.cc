@@ -341,6 +341,38 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
+/// The host-model options (--hostModel=linux and the settings it turns on).
+void
+AddHostModel(std::vector<ScenarioOptions::Option>& o)
+{
+    using S = ScenarioOptions;
+    o.push_back(Make("hostModel",
+                     "ns3",
+                     "Host TCP: ns3, or linux (Linux CUBIC/Reno for --tcp=TcpCubic/TcpNewReno, "
+                     "--delayedAck, --bufferAutotuning, --startJitter=20us; applied before "
+                     "the other options, which override it)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.ApplyHostModel(n, v);
+                     }));
+    o.push_back(Make("bufferAutotuning",
+                     "false",
+                     "Linux socket-buffer autotuning (tcp_wmem/tcp_rmem) instead of fixed "
+                     "buffers (packet: per socket; flow: its window limit)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.bufferAutotuning = S::ParseBool(n, v);
+                     }));
+    o.push_back(Make("delayedAck",
+                     "false",
+                     "Linux's delayed ACKs (one per two segments, or after 40 ms) instead of an "
+                     "ACK per segment (packet backend)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.delayedAck = S::ParseBool(n, v);
+                     }));
+}
+
 /// Network and congestion options.
 void
 AddNetwork(std::vector<ScenarioOptions::Option>& o)
@@ -410,31 +442,6 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.sendBufferBytes = S::ParseUnsigned(n, v, 0, 1u << 30);
-                     }));
-    o.push_back(Make("hostModel",
-                     "ns3",
-                     "Host TCP: ns3, or linux (Linux CUBIC/Reno for --tcp=TcpCubic/TcpNewReno, "
-                     "--delayedAck, --bufferAutotuning, --startJitter=20us; applied before "
-                     "the other options, which override it)",
-                     [](RunRequest& r, auto& n, auto& v)
-                     {
-                         r.scenario.ApplyHostModel(n, v);
-                     }));
-    o.push_back(Make("bufferAutotuning",
-                     "false",
-                     "Linux socket-buffer autotuning (tcp_wmem/tcp_rmem) instead of fixed "
-                     "buffers (packet: per socket; flow: its window limit)",
-                     [](RunRequest& r, auto& n, auto& v)
-                     {
-                         r.scenario.bufferAutotuning = S::ParseBool(n, v);
-                     }));
-    o.push_back(Make("delayedAck",
-                     "false",
-                     "Linux's delayed ACKs (one per two segments, or after 40 ms) instead of an "
-                     "ACK per segment (packet backend)",
-                     [](RunRequest& r, auto& n, auto& v)
-                     {
-                         r.scenario.delayedAck = S::ParseBool(n, v);
                      }));
     o.push_back(Make("minRto",
                      "200ms",
@@ -723,6 +730,7 @@ ScenarioOptions::GetOptions()
         AddArchitecture(o);
         AddSteps(o);
         AddNetwork(o);
+        AddHostModel(o);
         AddCongestion(o);
         AddFabric(o);
         AddRing(o);
@@ -895,7 +903,10 @@ BuildRequest(const GivenArguments& given)
     std::vector<std::pair<std::string, std::string>> options = given.options;
     std::stable_partition(options.begin(),
                           options.end(),
-                          [](const auto& g) { return IsPreset(g.first); });
+                          [](const auto& g)
+                          {
+                              return IsPreset(g.first);
+                          });
     for (const auto& [name, value] : options)
     {
         ScenarioOptions::Set(request, name, value);

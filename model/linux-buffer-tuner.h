@@ -124,7 +124,6 @@ class LinuxBufferTuner : public Object
     Time m_rtt;                  //!< minimum of the samples (0: none)
     SequenceNumber32 m_rttSeq;   //!< a sample ends when this has arrived
     Time m_rttStart;             //!< when the sample began
-    bool m_rttRunning{false};    //!< a sample is being taken
     SequenceNumber32 m_spaceSeq; //!< rcvq_space.seq: next byte at the last adjustment
     Time m_spaceTime;            //!< rcvq_space.time
     uint64_t m_space{0};         //!< rcvq_space.space: bytes read in the last RTT measured

@@ -374,7 +374,7 @@ ParameterServerApplication::WorkerStepApplied(uint32_t worker)
     st.gradientsComplete = 0;
     m_updatesTrace(worker, st.step, st.doneTime);
 
-    auto notify = [this](uint32_t w, WorkerState& s)
+    auto notify = [](uint32_t w, WorkerState& s)
     {
         TensorChunkHeader n;
         n.SetType(TensorChunkHeader::NOTICE);

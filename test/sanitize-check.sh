@@ -22,9 +22,11 @@ echo "== configuring clang-14 + ASan + UBSan + libFuzzer ($build_type) in $build
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER=clang++-14 \
   -DDT_SANITIZE=ON -DDT_FUZZ=ON -DDT_ENABLE_ASSERTS=ON >/dev/null
 # What the tests run: the test runner, the programs of the bad-input checks and the fuzz targets
-# (the benchmarks and the other examples are left out: they have no ctest entry).
+# (every program a ctest entry starts: the bad-input checks cover the benchmarks' and examples'
+# command lines, and the attribute-doc check runs print-attributes).
 targets=(distributed-training-test-runner distributed-training-sim profile-summary
-  tcp-sharing-study validation-runner dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
+  tcp-sharing-study validation-runner flow-benchmark packet-benchmark analytic-benchmark
+  ps-async-example print-attributes dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
   dt-fuzz-scenario)
 echo "== building ${targets[*]} with $jobs jobs"
 for target in "${targets[@]}"; do # one at a time: make races on goals given together

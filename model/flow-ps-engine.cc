@@ -668,13 +668,13 @@ FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
     {
         const double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
         m_result.AddTransfer({c.worker,
-                                      c.server,
-                                      c.step,
-                                      static_cast<int32_t>(s.layer),
-                                      c.dir == DOWN ? "down" : "up",
-                                      m_profile.GetLayer(s.layer).paramBytes,
-                                      start,
-                                      t});
+                              c.server,
+                              c.step,
+                              static_cast<int32_t>(s.layer),
+                              c.dir == DOWN ? "down" : "up",
+                              m_profile.GetLayer(s.layer).paramBytes,
+                              start,
+                              t});
     }
 }
 

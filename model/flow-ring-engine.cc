@@ -155,13 +155,13 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
             if (m_options.recordTransfers)
             {
                 m_result.AddTransfer({w,
-                                              (w + 1) % k,
-                                              step,
-                                              static_cast<int32_t>(b),
-                                              "ring",
-                                              static_cast<uint64_t>(std::llround(m)),
-                                              ringStart,
-                                              ringEnd});
+                                      (w + 1) % k,
+                                      step,
+                                      static_cast<int32_t>(b),
+                                      "ring",
+                                      static_cast<uint64_t>(std::llround(m)),
+                                      ringStart,
+                                      ringEnd});
             }
             if (step >= m_scenario.warmup)
             {

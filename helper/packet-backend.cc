@@ -115,6 +115,147 @@ CountRx(std::vector<uint64_t>* counters,
     (*counters)[index] += packet->GetSize();
 }
 
+/**
+ * One byte counter per monitored link direction (the star's host links, or every fabric link),
+ * then one for the cross traffic's delivered payload; every link and cross link also goes to the
+ * congestion monitor.
+ */
+void
+ConnectLinkCounters(const TrainingClusterHelper& cluster,
+                    const std::vector<TrainingClusterHelper::MonitoredLink>& links,
+                    const ApplicationContainer& cross,
+                    CongestionMonitor& monitor,
+                    Collector& collector)
+{
+    const std::size_t crossIndex = links.size();
+    collector.txBytes.assign(links.size() + 1, 0);
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        links[i].device->TraceConnectWithoutContext(
+            "PhyTxEnd",
+            MakeBoundCallback(&CountTx, &collector.txBytes, i));
+        monitor.InstallDevice(links[i].device, links[i].name);
+    }
+    for (uint32_t c = 0; c < cluster.GetCrossHosts().GetN(); ++c)
+    {
+        NetDeviceContainer d = cluster.GetCrossLinkDevices(c);
+        const std::string host = "cross" + std::to_string(c);
+        monitor.InstallDevice(d.Get(0), TrainingNetwork::GetLinkName(host, true));
+        monitor.InstallDevice(d.Get(1), TrainingNetwork::GetLinkName(host, false));
+    }
+    for (auto it = cross.Begin(); it != cross.End(); ++it)
+    {
+        // The sink's Rx; the senders have no such trace source.
+        (*it)->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(&CountRx, &collector.txBytes, crossIndex));
+    }
+}
+
+/// Steps, transfers and the window's link snapshots from the applications' trace sources.
+void
+ConnectApplications(const ApplicationContainer& apps, bool ring, Collector& collector)
+{
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
+    {
+        (*it)->TraceConnectWithoutContext("TransferCompleted",
+                                          MakeCallback(&Collector::OnTransfer, &collector));
+        if (ring)
+        {
+            // No servers: the link snapshots are taken at the workers' step ends.
+            (*it)->TraceConnectWithoutContext("StepCompleted",
+                                              MakeCallback(&Collector::OnRingStep, &collector));
+        }
+        else if ((*it)->GetInstanceTypeId().GetName() == "ns3::TrainingWorkerApplication")
+        {
+            (*it)->TraceConnectWithoutContext("StepCompleted",
+                                              MakeCallback(&Collector::OnStep, &collector));
+        }
+        else
+        {
+            (*it)->TraceConnectWithoutContext("UpdatesApplied",
+                                              MakeCallback(&Collector::OnUpdates, &collector));
+        }
+    }
+}
+
+/**
+ * Per-link utilisation over the measurement window (TrainingResult::Finalize), the bottleneck
+ * (the busiest link direction) and the cross traffic's goodput and bytes.
+ */
+void
+ReportWindow(const Collector& collector,
+             const std::vector<TrainingClusterHelper::MonitoredLink>& links,
+             bool hasCross,
+             TrainingResult* result)
+{
+    const std::size_t crossIndex = links.size();
+    if (hasCross)
+    {
+        result->inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
+    }
+    const double window = result->windowEnd - result->windowStart;
+    if (window <= 0)
+    {
+        return;
+    }
+    const auto before = collector.BytesAt(result->windowStart);
+    const auto after = collector.BytesAt(result->windowEnd);
+    if (hasCross)
+    {
+        result->inputs["cross_goodput_bps"]
+            = (after[crossIndex] - before[crossIndex]) * 8.0 / window;
+    }
+    double best = -1;
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const double u = (after[i] - before[i]) * 8.0 / (links[i].bitRate * window);
+        result->linkUtilisation[links[i].name] = u;
+        if (u > best)
+        {
+            best = u;
+            result->bottleneck = links[i].name;
+        }
+    }
+}
+
+/**
+ * Run the simulation until every worker step is done (the collector stops it), or MaxSimulatedTime;
+ * progress reports every progressInterval of wall time when progress is set.
+ */
+void
+Simulate(Collector& collector,
+         TrainingResult& result,
+         Time maxSimTime,
+         bool progress,
+         Time progressInterval)
+{
+    if (maxSimTime.IsStrictlyPositive())
+    {
+        Simulator::Stop(maxSimTime);
+    }
+    ProgressReporter reporter("packet",
+                              collector.expected,
+                              std::chrono::duration<double>(progressInterval.GetSeconds()),
+                              std::cerr);
+    if (progress)
+    {
+        collector.reporter = &reporter;
+        reporter.Start();
+    }
+    Simulator::Run();
+    reporter.Stop();
+    collector.reporter = nullptr;
+    result.inputs["events"] = static_cast<double>(Simulator::GetEventCount() - reporter.GetPolls());
+    result.inputs["simulated_s"] = Simulator::Now().GetSeconds();
+    if (collector.completed < collector.expected)
+    {
+        result.notes.push_back("simulation stopped with " + std::to_string(collector.completed)
+                               + " of " + std::to_string(collector.expected)
+                               + " worker steps done");
+    }
+}
+
 /// Congestion counters into result.inputs (doc/congestion.rst); per port only where non-zero.
 void
 ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingResult* result)
@@ -216,8 +357,6 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     TrainingResult result;
     result.backend = "packet";
     result.variant = scenario.tcpVariant;
-
-    auto shared = std::make_shared<const TrainingProfile>(profile);
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
     cluster->Configure(scenario);
     if (scenario.hostModel != "ns3")
@@ -226,126 +365,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     }
     try
     {
-        cluster->ConfigureTcp();
-        cluster->Build();
-        const bool ring = scenario.architecture == TrainingScenario::RING_ALLREDUCE;
-        ApplicationContainer apps = ring ? cluster->InstallRingJob(shared, scenario)
-                                         : cluster->InstallParameterServerJob(shared, scenario);
-        ApplicationContainer cross = cluster->InstallCrossTraffic();
-        cluster->AssignStreams(m_streamBase);
-        Ptr<CongestionMonitor> monitor = CreateObject<CongestionMonitor>();
-        monitor->InstallApplications(apps);
-
-        Collector collector;
-        collector.result = &result;
-        collector.expected = scenario.workers * scenario.steps;
-        collector.warmup = scenario.warmup;
-        collector.steps = scenario.steps;
-
-        // One counter per link direction (the star's host links, or every fabric link), then
-        // the cross traffic's delivered payload.
-        const auto links = cluster->GetMonitoredLinks();
-        const std::size_t crossIndex = links.size();
-        collector.txBytes.assign(links.size() + 1, 0);
-        for (std::size_t i = 0; i < links.size(); ++i)
-        {
-            links[i].device->TraceConnectWithoutContext(
-                "PhyTxEnd",
-                MakeBoundCallback(&CountTx, &collector.txBytes, i));
-            monitor->InstallDevice(links[i].device, links[i].name);
-        }
-        for (uint32_t c = 0; c < cluster->GetCrossHosts().GetN(); ++c)
-        {
-            NetDeviceContainer d = cluster->GetCrossLinkDevices(c);
-            const std::string host = "cross" + std::to_string(c);
-            monitor->InstallDevice(d.Get(0), TrainingNetwork::GetLinkName(host, true));
-            monitor->InstallDevice(d.Get(1), TrainingNetwork::GetLinkName(host, false));
-        }
-        for (auto it = cross.Begin(); it != cross.End(); ++it)
-        {
-            // The sink's Rx; the senders have no such trace source.
-            (*it)->TraceConnectWithoutContext(
-                "Rx",
-                MakeBoundCallback(&CountRx, &collector.txBytes, crossIndex));
-        }
-        for (auto it = apps.Begin(); it != apps.End(); ++it)
-        {
-            (*it)->TraceConnectWithoutContext("TransferCompleted",
-                                              MakeCallback(&Collector::OnTransfer, &collector));
-            if (ring)
-            {
-                // No servers: the link snapshots are taken at the workers' step ends.
-                (*it)->TraceConnectWithoutContext("StepCompleted",
-                                                  MakeCallback(&Collector::OnRingStep, &collector));
-            }
-            else if ((*it)->GetInstanceTypeId().GetName() == "ns3::TrainingWorkerApplication")
-            {
-                (*it)->TraceConnectWithoutContext("StepCompleted",
-                                                  MakeCallback(&Collector::OnStep, &collector));
-            }
-            else
-            {
-                (*it)->TraceConnectWithoutContext("UpdatesApplied",
-                                                  MakeCallback(&Collector::OnUpdates, &collector));
-            }
-        }
-        if (m_maxSimTime.IsStrictlyPositive())
-        {
-            Simulator::Stop(m_maxSimTime);
-        }
-        ProgressReporter reporter("packet",
-                                  collector.expected,
-                                  std::chrono::duration<double>(m_progressInterval.GetSeconds()),
-                                  std::cerr);
-        if (m_progress)
-        {
-            collector.reporter = &reporter;
-            reporter.Start();
-        }
-        Simulator::Run();
-        reporter.Stop();
-        result.inputs["events"]
-            = static_cast<double>(Simulator::GetEventCount() - reporter.GetPolls());
-        result.inputs["simulated_s"] = Simulator::Now().GetSeconds();
-        if (collector.completed < collector.expected)
-        {
-            result.notes.push_back("simulation stopped with " + std::to_string(collector.completed)
-                                   + " of " + std::to_string(collector.expected)
-                                   + " worker steps done");
-        }
-        // A node of G GPUs processes G batches per step (as the flow and analytic backends).
-        result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
-        result.inputs["gpus_per_node"] = scenario.gpusPerNode;
-
-        double window = result.windowEnd - result.windowStart;
-        if (window > 0)
-        {
-            auto before = collector.BytesAt(result.windowStart);
-            auto after = collector.BytesAt(result.windowEnd);
-            if (cross.GetN() > 0)
-            {
-                result.inputs["cross_goodput_bps"]
-                    = (after[crossIndex] - before[crossIndex]) * 8.0 / window;
-            }
-            double best = -1;
-            for (std::size_t i = 0; i < links.size(); ++i)
-            {
-                double u = (after[i] - before[i]) * 8.0 / (links[i].bitRate * window);
-                result.linkUtilisation[links[i].name] = u;
-                if (u > best)
-                {
-                    best = u;
-                    result.bottleneck = links[i].name;
-                }
-            }
-        }
-        result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
-        ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
-        if (cross.GetN() > 0)
-        {
-            result.inputs["cross_rx_bytes"] = collector.txBytes[crossIndex];
-        }
-        result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
+        RunCluster(profile, scenario, cluster, result);
     }
     catch (...)
     {
@@ -356,6 +376,42 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     result.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return {result};
+}
+
+void
+PacketBackend::RunCluster(const TrainingProfile& profile,
+                          const TrainingScenario& scenario,
+                          Ptr<TrainingClusterHelper> cluster,
+                          TrainingResult& result) const
+{
+    cluster->ConfigureTcp();
+    cluster->Build();
+    const bool ring = scenario.architecture == TrainingScenario::RING_ALLREDUCE;
+    auto shared = std::make_shared<const TrainingProfile>(profile);
+    ApplicationContainer apps = ring ? cluster->InstallRingJob(shared, scenario)
+                                     : cluster->InstallParameterServerJob(shared, scenario);
+    ApplicationContainer cross = cluster->InstallCrossTraffic();
+    cluster->AssignStreams(m_streamBase);
+    Ptr<CongestionMonitor> monitor = CreateObject<CongestionMonitor>();
+    monitor->InstallApplications(apps);
+
+    Collector collector;
+    collector.result = &result;
+    collector.expected = scenario.workers * scenario.steps;
+    collector.warmup = scenario.warmup;
+    collector.steps = scenario.steps;
+    const auto links = cluster->GetMonitoredLinks();
+    ConnectLinkCounters(*cluster, links, cross, *monitor, collector);
+    ConnectApplications(apps, ring, collector);
+    Simulate(collector, result, m_maxSimTime, m_progress, m_progressInterval);
+
+    // A node of G GPUs processes G batches per step (as the flow and analytic backends).
+    result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
+    result.inputs["gpus_per_node"] = scenario.gpusPerNode;
+    ReportWindow(collector, links, cross.GetN() > 0, &result);
+    result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
+    ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
+    result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
 }
 
 } // namespace ns3

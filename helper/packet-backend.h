@@ -6,6 +6,7 @@
 #define PACKET_BACKEND_H
 
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
@@ -15,6 +16,8 @@
 
 namespace ns3
 {
+
+class TrainingClusterHelper;
 
 /**
  * \ingroup distributed-training
@@ -50,6 +53,18 @@ class PacketBackend : public TrainingBackend
                                     const TrainingScenario& scenario) const override;
 
   private:
+    /**
+     * \brief Build the cluster, install the job, simulate and fill the result.
+     * \param profile the DNN
+     * \param scenario the validated scenario
+     * \param cluster the cluster helper, configured from the scenario
+     * \param result the result to fill
+     */
+    void RunCluster(const TrainingProfile& profile,
+                    const TrainingScenario& scenario,
+                    Ptr<TrainingClusterHelper> cluster,
+                    TrainingResult& result) const;
+
     bool m_progress;         //!< print progress to stderr
     Time m_progressInterval; //!< wall time between progress reports
     Time m_maxSimTime;       //!< stop the simulation at this time (0: no limit)

@@ -156,6 +156,7 @@ def build(bld):
         'model/tensor-chunk-header.h',
         'model/tensor-connection.h',
         'model/tensor-fusion.h',
+        'model/training-app-attributes.h',
         'model/training-input-error.h',
         'model/training-network.h',
         'model/training-profile.h',

@@ -78,20 +78,99 @@ RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const std
     return results;
 }
 
-/// Run every K of a sweep; write the CSV and a gnuplot script; print a table.
+/// Throughput per (workers, backend:variant) of a --workers sweep.
+struct SweepTable
+{
+    std::vector<uint32_t> workers;                   //!< the sweep
+    std::vector<std::string> columns;                //!< backend:variant, first-seen order
+    std::vector<std::map<std::string, double>> rows; //!< per sweep point: column -> samples/s
+};
+
+/// Print the table and write it as CSV (atomically; --csv names the file).
+void
+WriteSweepCsv(const std::string& csv, const SweepTable& t)
+{
+    std::ostringstream out;
+    out << "workers";
+    std::printf("%-8s", "workers");
+    for (const auto& c : t.columns)
+    {
+        out << "," << c;
+        std::printf(" %20s", c.c_str());
+    }
+    out << "\n";
+    std::printf("\n");
+    for (std::size_t i = 0; i < t.workers.size(); ++i)
+    {
+        out << t.workers[i];
+        std::printf("%-8u", t.workers[i]);
+        for (const auto& c : t.columns)
+        {
+            auto it = t.rows[i].find(c);
+            out << ",";
+            if (it != t.rows[i].end())
+            {
+                out << it->second;
+                std::printf(" %20.2f", it->second);
+            }
+            else
+            {
+                std::printf(" %20s", "-");
+            }
+        }
+        out << "\n";
+        std::printf("\n");
+    }
+    try
+    {
+        WriteFileAtomically(csv, out.str());
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(std::string("--csv: ") + e.what());
+    }
+}
+
+/// The gnuplot script CSV.gp that draws CSV.png: one line per backend:variant.
+void
+WriteSweepPlot(const std::string& csv,
+               const TrainingProfile& profile,
+               const TrainingScenario& s,
+               std::size_t columns)
+{
+    const std::string png = csv.substr(0, csv.rfind('.')) + ".png";
+    std::ostringstream gp;
+    gp << "# gnuplot " << csv << ".gp  (Debian: apt-get install gnuplot-nox)\n"
+       << "set datafile separator ','\nset terminal pngcairo size 1000,650\n"
+       << "set output '" << png << "'\nset key outside right\nset grid\n"
+       << "set xlabel 'workers K'\nset ylabel 'throughput (samples/s)'\n"
+       << "set title '" << profile.GetModel() << ", " << s.GetArchitectureName() << " "
+       << s.GetModeName() << "'\n"
+       << "plot for [i=2:" << columns + 1 << "] '" << csv
+       << "' using 1:i with linespoints title columnhead(i)\n";
+    try
+    {
+        WriteFileAtomically(csv + ".gp", gp.str());
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(std::string("--csv: ") + e.what());
+    }
+    std::printf("wrote %s and %s.gp (gnuplot %s.gp draws %s)\n",
+                csv.c_str(),
+                csv.c_str(),
+                csv.c_str(),
+                png.c_str());
+}
+
+/// --workers=A,B,...: every backend at every K, as a table, a CSV and a gnuplot script.
 int
 RunSweep(const TrainingProfile& profile, const RunRequest& request)
 {
     TrainingScenario s = request.scenario;
-    const std::vector<uint32_t>& sweep = request.workerSweep;
-    std::string csv = request.csv;
-    if (csv.empty())
-    {
-        csv = "sweep.csv";
-    }
-    std::vector<std::string> columns;
-    std::vector<std::map<std::string, double>> rows;
-    for (uint32_t k : sweep)
+    SweepTable t;
+    t.workers = request.workerSweep;
+    for (uint32_t k : t.workers)
     {
         s.workers = k;
         s.Validate(profile);
@@ -99,67 +178,17 @@ RunSweep(const TrainingProfile& profile, const RunRequest& request)
         for (const auto& r : RunBackends(profile, s, request.backend))
         {
             std::string name = r.backend + ":" + r.variant;
-            if (std::find(columns.begin(), columns.end(), name) == columns.end())
+            if (std::find(t.columns.begin(), t.columns.end(), name) == t.columns.end())
             {
-                columns.push_back(name);
+                t.columns.push_back(name);
             }
             row[name] = r.throughput;
         }
-        rows.push_back(row);
+        t.rows.push_back(row);
     }
-    std::ofstream out(csv);
-    out << "workers";
-    for (const auto& c : columns)
-    {
-        out << "," << c;
-    }
-    out << "\n";
-    std::printf("%-8s", "workers");
-    for (const auto& c : columns)
-    {
-        std::printf(" %20s", c.c_str());
-    }
-    std::printf("\n");
-    for (std::size_t i = 0; i < sweep.size(); ++i)
-    {
-        out << sweep[i];
-        std::printf("%-8u", sweep[i]);
-        for (const auto& c : columns)
-        {
-            auto it = rows[i].find(c);
-            if (it != rows[i].end())
-            {
-                out << "," << it->second;
-                std::printf(" %20.2f", it->second);
-            }
-            else
-            {
-                out << ",";
-                std::printf(" %20s", "-");
-            }
-        }
-        out << "\n";
-        std::printf("\n");
-    }
-    if (!out)
-    {
-        throw TrainingInputError("--csv: cannot write '" + csv + "'");
-    }
-    std::string png = csv.substr(0, csv.rfind('.')) + ".png";
-    std::ofstream gp(csv + ".gp");
-    gp << "# gnuplot " << csv << ".gp  (Debian: apt-get install gnuplot-nox)\n"
-       << "set datafile separator ','\nset terminal pngcairo size 1000,650\n"
-       << "set output '" << png << "'\nset key outside right\nset grid\n"
-       << "set xlabel 'workers K'\nset ylabel 'throughput (samples/s)'\n"
-       << "set title '" << profile.GetModel() << ", " << s.GetArchitectureName() << " "
-       << s.GetModeName() << "'\n"
-       << "plot for [i=2:" << columns.size() + 1 << "] '" << csv
-       << "' using 1:i with linespoints title columnhead(i)\n";
-    std::printf("wrote %s and %s.gp (gnuplot %s.gp draws %s)\n",
-                csv.c_str(),
-                csv.c_str(),
-                csv.c_str(),
-                png.c_str());
+    const std::string csv = request.csv.empty() ? "sweep.csv" : request.csv;
+    WriteSweepCsv(csv, t);
+    WriteSweepPlot(csv, profile, s, t.columns.size());
     return 0;
 }
 

@@ -534,22 +534,24 @@ SimulateLinux(const Options& o, bool sample)
 Ptr<TrainingClusterHelper>
 BuildCluster(const Options& o, uint32_t senders)
 {
-    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-    cluster->SetAttribute("Workers", UintegerValue(senders));
-    cluster->SetAttribute("Servers", UintegerValue(1));
-    cluster->SetAttribute("NicRate", DataRateValue(o.rate));
-    cluster->SetAttribute("FlowCap", DataRateValue(o.cap));
-    cluster->SetAttribute("LinkDelay", TimeValue(o.delay));
-    cluster->SetAttribute("Mtu", UintegerValue(o.mtu));
-    cluster->SetAttribute("TcpVariant", StringValue(o.tcp));
-    cluster->SetAttribute("HostModel", StringValue(o.hostModel));
-    cluster->SetAttribute("BufferAutotuning", BooleanValue(o.autotuning));
-    cluster->SetAttribute("DelayedAck", BooleanValue(o.delayedAck));
+    TrainingScenario s;
+    s.workers = senders;
+    s.servers = 1;
+    s.nicRate = o.rate;
+    s.flowCap = o.cap;
+    s.linkDelay = o.delay;
+    s.mtu = o.mtu;
+    s.tcpVariant = o.tcp;
+    s.hostModel = o.hostModel;
+    s.bufferAutotuning = o.autotuning;
+    s.delayedAck = o.delayedAck;
     // With TcpDctcp the helper installs RED with DCTCP's ECN step marking (and a 2-packet device
     // queue so that the backlog builds in RED); the other variants get DropTail device queues.
-    cluster->SetAttribute("QueueSize", StringValue(o.queue));
-    cluster->SetAttribute("HostQueueSize", StringValue(o.hostQueue));
-    cluster->SetAttribute("QueueDisc", StringValue("none"));
+    s.queueSize = o.queue;
+    s.hostQueueSize = o.hostQueue;
+    s.queueDisc = "none";
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->Configure(s);
     cluster->ConfigureTcp();
     if (o.tcp == "TcpBbr" || o.tcp == "ns3::TcpBbr")
     {
@@ -729,10 +731,10 @@ Prepare(Options& o)
     Plan p;
     const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), o.mtu);
     p.capBytes = o.cap.GetBitRate() / 8.0;
-    const bool linux = o.stack == "linux";
-    p.c = linux ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
-    p.one = linux ? (p.capBytes > 0 ? std::min(linuxC, p.capBytes) : linuxC)
-                  : TrainingNetwork::GetGoodputBytesPerSecond(s);
+    const bool kernel = o.stack == "linux";
+    p.c = kernel ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
+    p.one = kernel ? (p.capBytes > 0 ? std::min(linuxC, p.capBytes) : linuxC)
+                   : TrainingNetwork::GetGoodputBytesPerSecond(s);
     p.rtt = 4 * o.delay.GetSeconds();
     p.bdp = p.one * p.rtt;
     if (o.size == 0)

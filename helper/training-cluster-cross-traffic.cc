@@ -48,19 +48,20 @@ TrainingClusterHelper::InstallCrossTraffic()
 {
     NS_LOG_FUNCTION(this);
     ApplicationContainer apps;
-    if (m_cross == "none")
+    if (m_scenario.crossTraffic == "none")
     {
         return apps;
     }
-    const bool udp = m_cross == "onoff" && m_crossProtocol == "udp";
+    const bool udp = m_scenario.crossTraffic == "onoff" && m_scenario.crossProtocol == "udp";
     const std::string factory = udp ? "ns3::UdpSocketFactory" : "ns3::TcpSocketFactory";
-    Ptr<Node> target = m_crossTarget == "worker" ? m_workerNodes.Get(0) : m_serverNodes.Get(0);
-    Address remote(
-        InetSocketAddress(m_crossTarget == "worker" ? GetWorkerAddress(0) : GetServerAddress(0),
-                          m_crossPort));
+    Ptr<Node> target
+        = m_scenario.crossTarget == "worker" ? m_workerNodes.Get(0) : m_serverNodes.Get(0);
+    Address remote(InetSocketAddress(m_scenario.crossTarget == "worker" ? GetWorkerAddress(0)
+                                                                        : GetServerAddress(0),
+                                     m_crossPort));
     PacketSinkHelper sink(factory, InetSocketAddress(Ipv4Address::GetAny(), m_crossPort));
     apps.Add(sink.Install(target));
-    if (m_cross == "bulk")
+    if (m_scenario.crossTraffic == "bulk")
     {
         BulkSendHelper bulk(factory, remote);
         bulk.SetAttribute("MaxBytes", UintegerValue(0));
@@ -70,12 +71,12 @@ TrainingClusterHelper::InstallCrossTraffic()
     else
     {
         // Each flow: on at min(NIC, 2 x its mean share), off long enough for its mean share.
-        const double share = m_crossRate.GetBitRate() / double(m_crossFlows);
-        const double on = std::min(double(m_nicRate.GetBitRate()), 2 * share);
+        const double share = m_scenario.crossRate.GetBitRate() / double(m_scenario.crossFlows);
+        const double on = std::min(double(m_scenario.nicRate.GetBitRate()), 2 * share);
         const double duty = share / on;
         OnOffHelper onoff(factory, remote);
         onoff.SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(on))));
-        onoff.SetAttribute("PacketSize", UintegerValue(m_mtu - 52));
+        onoff.SetAttribute("PacketSize", UintegerValue(m_scenario.mtu - 52));
         onoff.SetAttribute("OnTime",
                            StringValue("ns3::ExponentialRandomVariable[Mean="
                                        + std::to_string(m_crossOnTime.GetSeconds()) + "]"));

@@ -48,137 +48,25 @@ NS_OBJECT_ENSURE_REGISTERED(TrainingClusterHelper);
 TypeId
 TrainingClusterHelper::GetTypeId()
 {
+    // The network and run knobs are the scenario's (Configure); attributes are what only the
+    // packet level has.
     static TypeId tid
         = TypeId("ns3::TrainingClusterHelper")
               .SetParent<Object>()
               .SetGroupName("DistributedTraining")
               .AddConstructor<TrainingClusterHelper>()
-              .AddAttribute("Workers",
-                            "Number of worker nodes K",
-                            UintegerValue(4),
-                            MakeUintegerAccessor(&TrainingClusterHelper::m_workers),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("Servers",
-                            "Number of parameter-server nodes P",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&TrainingClusterHelper::m_servers),
-                            MakeUintegerChecker<uint32_t>(0))
-              .AddAttribute("NicRate",
-                            "Rate of every point-to-point link (each direction)",
-                            DataRateValue(DataRate("10Gbps")),
-                            MakeDataRateAccessor(&TrainingClusterHelper::m_nicRate),
-                            MakeDataRateChecker())
-              .AddAttribute("FlowCap",
-                            "Per-flow rate cap through TCP pacing (0: none)",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&TrainingClusterHelper::m_flowCap),
-                            MakeDataRateChecker())
-              .AddAttribute("LinkDelay",
-                            "One-way propagation delay of each link",
-                            TimeValue(MicroSeconds(10)),
-                            MakeTimeAccessor(&TrainingClusterHelper::m_linkDelay),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("QueueSize",
-                            "Buffer of every switch port, and of every host NIC unless "
-                            "HostQueueSize is set (the device queue, or the disc with QueueDisc)",
-                            StringValue("1000p"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_queueSize),
-                            MakeStringChecker())
-              .AddAttribute("HostQueueSize",
-                            "Buffer of every host NIC (workers, servers, cross hosts); empty: "
-                            "QueueSize",
-                            StringValue(""),
-                            MakeStringAccessor(&TrainingClusterHelper::m_hostQueueSize),
-                            MakeStringChecker())
-              .AddAttribute("QueueDisc",
-                            "Traffic-control queue disc TypeId on every device, or \"none\" for "
-                            "the device queue alone",
-                            StringValue("none"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_queueDisc),
-                            MakeStringChecker())
-              .AddAttribute("TcpVariant",
-                            "TCP congestion control (TypeId name, e.g. TcpCubic, TcpNewReno)",
-                            StringValue("TcpCubic"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_tcpVariant),
-                            MakeStringChecker())
-              .AddAttribute("Mtu",
-                            "MTU of every link in bytes",
-                            UintegerValue(1500),
-                            MakeUintegerAccessor(&TrainingClusterHelper::m_mtu),
-                            MakeUintegerChecker<uint32_t>(576, 9000))
-              .AddAttribute("MinRto",
-                            "TCP minimum retransmission timeout",
-                            TimeValue(MilliSeconds(200)),
-                            MakeTimeAccessor(&TrainingClusterHelper::m_minRto),
-                            MakeTimeChecker(Seconds(0)))
               .AddAttribute("DelAckCount",
-                            "TCP delayed-ACK count",
+                            "TCP delayed-ACK count (without the scenario's delayedAck)",
                             UintegerValue(1),
                             MakeUintegerAccessor(&TrainingClusterHelper::m_delAckCount),
                             MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("HostModel",
-                            "ns3 (ns-3's congestion controls) or linux (Linux's CUBIC or Reno "
-                            "for TcpCubic or TcpNewReno; doc/congestion.rst)",
-                            StringValue("ns3"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_hostModel),
-                            MakeStringChecker())
-              .AddAttribute("BufferAutotuning",
-                            "Linux socket-buffer autotuning on every training socket",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&TrainingClusterHelper::m_autotuning),
-                            MakeBooleanChecker())
-              .AddAttribute("DelayedAck",
-                            "Linux's delayed ACKs: one per two full segments, or after 40 ms "
-                            "(else DelAckCount with ns-3's 200 ms timer)",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&TrainingClusterHelper::m_delayedAck),
-                            MakeBooleanChecker())
-              .AddAttribute(
-                  "SendBuffer",
-                  "TCP send buffer in bytes (0: automatic, TrainingNetwork::GetSocketBufferBytes); "
-                  "Configure() sets it from the scenario's sendBufferBytes",
-                  UintegerValue(0),
-                  MakeUintegerAccessor(&TrainingClusterHelper::m_sendBuffer),
-                  MakeUintegerChecker<uint32_t>())
               .AddAttribute("Port",
                             "TCP port of the parameter servers (and of the ring workers)",
                             UintegerValue(5000),
                             MakeUintegerAccessor(&TrainingClusterHelper::m_port),
                             MakeUintegerChecker<uint16_t>(1))
-              .AddAttribute("Ecn",
-                            "ECN: TCP negotiates it and queue discs with a UseEcn attribute mark "
-                            "(TcpDctcp always uses it)",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&TrainingClusterHelper::m_ecn),
-                            MakeBooleanChecker())
-              .AddAttribute("CrossTraffic",
-                            "Background traffic through the switch: none, bulk or onoff",
-                            StringValue("none"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_cross),
-                            MakeStringChecker())
-              .AddAttribute("CrossFlows",
-                            "Cross flows, each from its own host on the switch",
-                            UintegerValue(1),
-                            MakeUintegerAccessor(&TrainingClusterHelper::m_crossFlows),
-                            MakeUintegerChecker<uint32_t>(1, 64))
-              .AddAttribute("CrossRate",
-                            "onoff: mean offered load of all cross flows together",
-                            DataRateValue(DataRate(0)),
-                            MakeDataRateAccessor(&TrainingClusterHelper::m_crossRate),
-                            MakeDataRateChecker())
-              .AddAttribute("CrossTarget",
-                            "Receiver of the cross flows: server (server 0, the incast port) or "
-                            "worker (worker 0)",
-                            StringValue("server"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_crossTarget),
-                            MakeStringChecker())
-              .AddAttribute("CrossProtocol",
-                            "onoff: udp or tcp (bulk is TCP)",
-                            StringValue("udp"),
-                            MakeStringAccessor(&TrainingClusterHelper::m_crossProtocol),
-                            MakeStringChecker())
               .AddAttribute("CrossOnTime",
-                            "onoff: mean of the exponential on-periods",
+                            "onoff cross traffic: mean of the exponential on-periods",
                             TimeValue(MilliSeconds(1)),
                             MakeTimeAccessor(&TrainingClusterHelper::m_crossOnTime),
                             MakeTimeChecker(NanoSeconds(1)))
@@ -191,29 +79,8 @@ TrainingClusterHelper::GetTypeId()
 }
 
 TrainingClusterHelper::TrainingClusterHelper()
-    : m_workers(4),
-      m_servers(1),
-      m_nicRate("10Gbps"),
-      m_flowCap(0),
-      m_linkDelay(MicroSeconds(10)),
-      m_queueSize("1000p"),
-      m_hostQueueSize(""),
-      m_queueDisc("none"),
-      m_tcpVariant("TcpCubic"),
-      m_mtu(1500),
-      m_minRto(MilliSeconds(200)),
-      m_delAckCount(1),
-      m_hostModel("ns3"),
-      m_autotuning(false),
-      m_delayedAck(false),
-      m_sendBuffer(0),
+    : m_delAckCount(1),
       m_port(5000),
-      m_ecn(false),
-      m_cross("none"),
-      m_crossFlows(1),
-      m_crossRate(0),
-      m_crossTarget("server"),
-      m_crossProtocol("udp"),
       m_crossOnTime(MilliSeconds(1)),
       m_crossPort(6000)
 {
@@ -244,78 +111,55 @@ TrainingClusterHelper::DoDispose()
 void
 TrainingClusterHelper::Configure(const TrainingScenario& scenario)
 {
-    m_workers = scenario.workers;
-    m_servers = scenario.architecture == TrainingScenario::PARAMETER_SERVER ? scenario.servers : 0;
-    m_nicRate = scenario.nicRate;
-    m_flowCap = scenario.flowCap;
-    m_linkDelay = scenario.linkDelay;
-    m_queueSize = scenario.queueSize;
-    m_hostQueueSize = scenario.hostQueueSize;
-    m_queueDisc = scenario.queueDisc;
-    m_tcpVariant = scenario.tcpVariant;
-    m_mtu = scenario.mtu;
-    m_sendBuffer = scenario.sendBufferBytes;
-    m_minRto = scenario.minRto;
-    m_hostModel = scenario.hostModel;
-    m_autotuning = scenario.bufferAutotuning;
-    m_delayedAck = scenario.delayedAck;
-    m_ecn = scenario.ecn;
-    m_cross = scenario.crossTraffic;
-    m_crossFlows = scenario.crossFlows;
-    m_crossRate = scenario.crossRate;
-    m_crossTarget = scenario.crossTarget;
-    m_crossProtocol = scenario.crossProtocol;
+    m_scenario = scenario;
     m_fabric = scenario.topology == "star"
                    ? nullptr
                    : std::make_shared<const FabricTopology>(FabricTopology::FromScenario(scenario));
 }
 
-TrainingScenario
-TrainingClusterHelper::GetNetworkScenario() const
+const TrainingScenario&
+TrainingClusterHelper::GetScenario() const
 {
-    TrainingScenario s;
-    s.architecture
-        = m_servers == 0 ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
-    s.nicRate = m_nicRate;
-    s.flowCap = m_flowCap;
-    s.linkDelay = m_linkDelay;
-    s.queueSize = m_queueSize;
-    s.hostQueueSize = m_hostQueueSize;
-    s.mtu = m_mtu;
-    s.sendBufferBytes = m_sendBuffer;
-    s.bufferAutotuning = m_autotuning;
-    return s;
+    return m_scenario;
+}
+
+uint32_t
+TrainingClusterHelper::GetServerNodeCount() const
+{
+    return m_scenario.architecture == TrainingScenario::PARAMETER_SERVER ? m_scenario.servers : 0;
 }
 
 uint32_t
 TrainingClusterHelper::GetSocketBufferBytes() const
 {
-    return TrainingNetwork::GetSocketBufferBytes(GetNetworkScenario(), m_sendBuffer);
+    return TrainingNetwork::GetSocketBufferBytes(m_scenario, m_scenario.sendBufferBytes);
 }
 
 double
 TrainingClusterHelper::GetBaseRttSeconds() const
 {
-    return TrainingNetwork::GetBaseRttSeconds(GetNetworkScenario());
+    return TrainingNetwork::GetBaseRttSeconds(m_scenario);
 }
 
 double
 TrainingClusterHelper::GetBufferBytes(bool host) const
 {
-    return TrainingNetwork::GetBufferBytes(GetNetworkScenario(), host);
+    return TrainingNetwork::GetBufferBytes(m_scenario, host);
 }
 
 uint32_t
 TrainingClusterHelper::GetReceiveBufferBytes() const
 {
-    return TrainingNetwork::GetReceiveBufferBytes(GetNetworkScenario(), m_sendBuffer);
+    return TrainingNetwork::GetReceiveBufferBytes(m_scenario, m_scenario.sendBufferBytes);
 }
 
 std::string
 TrainingClusterHelper::GetTcpTypeName() const
 {
-    std::string name = m_tcpVariant.rfind("ns3::", 0) == 0 ? m_tcpVariant : "ns3::" + m_tcpVariant;
-    if (m_hostModel == "linux")
+    std::string name = m_scenario.tcpVariant.rfind("ns3::", 0) == 0
+                           ? m_scenario.tcpVariant
+                           : "ns3::" + m_scenario.tcpVariant;
+    if (m_scenario.hostModel == "linux")
     {
         // A Linux host runs the kernel's version of the algorithm.
         if (name == "ns3::TcpCubic")
@@ -343,7 +187,7 @@ TuneSocket(Ptr<Socket> socket)
 void
 TrainingClusterHelper::InstallBufferTuners(const ApplicationContainer& apps) const
 {
-    if (!m_autotuning)
+    if (!m_scenario.bufferAutotuning)
     {
         return;
     }
@@ -356,9 +200,9 @@ TrainingClusterHelper::InstallBufferTuners(const ApplicationContainer& apps) con
 TypeId
 TrainingClusterHelper::LookupTcpTypeId() const
 {
-    if (m_hostModel != "ns3" && m_hostModel != "linux")
+    if (m_scenario.hostModel != "ns3" && m_scenario.hostModel != "linux")
     {
-        throw TrainingInputError("--hostModel: unknown host model '" + m_hostModel
+        throw TrainingInputError("--hostModel: unknown host model '" + m_scenario.hostModel
                                  + "' (expected ns3 or linux)");
     }
     const std::string name = GetTcpTypeName();
@@ -374,7 +218,7 @@ TrainingClusterHelper::LookupTcpTypeId() const
     if (!ok)
     {
         throw TrainingInputError(
-            "--tcp: unknown TCP variant '" + m_tcpVariant
+            "--tcp: unknown TCP variant '" + m_scenario.tcpVariant
             + "' (expected an ns-3 TcpCongestionOps, e.g. TcpCubic, TcpNewReno, "
               "TcpBbr, TcpDctcp, TcpVegas)");
     }
@@ -387,7 +231,7 @@ TrainingClusterHelper::ConfigureTcp() const
     NS_LOG_FUNCTION(this);
     const TypeId tid = LookupTcpTypeId();
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_mtu - 52));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_scenario.mtu - 52));
     // RcvBufSize > SndBufSize works around an ns-3.37 crash (segfault in TcpRateLinux::SkbSent).
     // TcpTxBuffer::NextSeg rule (2) accepts m_sentSize <= rWnd and returns a segment of
     // min(SMSS, rWnd - m_sentSize) bytes (tcp-tx-buffer.cc:1023-1027): 0 bytes when the sent
@@ -407,29 +251,30 @@ TrainingClusterHelper::ConfigureTcp() const
     // Linux ACKs every second full segment, or after its delayed-ACK timer (TCP_DELACK_MIN,
     // 40 ms); ns-3's default timer is 200 ms. The module's ns-3 hosts ACK every segment.
     Config::SetDefault("ns3::TcpSocket::DelAckCount",
-                       UintegerValue(m_delayedAck ? 2 : m_delAckCount));
+                       UintegerValue(m_scenario.delayedAck ? 2 : m_delAckCount));
     Config::SetDefault("ns3::TcpSocket::DelAckTimeout",
-                       TimeValue(m_delayedAck ? MilliSeconds(40) : MilliSeconds(200)));
+                       TimeValue(m_scenario.delayedAck ? MilliSeconds(40) : MilliSeconds(200)));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_minRto));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(m_scenario.minRto));
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     // DCTCP needs ECN; Config defaults outlive a run, so reset it for the other variants.
     bool dctcp = tid == TypeId::LookupByName("ns3::TcpDctcp");
-    Config::SetDefault("ns3::TcpSocketBase::UseEcn", StringValue(dctcp || m_ecn ? "On" : "Off"));
+    Config::SetDefault("ns3::TcpSocketBase::UseEcn",
+                       StringValue(dctcp || m_scenario.ecn ? "On" : "Off"));
     ConfigurePacing();
 }
 
 void
 TrainingClusterHelper::ConfigurePacing() const
 {
-    bool cap = m_flowCap.GetBitRate() > 0;
+    bool cap = m_scenario.flowCap.GetBitRate() > 0;
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(cap));
     if (!cap)
     {
         return; // pacing off: the ratios below are unused
     }
-    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_flowCap));
+    Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(m_scenario.flowCap));
     // ns-3 paces at min(MaxPacingRate, ratio x max(cwnd, in flight) / srtt) (ratio 200 % in slow
     // start, 120 % after; TcpSocketBase::UpdatePacingRate). Its srtt is not a usable divisor
     // here: with timestamps on (as here) RTT samples come from TcpOptionTS, whose clock ticks in

@@ -32,25 +32,27 @@ namespace ns3
  * point-to-point link to one switch node (an IPv4 router with global routing), and installs the
  * training applications on it.
  *
- * Network knobs are attributes (NicRate, FlowCap, LinkDelay, QueueSize, QueueDisc, TcpVariant,
- * Mtu, ...); Configure() sets them all from a TrainingScenario. TCP defaults that matter at 10-25
- * Gbps are applied by ConfigureTcp() through Config::SetDefault before any socket exists:
+ * The network and run knobs come from a TrainingScenario (Configure(): rates, delays, queues,
+ * TCP variant, MTU, host model, cross traffic, fabric; one definition of each default, the
+ * scenario's); the attributes are what only the packet level has (ports, DelAckCount). TCP defaults
+ * that matter at 10-25 Gbps are applied by ConfigureTcp() through Config::SetDefault before any
+ * socket exists:
  *  - SegmentSize = MTU - 52 (20 IP + 20 TCP + 12 timestamp option bytes);
- *  - SndBufSize = max(256 KiB, 2 x BDP of the empty path) unless the SendBuffer attribute says
- *    otherwise: enough for one flow to fill the link (ns-3's 128 KiB default caps one flow at
- *    about 16.6 Gb/s on a 25 G, 40 us RTT path), small enough that a few flows converging on
- *    one switch port do not overrun its queue at once; at least 1 MiB for a ring cluster (no
- *    servers), whose ACKs queue behind the reverse data flow in every NIC queue;
+ *  - SndBufSize = max(256 KiB, 2 x BDP of the empty path) unless the scenario's sendBufferBytes
+ *    (--socketBuffer) says otherwise: enough for one flow to fill the link (ns-3's 128 KiB default
+ * caps one flow at about 16.6 Gb/s on a 25 G, 40 us RTT path), small enough that a few flows
+ * converging on one switch port do not overrun its queue at once; at least 1 MiB for a ring cluster
+ * (no servers), whose ACKs queue behind the reverse data flow in every NIC queue;
  *  - RcvBufSize = SndBufSize + 64 KiB, so the advertised window (rounded down by window
  *    scaling) always covers the peer's whole send buffer: with equal buffers ns-3.37 crashes
  *    in loss recovery (TcpTxBuffer::NextSeg hands out a 0-byte segment, see ConfigureTcp());
  *  - DelAckCount = 1: with the default 2, a flow that hit an RTO was measured crawling one
  *    segment per RTO for tens of simulated seconds;
  *  - MinRto = 200 ms (Linux); SACK on; InitialCwnd 10 (ns-3 3.37 default, as Linux);
- *  - ECN (UseEcn) with TcpDctcp or the Ecn attribute; queue discs with a UseEcn attribute
+ *  - ECN (UseEcn) with TcpDctcp or the scenario's ecn; queue discs with a UseEcn attribute
  *    (RED, CoDel, FqCoDel) then mark instead of dropping;
- *  - per-flow cap: TcpSocketState::EnablePacing and MaxPacingRate = FlowCap (ns-3.37 has no
- *    per-socket setter, so the cap applies to every TCP socket created afterwards).
+ *  - per-flow cap: TcpSocketState::EnablePacing and MaxPacingRate = the scenario's flowCap (ns-3.37
+ * has no per-socket setter, so the cap applies to every TCP socket created afterwards).
  */
 class TrainingClusterHelper : public Object
 {
@@ -65,10 +67,15 @@ class TrainingClusterHelper : public Object
     ~TrainingClusterHelper() override;
 
     /**
-     * \brief Set every attribute from a scenario (network and run knobs).
+     * \brief Take the network and run knobs from a scenario (workers, servers, rates, delays,
+     * queues, TCP, host model, cross traffic, fabric). Without it the helper builds
+     * TrainingScenario's defaults.
      * \param scenario the scenario
      */
     void Configure(const TrainingScenario& scenario);
+
+    /** \return the scenario the helper builds (Configure) */
+    const TrainingScenario& GetScenario() const;
 
     /**
      * \brief Apply the TCP defaults described above (Config::SetDefault). Call before Build().
@@ -103,7 +110,7 @@ class TrainingClusterHelper : public Object
                                         const TrainingScenario& scenario);
 
     /**
-     * \brief Install the background traffic (CrossTraffic attribute; nothing for "none"): one
+     * \brief Install the background traffic (the scenario's crossTraffic; nothing for "none"): one
      * PacketSink on the target (server 0 or worker 0, CrossTarget) on CrossPort, and one sender
      * per cross host, started at time 0 and never stopped: a BulkSendApplication (TCP) for
      * "bulk"; for "onoff" an OnOffApplication (CrossProtocol: UDP or TCP) sending at
@@ -205,7 +212,7 @@ class TrainingClusterHelper : public Object
     void DoDispose() override;
 
   private:
-    /// Check the cross-traffic attributes. \throws TrainingInputError naming the option
+    /// Check the scenario's cross-traffic knobs. \throws TrainingInputError naming the option
     void CheckCrossTraffic() const;
     /**
      * \return the TypeId of GetTcpTypeName(), checked to be a TcpCongestionOps
@@ -226,7 +233,8 @@ class TrainingClusterHelper : public Object
      */
     void ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& queue) const;
 
-    /// The per-flow cap: pacing at FlowCap, and only the cap (see the .cc file for why).
+    /// The per-flow cap: pacing at the scenario's flowCap, and only the cap (see the .cc file for
+    /// why).
     void ConfigurePacing() const;
 
     /**
@@ -265,37 +273,15 @@ class TrainingClusterHelper : public Object
                         const std::vector<uint32_t>& interface,
                         const std::vector<Ipv4Address>& remote);
 
-    uint32_t m_workers;          //!< K
-    uint32_t m_servers;          //!< P
-    DataRate m_nicRate;          //!< link rate
-    DataRate m_flowCap;          //!< per-flow cap (0 = none)
-    Time m_linkDelay;            //!< one-way delay of each link
-    std::string m_queueSize;     //!< switch port (and default host NIC) buffer
-    std::string m_hostQueueSize; //!< host NIC buffer ("" = m_queueSize)
-    std::string m_queueDisc;     //!< queue disc TypeId or "none"
-    std::string m_tcpVariant;    //!< TCP congestion control TypeId name
-    uint32_t m_mtu;              //!< MTU
-    Time m_minRto;               //!< TCP minimum RTO
-    uint32_t m_delAckCount;      //!< TCP delayed-ACK count
-    std::string m_hostModel;     //!< "ns3" or "linux" (ConfigureTcp)
-    bool m_autotuning;           //!< Linux socket-buffer autotuning (LinuxBufferTuner)
-    bool m_delayedAck;           //!< Linux's delayed ACKs (ConfigureTcp)
-    /**
-     * \return the network part of the scenario this helper was configured with (from its
-     *         attributes), for the rules of TrainingNetwork
-     */
-    TrainingScenario GetNetworkScenario() const;
+    uint32_t m_delAckCount; //!< TCP delayed-ACK count
+    /** \return server nodes: the scenario's servers, none for a ring */
+    uint32_t GetServerNodeCount() const;
 
-    uint32_t m_sendBuffer;       //!< TCP send buffer (0: automatic)
-    uint16_t m_port;             //!< servers' port
-    bool m_ecn;                  //!< ECN in TCP and in queue discs that support it
-    std::string m_cross;         //!< cross traffic: none, bulk, onoff
-    uint32_t m_crossFlows;       //!< cross flows (one host each)
-    DataRate m_crossRate;        //!< onoff: mean load of all cross flows
-    std::string m_crossTarget;   //!< server or worker
-    std::string m_crossProtocol; //!< onoff: udp or tcp
-    Time m_crossOnTime;          //!< onoff: mean on-period
-    uint16_t m_crossPort;        //!< port of the cross-traffic sink
+    TrainingScenario m_scenario; //!< the network and run knobs (Configure)
+
+    uint16_t m_port;      //!< servers' port
+    Time m_crossOnTime;   //!< onoff: mean on-period
+    uint16_t m_crossPort; //!< port of the cross-traffic sink
 
     NodeContainer m_workerNodes;                    //!< workers
     NodeContainer m_serverNodes;                    //!< servers

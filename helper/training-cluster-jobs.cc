@@ -49,13 +49,13 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
 {
     NS_LOG_FUNCTION(this);
     std::vector<uint32_t> owners = scenario.AssignLayersToServers(*profile);
-    std::vector<std::vector<uint32_t>> layers(m_servers);
+    std::vector<std::vector<uint32_t>> layers(GetServerNodeCount());
     for (std::size_t l = 0; l < owners.size(); ++l)
     {
         layers[owners[l]].push_back(static_cast<uint32_t>(l));
     }
     std::vector<Ipv4Address> addresses;
-    for (uint32_t p = 0; p < m_servers; ++p)
+    for (uint32_t p = 0; p < GetServerNodeCount(); ++p)
     {
         if (layers[p].empty())
         {
@@ -67,12 +67,12 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
     }
 
     ApplicationContainer apps;
-    for (uint32_t p = 0; p < m_servers; ++p)
+    for (uint32_t p = 0; p < GetServerNodeCount(); ++p)
     {
         Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
         ps->SetAttribute("Port", UintegerValue(m_port));
         ps->SetAttribute("ServerIndex", UintegerValue(p));
-        ps->SetAttribute("Workers", UintegerValue(m_workers));
+        ps->SetAttribute("Workers", UintegerValue(m_scenario.workers));
         ps->SetAttribute("Mode", StringValue(scenario.GetModeName()));
         ps->SetAttribute("Overlap", BooleanValue(scenario.overlap));
         ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
@@ -82,7 +82,7 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
         m_serverNodes.Get(p)->AddApplication(ps);
         apps.Add(ps);
     }
-    for (uint32_t w = 0; w < m_workers; ++w)
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
     {
         Ptr<TrainingWorkerApplication> worker = CreateObject<TrainingWorkerApplication>();
         worker->SetAttribute("WorkerIndex", UintegerValue(w));
@@ -111,11 +111,11 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
 {
     NS_LOG_FUNCTION(this);
     ApplicationContainer apps;
-    for (uint32_t w = 0; w < m_workers; ++w)
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
     {
         Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
         app->SetAttribute("WorkerIndex", UintegerValue(w));
-        app->SetAttribute("Workers", UintegerValue(m_workers));
+        app->SetAttribute("Workers", UintegerValue(m_scenario.workers));
         app->SetAttribute("Port", UintegerValue(m_port));
         app->SetAttribute("Steps", UintegerValue(scenario.steps));
         app->SetAttribute("Overlap", BooleanValue(scenario.overlap));
@@ -129,7 +129,7 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
         app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
         app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
         app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
-        app->SetModel(profile, GetWorkerAddress((w + 1) % m_workers));
+        app->SetModel(profile, GetWorkerAddress((w + 1) % m_scenario.workers));
         m_workerNodes.Get(w)->AddApplication(app);
         apps.Add(app);
     }

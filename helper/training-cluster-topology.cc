@@ -49,18 +49,20 @@ NS_LOG_COMPONENT_DEFINE("TrainingClusterTopology");
 void
 TrainingClusterHelper::CheckCrossTraffic() const
 {
-    if (m_cross != "none" && m_cross != "bulk" && m_cross != "onoff")
+    if (m_scenario.crossTraffic != "none" && m_scenario.crossTraffic != "bulk"
+        && m_scenario.crossTraffic != "onoff")
     {
-        throw TrainingInputError("--crossTraffic: unknown value '" + m_cross
+        throw TrainingInputError("--crossTraffic: unknown value '" + m_scenario.crossTraffic
                                  + "' (expected none, bulk or onoff)");
     }
-    if ((m_crossTarget == "server" && m_servers == 0)
-        || (m_crossTarget != "server" && m_crossTarget != "worker"))
+    if ((m_scenario.crossTarget == "server" && GetServerNodeCount() == 0)
+        || (m_scenario.crossTarget != "server" && m_scenario.crossTarget != "worker"))
     {
-        if (m_cross != "none")
+        if (m_scenario.crossTraffic != "none")
         {
             throw TrainingInputError(
-                "--crossTarget: '" + m_crossTarget + "' with " + std::to_string(m_servers)
+                "--crossTarget: '" + m_scenario.crossTarget + "' with "
+                + std::to_string(GetServerNodeCount())
                 + " servers (expected server or worker, worker without servers)");
         }
     }
@@ -69,7 +71,7 @@ TrainingClusterHelper::CheckCrossTraffic() const
 std::string
 TrainingClusterHelper::GetQueueDiscName() const
 {
-    std::string disc = m_queueDisc.empty() ? "none" : m_queueDisc;
+    std::string disc = m_scenario.queueDisc.empty() ? "none" : m_scenario.queueDisc;
     if (IsDctcp() && disc == "none")
     {
         // DCTCP needs ECN marking, which a DropTail device queue cannot do.
@@ -84,7 +86,7 @@ TrainingClusterHelper::GetQueueDiscName() const
     if (!TypeId::LookupByNameFailSafe(name, &tid) || !tid.IsChildOf(QueueDisc::GetTypeId()))
     {
         throw TrainingInputError(
-            "--queueDisc: unknown queue disc '" + m_queueDisc
+            "--queueDisc: unknown queue disc '" + m_scenario.queueDisc
             + "' (expected none or an ns-3 QueueDisc, e.g. "
               "FifoQueueDisc, RedQueueDisc, CoDelQueueDisc, FqCoDelQueueDisc)");
     }
@@ -94,7 +96,7 @@ TrainingClusterHelper::GetQueueDiscName() const
 bool
 TrainingClusterHelper::IsDctcp() const
 {
-    return m_tcpVariant == "TcpDctcp" || m_tcpVariant == "ns3::TcpDctcp";
+    return m_scenario.tcpVariant == "TcpDctcp" || m_scenario.tcpVariant == "ns3::TcpDctcp";
 }
 
 void
@@ -107,7 +109,7 @@ TrainingClusterHelper::ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& qu
     {
         qd->SetAttribute("MaxSize", QueueSizeValue(queue));
     }
-    if ((dctcp || m_ecn) && qd->GetInstanceTypeId().LookupAttributeByName("UseEcn", &info))
+    if ((dctcp || m_scenario.ecn) && qd->GetInstanceTypeId().LookupAttributeByName("UseEcn", &info))
     {
         // RED, CoDel and FqCoDel mark ECN-capable packets instead of dropping them.
         qd->SetAttribute("UseEcn", BooleanValue(true));
@@ -123,7 +125,7 @@ TrainingClusterHelper::ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& qu
         // 60 % of it, at least 1 and 3 packets) and give it the real link.
         const double packets = queue.GetUnit() == QueueSizeUnit::PACKETS
                                    ? queue.GetValue()
-                                   : queue.GetValue() / double(m_mtu);
+                                   : queue.GetValue() / double(m_scenario.mtu);
         qd->SetAttribute("MinTh", DoubleValue(std::max(1.0, 0.2 * packets)));
         qd->SetAttribute("MaxTh", DoubleValue(std::max(3.0, 0.6 * packets)));
     }
@@ -137,9 +139,9 @@ TrainingClusterHelper::ConfigureQueueDisc(Ptr<QueueDisc> qd, const QueueSize& qu
         qd->SetAttribute("MinTh", DoubleValue(20));
         qd->SetAttribute("MaxTh", DoubleValue(60));
     }
-    qd->SetAttribute("MeanPktSize", UintegerValue(m_mtu));
-    qd->SetAttribute("LinkBandwidth", DataRateValue(m_nicRate));
-    qd->SetAttribute("LinkDelay", TimeValue(m_linkDelay));
+    qd->SetAttribute("MeanPktSize", UintegerValue(m_scenario.mtu));
+    qd->SetAttribute("LinkBandwidth", DataRateValue(m_scenario.nicRate));
+    qd->SetAttribute("LinkDelay", TimeValue(m_scenario.linkDelay));
 }
 
 Ipv4InterfaceContainer
@@ -177,9 +179,9 @@ PointToPointHelper
 TrainingClusterHelper::MakeLinkHelper(bool haveDisc, const QueueSize& queue) const
 {
     PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_nicRate));
-    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
-    p2p.SetChannelAttribute("Delay", TimeValue(m_linkDelay));
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(m_scenario.nicRate));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(m_scenario.mtu));
+    p2p.SetChannelAttribute("Delay", TimeValue(m_scenario.linkDelay));
     // With a queue disc the backlog must build up in it, not in the device: ns-3's flow control
     // stops the disc only when the device queue is full, so the device queue is kept tiny and the
     // disc gets the QueueSize (as ns-3's traffic-control examples and BQL do).
@@ -200,14 +202,14 @@ TrainingClusterHelper::Build()
         BuildFabric(disc);
         return;
     }
-    m_workerNodes.Create(m_workers);
-    m_serverNodes.Create(m_servers);
+    m_workerNodes.Create(m_scenario.workers);
+    m_serverNodes.Create(GetServerNodeCount());
     m_switch = CreateObject<Node>();
-    const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_queueSize);
+    const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_scenario.queueSize);
     const QueueSize hostQueue
-        = m_hostQueueSize.empty()
+        = m_scenario.hostQueueSize.empty()
               ? queue
-              : TrainingScenario::ParseQueueSize("--hostQueue", m_hostQueueSize);
+              : TrainingScenario::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize);
     PointToPointHelper p2p = MakeLinkHelper(disc != "none", queue);
     InternetStackHelper stack;
     stack.Install(m_workerNodes);
@@ -223,19 +225,20 @@ TrainingClusterHelper::Build()
         address.NewNetwork();
         return std::pair{link, ifaces};
     };
-    for (uint32_t h = 0; h < m_workers + m_servers; ++h)
+    for (uint32_t h = 0; h < m_scenario.workers + GetServerNodeCount(); ++h)
     {
         auto [link, ifaces]
-            = attach(h < m_workers ? m_workerNodes.Get(h) : m_serverNodes.Get(h - m_workers));
+            = attach(h < m_scenario.workers ? m_workerNodes.Get(h)
+                                            : m_serverNodes.Get(h - m_scenario.workers));
         m_ifaces.push_back(ifaces);
         m_links.push_back(link);
     }
-    if (m_cross != "none")
+    if (m_scenario.crossTraffic != "none")
     {
         // Cross-traffic hosts: same links, queues and discs as the training hosts.
-        m_crossNodes.Create(m_crossFlows);
+        m_crossNodes.Create(m_scenario.crossFlows);
         stack.Install(m_crossNodes);
-        for (uint32_t c = 0; c < m_crossFlows; ++c)
+        for (uint32_t c = 0; c < m_scenario.crossFlows; ++c)
         {
             m_crossLinks.push_back(attach(m_crossNodes.Get(c)).first);
         }
@@ -280,9 +283,10 @@ TrainingClusterHelper::BuildFabric(const std::string& disc)
                                   : (11u << 24) | (l / 2) << 8;
         Ipv4AddressHelper address(Ipv4Address(net), "255.255.255.0");
         QueueSize switchQueue(spec.queue);
-        QueueSize first = host && !m_hostQueueSize.empty()
-                              ? TrainingScenario::ParseQueueSize("--hostQueue", m_hostQueueSize)
-                              : switchQueue;
+        QueueSize first
+            = host && !m_scenario.hostQueueSize.empty()
+                  ? TrainingScenario::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize)
+                  : switchQueue;
         Ipv4InterfaceContainer ifaces = SetUpLink(devices, first, switchQueue, disc, address);
         for (uint32_t side = 0; side < 2; ++side)
         {
@@ -315,13 +319,13 @@ TrainingClusterHelper::CompleteFabric(const NodeContainer& nodes,
             ->SetFabric(m_fabric, n, ifs, gateways);
     }
     // Roles: workers, then servers, on their placed hosts.
-    for (uint32_t r = 0; r < m_workers + m_servers; ++r)
+    for (uint32_t r = 0; r < m_scenario.workers + GetServerNodeCount(); ++r)
     {
         const uint32_t host = t.GetRoleHost(r);
         const uint32_t up = t.GetHostUplink(host);
         Ptr<Node> node = nodes.Get(t.GetHostNode(host));
         Ptr<Node> edge = nodes.Get(t.GetLink(up).to);
-        (r < m_workers ? m_workerNodes : m_serverNodes).Add(node);
+        (r < m_scenario.workers ? m_workerNodes : m_serverNodes).Add(node);
         m_links.push_back(
             NetDeviceContainer(m_fabricDevices[up], m_fabricDevices[FabricTopology::Reverse(up)]));
         Ipv4InterfaceContainer ifaces;
@@ -339,7 +343,7 @@ std::vector<TrainingClusterHelper::MonitoredLink>
 TrainingClusterHelper::GetMonitoredLinks() const
 {
     std::vector<MonitoredLink> links;
-    const double nic = static_cast<double>(m_nicRate.GetBitRate());
+    const double nic = static_cast<double>(m_scenario.nicRate.GetBitRate());
     if (!m_fabric)
     {
         // The star: per host, its NIC then the switch port towards it.
@@ -394,14 +398,14 @@ TrainingClusterHelper::GetLinkDevices(uint32_t host) const
 Ipv4Address
 TrainingClusterHelper::GetServerAddress(uint32_t p) const
 {
-    return m_ifaces.at(m_workers + p).GetAddress(0);
+    return m_ifaces.at(m_scenario.workers + p).GetAddress(0);
 }
 
 std::string
 TrainingClusterHelper::GetHostName(uint32_t host) const
 {
     TrainingScenario s;
-    s.workers = m_workers;
+    s.workers = m_scenario.workers;
     return TrainingNetwork::GetHostName(s, host);
 }
 

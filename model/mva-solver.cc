@@ -202,6 +202,70 @@ MvaSolver::FillTotals(Solution& sol) const
     }
 }
 
+MvaSolver::ExactLattice
+MvaSolver::MakeExactLattice() const
+{
+    // Only queueing stations need the aggregate A^l of the population without one customer
+    // (see Contribution()).
+    ExactLattice lattice;
+    lattice.queueIndex.assign(m_stations.size(), 0);
+    for (std::size_t l = 0; l < m_stations.size(); ++l)
+    {
+        lattice.queueIndex[l] = m_stations[l].discipline == DELAY ? 0 : lattice.nQueues++;
+    }
+    lattice.stride.assign(m_classes.size(), 1);
+    for (std::size_t g = 1; g < m_classes.size(); ++g)
+    {
+        lattice.stride[g] = lattice.stride[g - 1] * (uint64_t{m_classes[g - 1].multiplicity} + 1);
+    }
+    return lattice;
+}
+
+void
+MvaSolver::SolvePopulation(const std::vector<uint32_t>& count,
+                           uint64_t idx,
+                           const ExactLattice& lattice,
+                           std::vector<double>& aggregate,
+                           Solution& sol) const
+{
+    const std::size_t nQueues = lattice.nQueues;
+    const std::size_t* q = lattice.queueIndex.data();
+    double* here = aggregate.data() + idx * nQueues;
+    for (std::size_t g = 0; g < m_classes.size(); ++g)
+    {
+        if (count[g] == 0)
+        {
+            continue;
+        }
+        const double* without = aggregate.data() + (idx - lattice.stride[g]) * nQueues;
+        std::vector<double>& response = sol.responseTime[g];
+        const double x = 1.0
+                         / CycleTime(
+                             g,
+                             [without, q](std::size_t l)
+                             {
+                                 return without[q[l]];
+                             },
+                             response);
+        sol.perCustomerThroughput[g] = x;
+        const double nx = count[g] * x;
+        const std::vector<double>& s = m_classes[g].service;
+        for (std::size_t l = 0; l < m_stations.size(); ++l)
+        {
+            // Contribution() written out: this loop is the exact solver's hot path.
+            const double n = nx * response[l];
+            if (m_stations[l].discipline == PS)
+            {
+                here[q[l]] += n;
+            }
+            else if (m_stations[l].discipline == FCFS)
+            {
+                here[q[l]] += s[l] * (n - 0.5 * nx * s[l]);
+            }
+        }
+    }
+}
+
 MvaSolver::Solution
 MvaSolver::SolveExact(uint64_t maxStates) const
 {
@@ -214,33 +278,17 @@ MvaSolver::SolveExact(uint64_t maxStates) const
                                  + " populations (expected at most " + std::to_string(maxStates)
                                  + "; use the approximate MVA for this many distinct workers)");
     }
-    const std::size_t nClasses = m_classes.size();
-    const std::size_t nStations = m_stations.size();
-
-    // Only queueing stations need the aggregate A^l of the population without one customer
-    // (see Contribution()); the lattice is stored in mixed radix, class g with stride[g].
-    std::vector<std::size_t> queueIndex(nStations, 0);
-    std::size_t nQueues = 0;
-    for (std::size_t l = 0; l < nStations; ++l)
-    {
-        queueIndex[l] = m_stations[l].discipline == DELAY ? 0 : nQueues++;
-    }
-    std::vector<uint64_t> stride(nClasses, 1);
-    for (std::size_t g = 1; g < nClasses; ++g)
-    {
-        stride[g] = stride[g - 1] * (static_cast<uint64_t>(m_classes[g - 1].multiplicity) + 1);
-    }
-
-    std::vector<double> aggregate(static_cast<std::size_t>(states) * nQueues, 0.0);
-    std::vector<uint32_t> count(nClasses, 0);
+    const ExactLattice lattice = MakeExactLattice();
+    std::vector<double> aggregate(static_cast<std::size_t>(states) * lattice.nQueues, 0.0);
+    std::vector<uint32_t> count(m_classes.size(), 0);
     Solution sol;
     sol.method = EXACT;
     sol.states = static_cast<std::size_t>(states);
-    sol.perCustomerThroughput.assign(nClasses, 0.0);
-    sol.responseTime.assign(nClasses, std::vector<double>(nStations, 0.0));
+    sol.perCustomerThroughput.assign(m_classes.size(), 0.0);
+    sol.responseTime.assign(m_classes.size(), std::vector<double>(m_stations.size(), 0.0));
     for (uint64_t idx = 1; idx < states; ++idx)
     {
-        for (std::size_t g = 0; g < nClasses; ++g) // mixed-radix increment of the population
+        for (std::size_t g = 0; g < m_classes.size(); ++g) // mixed-radix increment
         {
             if (count[g] < m_classes[g].multiplicity)
             {
@@ -249,40 +297,7 @@ MvaSolver::SolveExact(uint64_t maxStates) const
             }
             count[g] = 0;
         }
-        double* here = aggregate.data() + idx * nQueues;
-        for (std::size_t g = 0; g < nClasses; ++g)
-        {
-            if (count[g] == 0)
-            {
-                continue;
-            }
-            const double* without = aggregate.data() + (idx - stride[g]) * nQueues;
-            std::vector<double>& response = sol.responseTime[g];
-            const double x = 1.0
-                             / CycleTime(
-                                 g,
-                                 [without, q = queueIndex.data()](std::size_t l)
-                                 {
-                                     return without[q[l]];
-                                 },
-                                 response);
-            sol.perCustomerThroughput[g] = x;
-            const double nx = count[g] * x;
-            const std::vector<double>& s = m_classes[g].service;
-            for (std::size_t l = 0; l < nStations; ++l)
-            {
-                // Contribution() written out: this loop is the exact solver's hot path.
-                const double n = nx * response[l];
-                if (m_stations[l].discipline == PS)
-                {
-                    here[queueIndex[l]] += n;
-                }
-                else if (m_stations[l].discipline == FCFS)
-                {
-                    here[queueIndex[l]] += s[l] * (n - 0.5 * nx * s[l]);
-                }
-            }
-        }
+        SolvePopulation(count, idx, lattice, aggregate, sol);
     }
     // The last population is the full one: count[g] == multiplicity for every g.
     FillTotals(sol);

@@ -168,6 +168,35 @@ class MvaSolver
     /// Fill the solution's totals from its per-customer throughputs and response times.
     void FillTotals(Solution& sol) const;
 
+    /**
+     * The exact solver's population lattice in mixed radix (class g with stride[g]); only
+     * queueing stations keep an aggregate A^l, at queueIndex[l] of nQueues per population.
+     */
+    struct ExactLattice
+    {
+        std::vector<std::size_t> queueIndex; //!< per station: its slot among the queues
+        std::size_t nQueues{0};              //!< queueing (non-delay) stations
+        std::vector<uint64_t> stride;        //!< per class: lattice stride
+    };
+
+    /// \return the lattice of this network's populations
+    ExactLattice MakeExactLattice() const;
+
+    /**
+     * \brief One step of the exact recursion (000 Eqs. (1)/(2)): every class of the population
+     * `count` (lattice index idx) from the populations without one of its customers.
+     * \param count customers per class
+     * \param idx the population's lattice index
+     * \param lattice the lattice
+     * \param aggregate A^l per population and queue; this population's row is filled
+     * \param sol per-customer throughputs and response times, set for this population
+     */
+    void SolvePopulation(const std::vector<uint32_t>& count,
+                         uint64_t idx,
+                         const ExactLattice& lattice,
+                         std::vector<double>& aggregate,
+                         Solution& sol) const;
+
     std::vector<Station> m_stations; //!< stations in index order
     std::vector<Class> m_classes;    //!< classes in index order
 };

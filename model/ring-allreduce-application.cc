@@ -4,6 +4,7 @@
 
 #include "ring-allreduce-application.h"
 
+#include "training-app-attributes.h"
 #include "training-network.h"
 #include "training-scenario.h"
 
@@ -51,32 +52,22 @@ RingAllReduceApplication::AddFusionAttributes(TypeId tid)
                       "(0: free)",
                       DoubleValue(d.reductionRate),
                       MakeDoubleAccessor(&RingAllReduceApplication::m_reductionRate),
-                      MakeDoubleChecker<double>(0))
-        .AddAttribute("GpusPerNode",
-                      "GPUs per node G (> 1: intra-node reduce and broadcast per bucket)",
-                      UintegerValue(d.gpusPerNode),
-                      MakeUintegerAccessor(&RingAllReduceApplication::m_gpusPerNode),
-                      MakeUintegerChecker<uint32_t>(1))
-        .AddAttribute("IntraBandwidth",
-                      "Intra-node interconnect rate (modelled delay, G > 1)",
-                      DataRateValue(d.intraBandwidth),
-                      MakeDataRateAccessor(&RingAllReduceApplication::m_intraBandwidth),
-                      MakeDataRateChecker())
-        .AddAttribute("IntraLatency",
-                      "Intra-node per-operation latency (modelled delay, G > 1)",
-                      TimeValue(d.intraLatency),
-                      MakeTimeAccessor(&RingAllReduceApplication::m_intraLatency),
-                      MakeTimeChecker(Seconds(0)));
+                      MakeDoubleChecker<double>(0));
 }
 
 TypeId
 RingAllReduceApplication::GetTypeId()
 {
     static TypeId tid
-        = AddFusionAttributes(TypeId("ns3::RingAllReduceApplication")
-                                  .SetParent<Application>()
-                                  .SetGroupName("DistributedTraining")
-                                  .AddConstructor<RingAllReduceApplication>())
+        = AddWorkerHostAttributes(
+              AddFusionAttributes(TypeId("ns3::RingAllReduceApplication")
+                                      .SetParent<Application>()
+                                      .SetGroupName("DistributedTraining")
+                                      .AddConstructor<RingAllReduceApplication>()),
+              &RingAllReduceApplication::m_gpusPerNode,
+              &RingAllReduceApplication::m_intraBandwidth,
+              &RingAllReduceApplication::m_intraLatency,
+              &RingAllReduceApplication::m_startJitter)
               .AddAttribute("WorkerIndex",
                             "Index w of this worker in the ring",
                             UintegerValue(0),
@@ -114,12 +105,6 @@ RingAllReduceApplication::GetTypeId()
                             BooleanValue(true),
                             MakeBooleanAccessor(&RingAllReduceApplication::m_sampleSteps),
                             MakeBooleanChecker())
-              .AddAttribute("StartJitter",
-                            "Largest random delay of the first step and of every transfer start "
-                            "(uniform, from the run's random stream; 0: none)",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&RingAllReduceApplication::m_startJitter),
-                            MakeTimeChecker(Seconds(0)))
               .AddTraceSource("StepCompleted",
                               "A step ended (every bucket reduced at this worker)",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_stepTrace),

@@ -49,69 +49,77 @@ CubicRoot(uint64_t a)
 } // namespace
 
 TypeId
+TcpLinuxCubic::AddHyStartAttributes(TypeId tid)
+{
+    // HyStart's switches and constants (tcp_cubic.c module parameters and #defines).
+    return tid
+        .AddAttribute("HyStart",
+                      "Hybrid slow start (hystart)",
+                      BooleanValue(true),
+                      MakeBooleanAccessor(&TcpLinuxCubic::m_hystart),
+                      MakeBooleanChecker())
+        .AddAttribute("HyStartDetect",
+                      "HyStart tests: 1 ACK train, 2 delay increase, 3 both (hystart_detect)",
+                      UintegerValue(3),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDetect),
+                      MakeUintegerChecker<uint32_t>(0, 3))
+        .AddAttribute("HyStartLowWindow",
+                      "HyStart tests only from this window on, segments (hystart_low_window)",
+                      UintegerValue(16),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartLowWindow),
+                      MakeUintegerChecker<uint32_t>(2))
+        .AddAttribute("HyStartAckDelta",
+                      "ACKs closer than this form a train, microseconds "
+                      "(hystart_ack_delta_us)",
+                      UintegerValue(2000),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartAckDeltaUs),
+                      MakeUintegerChecker<uint32_t>(1))
+        .AddAttribute("HyStartMinSamples",
+                      "RTT samples per round before the delay test (HYSTART_MIN_SAMPLES)",
+                      UintegerValue(8),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartMinSamples),
+                      MakeUintegerChecker<uint32_t>(1, 255))
+        .AddAttribute("HyStartDelayMin",
+                      "Lower clamp of the delay threshold, microseconds (HYSTART_DELAY_MIN)",
+                      UintegerValue(4000),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDelayMinUs),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("HyStartDelayMax",
+                      "Upper clamp of the delay threshold, microseconds (HYSTART_DELAY_MAX)",
+                      UintegerValue(16000),
+                      MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDelayMaxUs),
+                      MakeUintegerChecker<uint32_t>());
+}
+
+TypeId
 TcpLinuxCubic::GetTypeId()
 {
     static TypeId tid
-        = TypeId("ns3::TcpLinuxCubic")
-              .SetParent<TcpCongestionOps>()
-              .SetGroupName("DistributedTraining")
-              .AddConstructor<TcpLinuxCubic>()
-              .AddAttribute("Beta",
-                            "Multiplicative decrease x 1024 (tcp_cubic beta; 717 = 0.7)",
-                            UintegerValue(717),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_beta),
-                            MakeUintegerChecker<uint32_t>(1, BETA_SCALE - 1))
-              .AddAttribute("BicScale",
-                            "C x 1024 / 10 (tcp_cubic bic_scale; 41: C = 0.4)",
-                            UintegerValue(41),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_bicScale),
-                            MakeUintegerChecker<uint32_t>(1, 1024))
-              .AddAttribute("FastConvergence",
-                            "Lower W_max after a loss below the last W_max (fast_convergence)",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&TcpLinuxCubic::m_fastConvergence),
-                            MakeBooleanChecker())
-              .AddAttribute("TcpFriendliness",
-                            "Grow at least as fast as the Reno estimate (tcp_friendliness)",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&TcpLinuxCubic::m_tcpFriendliness),
-                            MakeBooleanChecker())
-              .AddAttribute("HyStart",
-                            "Hybrid slow start (hystart)",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&TcpLinuxCubic::m_hystart),
-                            MakeBooleanChecker())
-              .AddAttribute("HyStartDetect",
-                            "HyStart tests: 1 ACK train, 2 delay increase, 3 both (hystart_detect)",
-                            UintegerValue(3),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDetect),
-                            MakeUintegerChecker<uint32_t>(0, 3))
-              .AddAttribute("HyStartLowWindow",
-                            "HyStart tests only from this window on, segments (hystart_low_window)",
-                            UintegerValue(16),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartLowWindow),
-                            MakeUintegerChecker<uint32_t>(2))
-              .AddAttribute("HyStartAckDelta",
-                            "ACKs closer than this form a train, microseconds "
-                            "(hystart_ack_delta_us)",
-                            UintegerValue(2000),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartAckDeltaUs),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("HyStartMinSamples",
-                            "RTT samples per round before the delay test (HYSTART_MIN_SAMPLES)",
-                            UintegerValue(8),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartMinSamples),
-                            MakeUintegerChecker<uint32_t>(1, 255))
-              .AddAttribute("HyStartDelayMin",
-                            "Lower clamp of the delay threshold, microseconds (HYSTART_DELAY_MIN)",
-                            UintegerValue(4000),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDelayMinUs),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("HyStartDelayMax",
-                            "Upper clamp of the delay threshold, microseconds (HYSTART_DELAY_MAX)",
-                            UintegerValue(16000),
-                            MakeUintegerAccessor(&TcpLinuxCubic::m_hystartDelayMaxUs),
-                            MakeUintegerChecker<uint32_t>())
+        = AddHyStartAttributes(
+              TypeId("ns3::TcpLinuxCubic")
+                  .SetParent<TcpCongestionOps>()
+                  .SetGroupName("DistributedTraining")
+                  .AddConstructor<TcpLinuxCubic>()
+                  .AddAttribute("Beta",
+                                "Multiplicative decrease x 1024 (tcp_cubic beta; 717 = 0.7)",
+                                UintegerValue(717),
+                                MakeUintegerAccessor(&TcpLinuxCubic::m_beta),
+                                MakeUintegerChecker<uint32_t>(1, BETA_SCALE - 1))
+                  .AddAttribute("BicScale",
+                                "C x 1024 / 10 (tcp_cubic bic_scale; 41: C = 0.4)",
+                                UintegerValue(41),
+                                MakeUintegerAccessor(&TcpLinuxCubic::m_bicScale),
+                                MakeUintegerChecker<uint32_t>(1, 1024))
+                  .AddAttribute("FastConvergence",
+                                "Lower W_max after a loss below the last W_max (fast_convergence)",
+                                BooleanValue(true),
+                                MakeBooleanAccessor(&TcpLinuxCubic::m_fastConvergence),
+                                MakeBooleanChecker())
+                  .AddAttribute("TcpFriendliness",
+                                "Grow at least as fast as the Reno estimate (tcp_friendliness)",
+                                BooleanValue(true),
+                                MakeBooleanAccessor(&TcpLinuxCubic::m_tcpFriendliness),
+                                MakeBooleanChecker()))
               .AddAttribute("InitialSsThresh",
                             "Initial ssthresh in segments, used only with HyStart off "
                             "(initial_ssthresh; 0: none)",

@@ -135,6 +135,13 @@ class TcpLinuxCubic : public TcpCongestionOps
     typedef void (*EpochStartCallback)(uint32_t k, uint32_t origin, uint32_t cwnd);
 
   private:
+    /**
+     * \brief Add the HyStart attributes (part of GetTypeId).
+     * \param tid the TypeId being built
+     * \return tid
+     */
+    static TypeId AddHyStartAttributes(TypeId tid);
+
     /// Reset all state (the kernel's bictcp_reset).
     void Reset();
     /**

@@ -40,6 +40,110 @@ Str(double v)
     return os.str();
 }
 
+/// Architecture, mode, ring fusion and intra-node knobs (TrainingScenario::ToJson).
+void
+ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["arch"] = s.GetArchitectureName();
+    j["mode"] = s.GetModeName();
+    j["workers"] = s.workers;
+    j["servers"] = s.servers;
+    j["overlap"] = s.overlap;
+    j["order"] = s.GetOrderName();
+    j["window_bytes"] = s.windowBytes;
+    j["partition"] = s.GetPartitionName();
+    std::vector<double> scales;
+    for (uint32_t w = 0; w < s.workers; ++w)
+    {
+        scales.push_back(s.GetComputeScale(w));
+    }
+    j["compute_scale"] = scales;
+    if (s.bucketBytes == TrainingScenario::UNLIMITED_BUCKET)
+    {
+        j["bucket_bytes"] = "unlimited";
+    }
+    else
+    {
+        j["bucket_bytes"] = s.bucketBytes;
+    }
+    j["first_bucket_bytes"] = s.firstBucketBytes;
+    j["fusion_timeout_s"] = s.fusionTimeout.GetSeconds();
+    j["reduction_rate_bytes_per_s"] = s.reductionRate;
+    j["gpus_per_node"] = s.gpusPerNode;
+    j["intra_bandwidth_bps"] = s.intraBandwidth.GetBitRate();
+    j["intra_latency_s"] = s.intraLatency.GetSeconds();
+}
+
+/// Link, queue, TCP and host-model knobs (TrainingScenario::ToJson).
+void
+NetworkToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["nic_rate_bps"] = s.nicRate.GetBitRate();
+    j["flow_cap_bps"] = s.flowCap.GetBitRate();
+    j["link_delay_s"] = s.linkDelay.GetSeconds();
+    j["queue"] = s.queueSize;
+    j["queue_disc"] = s.queueDisc;
+    j["tcp"] = s.tcpVariant;
+    j["mtu"] = s.mtu;
+    j["send_buffer_bytes"] = s.sendBufferBytes;
+    j["host_queue"] = s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize;
+    j["min_rto_s"] = s.minRto.GetSeconds();
+    j["ecn"] = s.ecn;
+    if (s.hostModel != "ns3" || s.bufferAutotuning || s.delayedAck)
+    {
+        // (ns-3 host scenarios print as before.)
+        j["host_model"] = s.hostModel;
+        j["buffer_autotuning"] = s.bufferAutotuning;
+        j["delayed_ack"] = s.delayedAck;
+    }
+    j["cross_traffic"] = s.crossTraffic;
+    if (s.crossTraffic != "none")
+    {
+        j["cross_flows"] = s.crossFlows;
+        j["cross_rate_bps"] = s.crossRate.GetBitRate();
+        j["cross_target"] = s.crossTarget;
+        j["cross_protocol"] = s.crossTraffic == "bulk" ? "tcp" : s.crossProtocol;
+    }
+}
+
+/// Fabric knobs; star scenarios print as before fabrics existed (TrainingScenario::ToJson).
+void
+FabricToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    if (s.topology == "star")
+    {
+        return;
+    }
+    j["topology"] = s.topology;
+    j["placement"] = s.placement;
+    if (s.topology == "leafspine")
+    {
+        j["leaves"] = s.leaves;
+        j["spines"] = s.spines;
+        j["hosts_per_leaf"] = s.hostsPerLeaf;
+    }
+    if (s.topology == "fattree")
+    {
+        j["fat_tree_k"] = s.fatTreeK;
+    }
+    j["uplink_rate_bps"] = (s.uplinkRate.GetBitRate() > 0 ? s.uplinkRate : s.nicRate).GetBitRate();
+    j["ecmp_seed"] = s.ecmpSeed;
+}
+
+/// Steps, seed and start jitter (TrainingScenario::ToJson).
+void
+RunToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["steps"] = s.steps;
+    j["warmup"] = s.warmup;
+    j["seed"] = s.seed;
+    j["sample_steps"] = s.sampleSteps;
+    if (s.startJitter.IsStrictlyPositive())
+    {
+        j["start_jitter_s"] = s.startJitter.GetSeconds(); // (scenarios without print as before)
+    }
+}
+
 } // namespace
 
 void
@@ -250,86 +354,10 @@ std::string
 TrainingScenario::ToJson() const
 {
     nlohmann::ordered_json j;
-    j["arch"] = GetArchitectureName();
-    j["mode"] = GetModeName();
-    j["workers"] = workers;
-    j["servers"] = servers;
-    j["overlap"] = overlap;
-    j["order"] = GetOrderName();
-    j["window_bytes"] = windowBytes;
-    j["partition"] = GetPartitionName();
-    std::vector<double> scales;
-    for (uint32_t w = 0; w < workers; ++w)
-    {
-        scales.push_back(GetComputeScale(w));
-    }
-    j["compute_scale"] = scales;
-    if (bucketBytes == UNLIMITED_BUCKET)
-    {
-        j["bucket_bytes"] = "unlimited";
-    }
-    else
-    {
-        j["bucket_bytes"] = bucketBytes;
-    }
-    j["first_bucket_bytes"] = firstBucketBytes;
-    j["fusion_timeout_s"] = fusionTimeout.GetSeconds();
-    j["reduction_rate_bytes_per_s"] = reductionRate;
-    j["gpus_per_node"] = gpusPerNode;
-    j["intra_bandwidth_bps"] = intraBandwidth.GetBitRate();
-    j["intra_latency_s"] = intraLatency.GetSeconds();
-    j["nic_rate_bps"] = nicRate.GetBitRate();
-    j["flow_cap_bps"] = flowCap.GetBitRate();
-    j["link_delay_s"] = linkDelay.GetSeconds();
-    j["queue"] = queueSize;
-    j["queue_disc"] = queueDisc;
-    j["tcp"] = tcpVariant;
-    j["mtu"] = mtu;
-    j["send_buffer_bytes"] = sendBufferBytes;
-    j["host_queue"] = hostQueueSize.empty() ? queueSize : hostQueueSize;
-    j["min_rto_s"] = minRto.GetSeconds();
-    j["ecn"] = ecn;
-    if (hostModel != "ns3" || bufferAutotuning || delayedAck)
-    {
-        // (ns-3 host scenarios print as before.)
-        j["host_model"] = hostModel;
-        j["buffer_autotuning"] = bufferAutotuning;
-        j["delayed_ack"] = delayedAck;
-    }
-    j["cross_traffic"] = crossTraffic;
-    if (crossTraffic != "none")
-    {
-        j["cross_flows"] = crossFlows;
-        j["cross_rate_bps"] = crossRate.GetBitRate();
-        j["cross_target"] = crossTarget;
-        j["cross_protocol"] = crossTraffic == "bulk" ? "tcp" : crossProtocol;
-    }
-    if (topology != "star")
-    {
-        // (Star scenarios print as before.)
-        j["topology"] = topology;
-        j["placement"] = placement;
-        if (topology == "leafspine")
-        {
-            j["leaves"] = leaves;
-            j["spines"] = spines;
-            j["hosts_per_leaf"] = hostsPerLeaf;
-        }
-        if (topology == "fattree")
-        {
-            j["fat_tree_k"] = fatTreeK;
-        }
-        j["uplink_rate_bps"] = (uplinkRate.GetBitRate() > 0 ? uplinkRate : nicRate).GetBitRate();
-        j["ecmp_seed"] = ecmpSeed;
-    }
-    j["steps"] = steps;
-    j["warmup"] = warmup;
-    j["seed"] = seed;
-    j["sample_steps"] = sampleSteps;
-    if (startJitter.IsStrictlyPositive())
-    {
-        j["start_jitter_s"] = startJitter.GetSeconds(); // (scenarios without print as before)
-    }
+    ArchitectureToJson(*this, j);
+    NetworkToJson(*this, j);
+    FabricToJson(*this, j);
+    RunToJson(*this, j);
     return j.dump();
 }
 

@@ -4,6 +4,7 @@
 
 #include "training-worker-application.h"
 
+#include "training-app-attributes.h"
 #include "training-network.h"
 #include "training-scenario.h"
 
@@ -28,70 +29,52 @@ TypeId
 TrainingWorkerApplication::GetTypeId()
 {
     static TypeId tid
-        = TypeId("ns3::TrainingWorkerApplication")
-              .SetParent<Application>()
-              .SetGroupName("DistributedTraining")
-              .AddConstructor<TrainingWorkerApplication>()
-              .AddAttribute("WorkerIndex",
-                            "Index of this worker",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&TrainingWorkerApplication::m_index),
-                            MakeUintegerChecker<uint32_t>())
-              .AddAttribute("Port",
-                            "TCP port of the parameter servers",
-                            UintegerValue(5000),
-                            MakeUintegerAccessor(&TrainingWorkerApplication::m_port),
-                            MakeUintegerChecker<uint16_t>(1))
-              .AddAttribute("Steps",
-                            "Training steps to run",
-                            UintegerValue(TrainingScenario().steps),
-                            MakeUintegerAccessor(&TrainingWorkerApplication::m_steps),
-                            MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("Overlap",
-                            "Overlap communication with computation, layer by layer",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&TrainingWorkerApplication::m_overlap),
-                            MakeBooleanChecker())
-              .AddAttribute("ComputeScale",
-                            "Multiplier of this worker's forward and backward times "
-                            "(heterogeneous workers)",
-                            DoubleValue(1.0),
-                            MakeDoubleAccessor(&TrainingWorkerApplication::m_scale),
-                            MakeDoubleChecker<double>(1e-6, 1e6))
-              .AddAttribute("SampleSteps",
-                            "Draw each step's times from the profile's recorded steps (with "
-                            "replacement); else use the per-layer means",
-                            BooleanValue(true),
-                            MakeBooleanAccessor(&TrainingWorkerApplication::m_sampleSteps),
-                            MakeBooleanChecker())
-              .AddAttribute("Window",
-                            "Multiplexing window WIN of the uplink in bytes (0: whole tensors)",
-                            UintegerValue(0),
-                            MakeUintegerAccessor(&TrainingWorkerApplication::m_window),
-                            MakeUintegerChecker<uint64_t>())
-              .AddAttribute(
-                  "GpusPerNode",
-                  "GPUs per node G: parameters are broadcast and gradients reduced inside "
-                  "the node (modelled delays) around the TCP transfers",
-                  UintegerValue(1),
-                  MakeUintegerAccessor(&TrainingWorkerApplication::m_gpus),
-                  MakeUintegerChecker<uint32_t>(1))
-              .AddAttribute("IntraBandwidth",
-                            "Intra-node interconnect bandwidth (GpusPerNode > 1)",
-                            DataRateValue(TrainingScenario().intraBandwidth),
-                            MakeDataRateAccessor(&TrainingWorkerApplication::m_intraRate),
-                            MakeDataRateChecker())
-              .AddAttribute("IntraLatency",
-                            "Intra-node latency per tensor (GpusPerNode > 1)",
-                            TimeValue(TrainingScenario().intraLatency),
-                            MakeTimeAccessor(&TrainingWorkerApplication::m_intraLatency),
-                            MakeTimeChecker(Seconds(0)))
-              .AddAttribute("StartJitter",
-                            "Largest random delay of the first step and of every transfer start "
-                            "(uniform, from the run's random stream; 0: none)",
-                            TimeValue(Seconds(0)),
-                            MakeTimeAccessor(&TrainingWorkerApplication::m_startJitter),
-                            MakeTimeChecker(Seconds(0)))
+        = AddWorkerHostAttributes(
+              TypeId("ns3::TrainingWorkerApplication")
+                  .SetParent<Application>()
+                  .SetGroupName("DistributedTraining")
+                  .AddConstructor<TrainingWorkerApplication>()
+                  .AddAttribute("WorkerIndex",
+                                "Index of this worker",
+                                UintegerValue(0),
+                                MakeUintegerAccessor(&TrainingWorkerApplication::m_index),
+                                MakeUintegerChecker<uint32_t>())
+                  .AddAttribute("Port",
+                                "TCP port of the parameter servers",
+                                UintegerValue(5000),
+                                MakeUintegerAccessor(&TrainingWorkerApplication::m_port),
+                                MakeUintegerChecker<uint16_t>(1))
+                  .AddAttribute("Steps",
+                                "Training steps to run",
+                                UintegerValue(TrainingScenario().steps),
+                                MakeUintegerAccessor(&TrainingWorkerApplication::m_steps),
+                                MakeUintegerChecker<uint32_t>(1))
+                  .AddAttribute("Overlap",
+                                "Overlap communication with computation, layer by layer",
+                                BooleanValue(false),
+                                MakeBooleanAccessor(&TrainingWorkerApplication::m_overlap),
+                                MakeBooleanChecker())
+                  .AddAttribute("ComputeScale",
+                                "Multiplier of this worker's forward and backward times "
+                                "(heterogeneous workers)",
+                                DoubleValue(1.0),
+                                MakeDoubleAccessor(&TrainingWorkerApplication::m_scale),
+                                MakeDoubleChecker<double>(1e-6, 1e6))
+                  .AddAttribute("SampleSteps",
+                                "Draw each step's times from the profile's recorded steps (with "
+                                "replacement); else use the per-layer means",
+                                BooleanValue(true),
+                                MakeBooleanAccessor(&TrainingWorkerApplication::m_sampleSteps),
+                                MakeBooleanChecker())
+                  .AddAttribute("Window",
+                                "Multiplexing window WIN of the uplink in bytes (0: whole tensors)",
+                                UintegerValue(0),
+                                MakeUintegerAccessor(&TrainingWorkerApplication::m_window),
+                                MakeUintegerChecker<uint64_t>()),
+              &TrainingWorkerApplication::m_gpus,
+              &TrainingWorkerApplication::m_intraRate,
+              &TrainingWorkerApplication::m_intraLatency,
+              &TrainingWorkerApplication::m_startJitter)
               .AddTraceSource("StepCompleted",
                               "A step ended (all its gradients applied at every server)",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_stepTrace),

@@ -132,14 +132,13 @@ class DropAccountingTestCase : public TestCase
     void Check(const std::string& disc, bool ecn)
     {
         const uint32_t workers = 8;
+        TrainingScenario s = Incast(workers, "20p");
+        s.queueDisc = disc;
+        s.ecn = ecn;
         Ptr<TrainingClusterHelper> c = CreateObject<TrainingClusterHelper>();
-        c->SetAttribute("Workers", UintegerValue(workers));
-        c->SetAttribute("QueueSize", StringValue("20p"));
-        c->SetAttribute("QueueDisc", StringValue(disc));
-        c->SetAttribute("Ecn", BooleanValue(ecn));
+        c->Configure(s);
         c->ConfigureTcp();
         c->Build();
-        TrainingScenario s = Incast(workers, "20p");
         auto profile = std::make_shared<const TrainingProfile>(SmallProfile());
         ApplicationContainer apps = c->InstallParameterServerJob(profile, s);
 

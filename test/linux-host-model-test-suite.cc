@@ -138,11 +138,13 @@ class BufferTunerFlowTestCase : public TestCase
   private:
     void DoRun() override
     {
+        TrainingScenario s;
+        s.workers = 1;
+        s.nicRate = DataRate("1Gbps");
+        s.hostModel = "linux";
+        s.bufferAutotuning = true;
         Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->SetAttribute("Workers", UintegerValue(1));
-        cluster->SetAttribute("NicRate", DataRateValue(DataRate("1Gbps")));
-        cluster->SetAttribute("HostModel", StringValue("linux"));
-        cluster->SetAttribute("BufferAutotuning", BooleanValue(true));
+        cluster->Configure(s);
         cluster->ConfigureTcp();
         cluster->Build();
         const uint64_t size = 20000000;
@@ -174,8 +176,6 @@ class BufferTunerFlowTestCase : public TestCase
         const uint32_t window = receiver->GetReceiveWindowBytes();
         const Time rtt = receiver->GetReceiverRtt();
         Simulator::Destroy();
-        TrainingScenario s;
-        s.nicRate = DataRate("1Gbps");
         const double ideal = size / TrainingNetwork::GetGoodputBytesPerSecond(s);
         NS_TEST_EXPECT_MSG_EQ(f.received, size, "bytes");
         NS_TEST_EXPECT_MSG_LT(f.completion - 0.001, 1.1 * ideal, "near the link rate");
@@ -326,16 +326,19 @@ class HostModelPresetTestCase : public TestCase
                                   {"--startJitter"}),
                               true,
                               "bad jitter");
-        Ptr<TrainingClusterHelper> c = CreateObject<TrainingClusterHelper>();
-        c->SetAttribute("HostModel", StringValue("linux"));
-        NS_TEST_EXPECT_MSG_EQ(c->GetTcpTypeName(), "ns3::TcpLinuxCubic", "cubic");
-        c->SetAttribute("TcpVariant", StringValue("TcpNewReno"));
-        NS_TEST_EXPECT_MSG_EQ(c->GetTcpTypeName(), "ns3::TcpLinuxReno", "reno");
-        c->SetAttribute("TcpVariant", StringValue("TcpBbr"));
-        NS_TEST_EXPECT_MSG_EQ(c->GetTcpTypeName(), "ns3::TcpBbr", "others unchanged");
-        c->SetAttribute("HostModel", StringValue("ns3"));
-        c->SetAttribute("TcpVariant", StringValue("TcpCubic"));
-        NS_TEST_EXPECT_MSG_EQ(c->GetTcpTypeName(), "ns3::TcpCubic", "ns3 host: as given");
+        auto tcpFor = [](const std::string& host, const std::string& tcp)
+        {
+            TrainingScenario s;
+            s.hostModel = host;
+            s.tcpVariant = tcp;
+            Ptr<TrainingClusterHelper> c = CreateObject<TrainingClusterHelper>();
+            c->Configure(s);
+            return c->GetTcpTypeName();
+        };
+        NS_TEST_EXPECT_MSG_EQ(tcpFor("linux", "TcpCubic"), "ns3::TcpLinuxCubic", "cubic");
+        NS_TEST_EXPECT_MSG_EQ(tcpFor("linux", "TcpNewReno"), "ns3::TcpLinuxReno", "reno");
+        NS_TEST_EXPECT_MSG_EQ(tcpFor("linux", "TcpBbr"), "ns3::TcpBbr", "others unchanged");
+        NS_TEST_EXPECT_MSG_EQ(tcpFor("ns3", "TcpCubic"), "ns3::TcpCubic", "ns3 host: as given");
     }
 };
 

@@ -547,11 +547,13 @@ class QueueDiscWiringTestCase : public TestCase
 
     static Port SwitchPort(const std::string& disc, const std::string& tcp)
     {
+        TrainingScenario s;
+        s.workers = 2;
+        s.queueSize = "300p";
+        s.queueDisc = disc;
+        s.tcpVariant = tcp;
         Ptr<TrainingClusterHelper> c = CreateObject<TrainingClusterHelper>();
-        c->SetAttribute("Workers", UintegerValue(2));
-        c->SetAttribute("QueueSize", StringValue("300p"));
-        c->SetAttribute("QueueDisc", StringValue(disc));
-        c->SetAttribute("TcpVariant", StringValue(tcp));
+        c->Configure(s);
         c->ConfigureTcp();
         c->Build();
         Ptr<NetDevice> dev = c->GetLinkDevices(2).Get(1);

@@ -278,12 +278,11 @@ class SharingIndexTcpTestCase : public TestCase
         const double c = TrainingNetwork::GetGoodputBytesPerSecond(s);
         const uint64_t size = static_cast<uint64_t>(50 * c * 4 * s.linkDelay.GetSeconds());
 
+        s.workers = n;
+        s.servers = 1;
+        s.tcpVariant = "TcpCubic";
         Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->SetAttribute("Workers", UintegerValue(n));
-        cluster->SetAttribute("Servers", UintegerValue(1));
-        cluster->SetAttribute("NicRate", DataRateValue(s.nicRate));
-        cluster->SetAttribute("LinkDelay", TimeValue(s.linkDelay));
-        cluster->SetAttribute("TcpVariant", StringValue("TcpCubic"));
+        cluster->Configure(s);
         cluster->ConfigureTcp();
         cluster->Build();
         std::vector<uint64_t> rx(n, 0);

@@ -456,12 +456,14 @@ class LinuxCubicFlowsTestCase : public TestCase
   private:
     void DoRun() override
     {
+        TrainingScenario s;
+        s.workers = 2;
+        s.servers = 1;
+        s.nicRate = DataRate("1Gbps");
+        s.queueSize = "100p";
+        s.tcpVariant = "TcpLinuxCubic";
         Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->SetAttribute("Workers", UintegerValue(2));
-        cluster->SetAttribute("Servers", UintegerValue(1));
-        cluster->SetAttribute("NicRate", DataRateValue(DataRate("1Gbps")));
-        cluster->SetAttribute("QueueSize", StringValue("100p"));
-        cluster->SetAttribute("TcpVariant", StringValue("TcpLinuxCubic"));
+        cluster->Configure(s);
         cluster->ConfigureTcp();
         cluster->Build();
         const uint64_t size = 4000000;

@@ -7,12 +7,10 @@
 #include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
-#include "ns3/training-network.h"
 
 #include <algorithm>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <numeric>
 #include <sys/socket.h>
 
 namespace ns3
@@ -47,6 +45,43 @@ OpenAcceptor(boost::asio::io_context& io, uint16_t port, const std::string& cong
     a->bind(tcp::endpoint(tcp::v4(), port));
     a->listen(64);
     return a;
+}
+
+/// Accept one connection; a failure (not a closed acceptor) stops the run.
+void
+AcceptOne(LinuxJob& job, tcp::acceptor& acceptor, std::function<void(tcp::socket)> onSocket)
+{
+    acceptor.async_accept(
+        [&job, onSocket = std::move(onSocket)](const boost::system::error_code& ec,
+                                               tcp::socket socket)
+        {
+            if (ec)
+            {
+                if (ec != boost::asio::error::operation_aborted)
+                {
+                    job.Fail("linux backend: accept failed: " + ec.message());
+                }
+                return;
+            }
+            onSocket(std::move(socket));
+        });
+}
+
+/// A connection on a new socket, opened and tuned (not yet connected).
+std::shared_ptr<LinuxTensorConnection>
+OpenConnection(LinuxJob& job,
+               const std::string& congestion,
+               double pace,
+               uint64_t windowBytes,
+               LinuxTensorConnection::ChunkHandler onChunk)
+{
+    tcp::socket s(job.io);
+    s.open(tcp::v4());
+    TuneLinuxSocket(s.native_handle(), congestion, pace);
+    return std::make_shared<LinuxTensorConnection>(job,
+                                                   std::move(s),
+                                                   windowBytes,
+                                                   std::move(onChunk));
 }
 
 /// Serialize a header exactly as the packet level does.
@@ -215,16 +250,7 @@ LinuxTensorConnection::SendControl(const TensorChunkHeader& header)
     h.SetOffset(0);
     h.SetTensorBytes(0);
     m_control.push_back(h);
-    if (!m_posted)
-    {
-        m_posted = true;
-        boost::asio::post(m_job.io,
-                          [self = shared_from_this()]
-                          {
-                              self->m_posted = false;
-                              self->TrySend();
-                          });
-    }
+    PostSend();
 }
 
 void
@@ -233,6 +259,12 @@ LinuxTensorConnection::SendTensor(const TensorChunkHeader& header, uint64_t byte
     m_streams.push_back({header, bytes, 0, 0, 0});
     // As TensorConnection::ScheduleSend: everything queued in this instant is known to the
     // multiplexer before it picks the first chunk.
+    PostSend();
+}
+
+void
+LinuxTensorConnection::PostSend()
+{
     if (!m_posted)
     {
         m_posted = true;
@@ -400,23 +432,84 @@ LinuxTensorConnection::GetPayloadBytesReceived() const
     return m_received;
 }
 
+// ---- LinuxProtocolHost ---------------------------------------------------------------------
+
+LinuxProtocolHost::LinuxProtocolHost(LinuxJob& job)
+    : m_job(job)
+{
+}
+
+Time
+LinuxProtocolHost::Now() const
+{
+    return ToTime(m_job.clock.Now());
+}
+
+void
+LinuxProtocolHost::Schedule(const Time& delay, std::function<void()> fn)
+{
+    m_job.After(delay.GetSeconds(), std::move(fn));
+}
+
+void
+LinuxProtocolHost::TransferCompleted(const TrainingResult::TransferRecord& record)
+{
+    m_job.transfers.push_back(record);
+}
+
+void
+LinuxProtocolHost::StepCompleted(const TrainingResult::StepRecord& record)
+{
+    m_job.StepDone(record);
+}
+
+void
+LinuxProtocolHost::Fail(const std::string& what)
+{
+    m_job.Fail("linux backend: " + what);
+}
+
+void
+LinuxProtocolHost::WindowCandidate(uint32_t step, double seconds)
+{
+    if (m_job.onWindowCandidate
+        && (step + 1 == m_job.scenario.warmup || step + 1 == m_job.scenario.steps))
+    {
+        m_job.onWindowCandidate(seconds);
+    }
+}
+
+std::function<void(const boost::system::error_code&)>
+LinuxProtocolHost::OnConnected(const std::string& peer, std::function<void()> done)
+{
+    return [this, peer, done = std::move(done)](const boost::system::error_code& ec)
+    {
+        if (ec)
+        {
+            Fail(peer + " failed: " + ec.message());
+            return;
+        }
+        done();
+    };
+}
+
 // ---- LinuxParameterServer ------------------------------------------------------------------
 
 LinuxParameterServer::LinuxParameterServer(LinuxJob& job,
                                            uint32_t index,
                                            const std::vector<uint32_t>& layers,
                                            int64_t stream)
-    : m_job(job),
-      m_index(index),
-      m_layers(layers)
+    : LinuxProtocolHost(job)
 {
-    m_localIndex.assign(job.profile->GetNLayers(), -1);
-    for (std::size_t i = 0; i < layers.size(); ++i)
-    {
-        m_localIndex.at(layers[i]) = static_cast<int32_t>(i);
-    }
-    m_rng = CreateObject<UniformRandomVariable>();
-    m_rng->SetStream(stream);
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(stream);
+    const TrainingScenario& s = job.scenario;
+    const PsServerProtocol::Config config{index,
+                                          s.workers,
+                                          s.mode == TrainingScenario::SYNC,
+                                          s.overlap,
+                                          s.order};
+    m_protocol = std::make_unique<PsServerProtocol>(*this, job.profile, layers, config, rng);
 }
 
 void
@@ -429,202 +522,47 @@ LinuxParameterServer::Listen(uint16_t port, const std::string& congestion, doubl
 void
 LinuxParameterServer::Accept()
 {
-    m_acceptor->async_accept(
-        [this](const boost::system::error_code& ec, tcp::socket socket)
-        {
-            if (ec)
-            {
-                if (ec != boost::asio::error::operation_aborted)
-                {
-                    m_job.Fail("linux backend: accept failed: " + ec.message());
-                }
-                return;
-            }
-            auto c = std::make_shared<LinuxTensorConnection>(
-                m_job,
-                std::move(socket),
-                m_job.scenario.windowBytes,
-                [this](LinuxTensorConnection& conn, const TensorChunkHeader& h)
-                {
-                    HandleChunk(conn, h);
-                });
-            m_connections.push_back(c);
-            c->Start();
-            if (m_connections.size() < m_job.scenario.workers)
-            {
-                Accept();
-            }
-        });
-}
-
-LinuxParameterServer::WorkerState&
-LinuxParameterServer::State(uint32_t worker)
-{
-    auto it = m_state.find(worker);
-    if (it == m_state.end())
-    {
-        it = m_state.emplace(worker, WorkerState()).first;
-        it->second.received.assign(m_layers.size(), 0);
-    }
-    return it->second;
+    AcceptOne(m_job,
+              *m_acceptor,
+              [this](tcp::socket socket)
+              {
+                  auto c = std::make_shared<LinuxTensorConnection>(
+                      m_job,
+                      std::move(socket),
+                      m_job.scenario.windowBytes,
+                      [this](LinuxTensorConnection& conn, const TensorChunkHeader& h)
+                      {
+                          HandleChunk(conn, h);
+                      });
+                  m_connections.push_back(c);
+                  c->Start();
+                  if (m_connections.size() < m_job.scenario.workers)
+                  {
+                      Accept();
+                  }
+              });
 }
 
 void
 LinuxParameterServer::HandleChunk(LinuxTensorConnection& c, const TensorChunkHeader& h)
 {
-    const uint32_t w = h.GetWorker();
-    WorkerState& st = State(w);
-    if (h.GetType() == TensorChunkHeader::HELLO || h.GetType() == TensorChunkHeader::PULL)
+    if (PsServerProtocol::IdentifiesWorker(h))
     {
-        st.connection = c.shared_from_this();
-        if (h.GetType() == TensorChunkHeader::PULL)
-        {
-            SendParameters(w, h.GetStep());
-        }
-        return;
+        m_workerConnection[h.GetWorker()] = c.shared_from_this();
     }
-    if (h.GetType() != TensorChunkHeader::GRADIENT)
-    {
-        return;
-    }
-    int32_t local
-        = h.GetTensor() >= 0 && static_cast<std::size_t>(h.GetTensor()) < m_localIndex.size()
-              ? m_localIndex[h.GetTensor()]
-              : -1;
-    if (local < 0)
-    {
-        m_job.Fail("linux backend: server " + std::to_string(m_index)
-                   + " got a gradient of a layer it does not own");
-        return;
-    }
-    if (st.gradientsComplete == 0 && st.received[local] == 0)
-    {
-        st.step = h.GetStep();
-    }
-    st.received[local] += h.GetLength();
-    if (st.received[local] < h.GetTensorBytes())
-    {
-        return;
-    }
-    st.received[local] = 0;
-    ++st.gradientsComplete;
-    m_job.transfers.push_back({w,
-                               m_index,
-                               h.GetStep(),
-                               h.GetTensor(),
-                               "up",
-                               h.GetTensorBytes(),
-                               h.GetTimestamp().GetSeconds(),
-                               m_job.clock.Now()});
-    std::pair<uint32_t, uint32_t> op(static_cast<uint32_t>(local), h.GetAux());
-    if (m_job.scenario.overlap)
-    {
-        st.ready.push_back(op);
-    }
-    else
-    {
-        st.held.push_back(op);
-        if (st.gradientsComplete == m_layers.size())
-        {
-            st.ready.insert(st.ready.end(), st.held.begin(), st.held.end());
-            st.held.clear();
-        }
-    }
-    ProcessUpdates(w);
+    m_protocol->Receive(h);
+}
+
+TensorSink&
+LinuxParameterServer::GetPeer(uint32_t worker)
+{
+    return *m_workerConnection.at(worker);
 }
 
 void
-LinuxParameterServer::SendParameters(uint32_t worker, uint32_t step)
+LinuxParameterServer::UpdatesApplied(uint32_t /* worker */, uint32_t step, Time when)
 {
-    std::vector<uint32_t> order(m_layers.size());
-    std::iota(order.begin(), order.end(), 0);
-    if (m_job.scenario.order == TrainingScenario::REVERSE_ORDER)
-    {
-        std::reverse(order.begin(), order.end());
-    }
-    else if (m_job.scenario.order == TrainingScenario::RANDOM_ORDER)
-    {
-        for (std::size_t i = order.size(); i > 1; --i) // as ParameterServerApplication
-        {
-            std::swap(order[i - 1], order[m_rng->GetInteger(0, static_cast<uint32_t>(i - 1))]);
-        }
-    }
-    WorkerState& st = State(worker);
-    for (uint32_t local : order)
-    {
-        uint32_t layer = m_layers[local];
-        TensorChunkHeader h;
-        h.SetType(TensorChunkHeader::PARAMS);
-        h.SetTensor(static_cast<int32_t>(layer));
-        h.SetStep(step);
-        h.SetWorker(worker);
-        st.connection->SendTensor(h, m_job.profile->GetLayer(layer).paramBytes);
-    }
-}
-
-void
-LinuxParameterServer::ProcessUpdates(uint32_t worker)
-{
-    WorkerState& st = State(worker);
-    if (st.updating || st.ready.empty())
-    {
-        return;
-    }
-    auto [local, sample] = st.ready.front();
-    st.ready.pop_front();
-    st.updating = true;
-    uint32_t layer = m_layers[local];
-    double us = sample == 0 ? m_job.profile->GetLayer(layer).updateUs
-                            : m_job.profile->GetSample(sample - 1).updateUs.at(layer);
-    m_job.After(us * 1e-6,
-                [this, worker]
-                {
-                    WorkerState& s = State(worker);
-                    s.updating = false;
-                    if (++s.updatesDone == m_layers.size())
-                    {
-                        WorkerStepApplied(worker);
-                        return;
-                    }
-                    ProcessUpdates(worker);
-                });
-}
-
-void
-LinuxParameterServer::WorkerStepApplied(uint32_t worker)
-{
-    WorkerState& st = State(worker);
-    st.doneTime = m_job.clock.Now();
-    st.updatesDone = 0;
-    st.gradientsComplete = 0;
-    if (m_job.onWindowCandidate
-        && (st.step + 1 == m_job.scenario.warmup || st.step + 1 == m_job.scenario.steps))
-    {
-        m_job.onWindowCandidate(st.doneTime);
-    }
-    auto notify = [](uint32_t w, WorkerState& s)
-    {
-        TensorChunkHeader n;
-        n.SetType(TensorChunkHeader::NOTICE);
-        n.SetWorker(w);
-        n.SetStep(s.step);
-        n.SetTimestamp(ToTime(s.doneTime));
-        s.connection->SendControl(n);
-    };
-    if (m_job.scenario.mode == TrainingScenario::ASYNC)
-    {
-        notify(worker, st);
-        return;
-    }
-    if (++m_barrierCount < m_job.scenario.workers)
-    {
-        return;
-    }
-    m_barrierCount = 0;
-    for (auto& [w, s] : m_state)
-    {
-        notify(w, s);
-    }
+    WindowCandidate(step, when.GetSeconds());
 }
 
 // ---- LinuxTrainingWorker -------------------------------------------------------------------
@@ -633,11 +571,9 @@ LinuxTrainingWorker::LinuxTrainingWorker(LinuxJob& job,
                                          uint32_t index,
                                          const std::vector<uint32_t>& owners,
                                          int64_t stream)
-    : m_job(job),
+    : LinuxProtocolHost(job),
       m_index(index),
-      m_owners(owners),
-      m_mean(job.profile->GetMeanStep()),
-      m_scale(job.scenario.GetComputeScale(index))
+      m_owners(owners)
 {
     m_rng = CreateObject<UniformRandomVariable>();
     m_rng->SetStream(stream);
@@ -649,327 +585,80 @@ LinuxTrainingWorker::Connect(const std::vector<std::string>& servers,
                              const std::string& congestion,
                              double pace)
 {
+    const TrainingScenario& s = m_job.scenario;
+    m_protocol = std::make_unique<PsWorkerProtocol>(*this,
+                                                    m_job.profile,
+                                                    m_owners,
+                                                    static_cast<uint32_t>(servers.size()),
+                                                    WorkerConfig::FromScenario(s, m_index),
+                                                    m_rng);
     for (std::size_t p = 0; p < servers.size(); ++p)
     {
-        tcp::socket s(m_job.io);
-        s.open(tcp::v4());
-        TuneLinuxSocket(s.native_handle(), congestion, pace);
-        auto c = std::make_shared<LinuxTensorConnection>(
-            m_job,
-            std::move(s),
-            m_job.scenario.windowBytes,
-            [this](LinuxTensorConnection& conn, const TensorChunkHeader& h)
-            {
-                HandleChunk(conn, h);
-            });
-        m_connections.push_back(c);
+        m_connections.push_back(
+            OpenConnection(m_job,
+                           congestion,
+                           pace,
+                           s.windowBytes,
+                           [this](LinuxTensorConnection&, const TensorChunkHeader& h)
+                           {
+                               m_protocol->Receive(h);
+                           }));
     }
     for (std::size_t p = 0; p < servers.size(); ++p)
     {
-        tcp::endpoint to(boost::asio::ip::make_address_v4(servers[p]), port);
-        // The connection object owns the socket; connect through a reference to it.
         auto c = m_connections[p];
-        c->Connect(to,
-                   [this, c](const boost::system::error_code& ec)
-                   {
-                       if (ec)
-                       {
-                           m_job.Fail("linux backend: worker " + std::to_string(m_index)
-                                      + ": connection to a parameter server failed: "
-                                      + ec.message());
-                           return;
-                       }
-                       TensorChunkHeader hello;
-                       hello.SetType(TensorChunkHeader::HELLO);
-                       hello.SetWorker(m_index);
-                       c->SendControl(hello);
-                       c->Start();
-                       if (++m_connected == m_connections.size())
-                       {
-                           m_step = 0;
-                           StartStep();
-                       }
-                   });
+        c->Connect(
+            tcp::endpoint(boost::asio::ip::make_address_v4(servers[p]), port),
+            OnConnected("worker " + std::to_string(m_index) + ": connection to a parameter server",
+                        [this, c, p]
+                        {
+                            c->Start();
+                            m_protocol->Connected(static_cast<uint32_t>(p));
+                        }));
     }
 }
 
-void
-LinuxTrainingWorker::StartStep()
+TensorSink&
+LinuxTrainingWorker::GetPeer(uint32_t server)
 {
-    const std::size_t n = m_job.profile->GetNLayers();
-    if (m_job.scenario.sampleSteps && m_job.profile->GetNSamples() > 0)
-    {
-        uint32_t k = m_rng->GetInteger(0, static_cast<uint32_t>(m_job.profile->GetNSamples() - 1));
-        m_sample = k + 1;
-        m_fwd = &m_job.profile->GetSample(k).forwardUs;
-        m_bwd = &m_job.profile->GetSample(k).backwardUs;
-    }
-    else
-    {
-        m_sample = 0;
-        m_fwd = &m_mean.forwardUs;
-        m_bwd = &m_mean.backwardUs;
-    }
-    m_stepStart = m_job.clock.Now();
-    m_stepEnd = 0;
-    m_arrived.assign(n, false);
-    m_received.assign(n, 0);
-    m_arrivedCount = 0;
-    m_broadcastFree = m_stepStart;
-    m_reduceFree = m_stepStart;
-    m_reduced = 0;
-    m_nextForward = 0;
-    m_nextBackward = -1;
-    m_notices = 0;
-    for (auto& c : m_connections)
-    {
-        TensorChunkHeader pull;
-        pull.SetType(TensorChunkHeader::PULL);
-        pull.SetWorker(m_index);
-        pull.SetStep(m_step);
-        c->SendControl(pull);
-    }
-}
-
-void
-LinuxTrainingWorker::HandleChunk(LinuxTensorConnection& /* c */, const TensorChunkHeader& h)
-{
-    if (h.GetType() == TensorChunkHeader::PARAMS)
-    {
-        uint32_t l = static_cast<uint32_t>(h.GetTensor());
-        m_received.at(l) += h.GetLength();
-        if (m_received[l] < h.GetTensorBytes() || m_arrived[l])
-        {
-            return;
-        }
-        m_job.transfers.push_back({m_index,
-                                   m_owners[l],
-                                   h.GetStep(),
-                                   h.GetTensor(),
-                                   "down",
-                                   h.GetTensorBytes(),
-                                   h.GetTimestamp().GetSeconds(),
-                                   m_job.clock.Now()});
-        Broadcast(l);
-    }
-    else if (h.GetType() == TensorChunkHeader::NOTICE)
-    {
-        m_stepEnd = std::max(m_stepEnd, h.GetTimestamp().GetSeconds());
-        if (++m_notices < m_connections.size())
-        {
-            return;
-        }
-        const TrainingResult::StepRecord record{m_index, m_step, m_stepStart, m_stepEnd};
-        if (++m_step < m_job.scenario.steps)
-        {
-            StartStep();
-        }
-        m_job.StepDone(record);
-    }
-}
-
-double
-LinuxTrainingWorker::Compute(double us) const
-{
-    return us * 1e-6 * m_scale;
-}
-
-double
-LinuxTrainingWorker::IntraNode(uint32_t layer) const
-{
-    return TrainingNetwork::GetIntraNodeHalfSeconds(m_job.scenario,
-                                                    m_job.profile->GetLayer(layer).paramBytes);
-}
-
-void
-LinuxTrainingWorker::IntraNodeThen(double& free,
-                                   uint32_t layer,
-                                   void (LinuxTrainingWorker::*done)(uint32_t))
-{
-    if (m_job.scenario.gpusPerNode <= 1)
-    {
-        (this->*done)(layer);
-        return;
-    }
-    const double now = m_job.clock.Now();
-    free = std::max(free, now) + IntraNode(layer);
-    m_job.After(free - now,
-                [this, layer, done]
-                {
-                    (this->*done)(layer);
-                });
-}
-
-void
-LinuxTrainingWorker::Broadcast(uint32_t layer)
-{
-    IntraNodeThen(m_broadcastFree, layer, &LinuxTrainingWorker::BroadcastDone);
-}
-
-void
-LinuxTrainingWorker::BroadcastDone(uint32_t layer)
-{
-    m_arrived[layer] = true;
-    ++m_arrivedCount;
-    TryForward();
-}
-
-void
-LinuxTrainingWorker::Reduce(uint32_t layer)
-{
-    IntraNodeThen(m_reduceFree, layer, &LinuxTrainingWorker::ReduceDone);
-}
-
-void
-LinuxTrainingWorker::ReduceDone(uint32_t layer)
-{
-    if (m_job.scenario.overlap)
-    {
-        SendGradient(layer);
-        return;
-    }
-    if (++m_reduced == m_job.profile->GetNLayers())
-    {
-        for (int64_t l = static_cast<int64_t>(m_job.profile->GetNLayers()) - 1; l >= 0; --l)
-        {
-            SendGradient(static_cast<uint32_t>(l));
-        }
-    }
-}
-
-void
-LinuxTrainingWorker::TryForward()
-{
-    const uint32_t n = static_cast<uint32_t>(m_job.profile->GetNLayers());
-    if (m_busy || m_nextForward >= n || m_nextBackward >= 0)
-    {
-        return;
-    }
-    bool ready = m_job.scenario.overlap ? m_arrived[m_nextForward] : m_arrivedCount == n;
-    if (!ready)
-    {
-        return;
-    }
-    m_busy = true;
-    m_job.After(Compute((*m_fwd)[m_nextForward]),
-                [this]
-                {
-                    ForwardDone();
-                });
-}
-
-void
-LinuxTrainingWorker::ForwardDone()
-{
-    m_busy = false;
-    const uint32_t n = static_cast<uint32_t>(m_job.profile->GetNLayers());
-    if (++m_nextForward < n)
-    {
-        TryForward();
-        return;
-    }
-    m_nextBackward = n - 1;
-    m_busy = true;
-    m_job.After(Compute((*m_bwd)[m_nextBackward]),
-                [this]
-                {
-                    BackwardDone();
-                });
-}
-
-void
-LinuxTrainingWorker::BackwardDone()
-{
-    m_busy = false;
-    const uint32_t layer = static_cast<uint32_t>(m_nextBackward);
-    if (m_job.scenario.overlap)
-    {
-        Reduce(layer);
-    }
-    if (layer == 0)
-    {
-        if (!m_job.scenario.overlap)
-        {
-            for (int64_t l = static_cast<int64_t>(m_job.profile->GetNLayers()) - 1; l >= 0; --l)
-            {
-                Reduce(static_cast<uint32_t>(l));
-            }
-        }
-        return;
-    }
-    --m_nextBackward;
-    m_busy = true;
-    m_job.After(Compute((*m_bwd)[m_nextBackward]),
-                [this]
-                {
-                    BackwardDone();
-                });
-}
-
-void
-LinuxTrainingWorker::SendGradient(uint32_t layer)
-{
-    TensorChunkHeader h;
-    h.SetType(TensorChunkHeader::GRADIENT);
-    h.SetTensor(static_cast<int32_t>(layer));
-    h.SetStep(m_step);
-    h.SetWorker(m_index);
-    h.SetAux(m_sample);
-    m_connections[m_owners[layer]]->SendTensor(h, m_job.profile->GetLayer(layer).paramBytes);
+    return *m_connections.at(server);
 }
 
 // ---- LinuxRingNode -------------------------------------------------------------------------
 
 LinuxRingNode::LinuxRingNode(LinuxJob& job, uint32_t index, int64_t stream)
-    : m_job(job),
-      m_index(index),
-      m_workers(job.scenario.workers),
-      m_mean(job.profile->GetMeanStep()),
-      m_scale(job.scenario.GetComputeScale(index))
+    : LinuxProtocolHost(job),
+      m_index(index)
 {
-    m_rng = CreateObject<UniformRandomVariable>();
-    m_rng->SetStream(stream);
-    const TrainingScenario& s = job.scenario;
-    m_buckets = TensorFusion::FormBuckets(*job.profile,
-                                          s.bucketBytes,
-                                          s.firstBucketBytes,
-                                          s.fusionTimeout);
-    m_bucketOfLayer.assign(job.profile->GetNLayers(), 0);
-    for (std::size_t b = 0; b < m_buckets.size(); ++b)
-    {
-        for (uint32_t l : m_buckets[b].layers)
-        {
-            m_bucketOfLayer[l] = static_cast<uint32_t>(b);
-        }
-    }
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(stream);
+    m_protocol = std::make_unique<RingAllReduceProtocol>(
+        *this,
+        job.profile,
+        WorkerConfig::FromScenario(job.scenario, index),
+        RingAllReduceProtocol::RingConfig::FromScenario(job.scenario),
+        rng);
 }
 
 void
 LinuxRingNode::Listen(uint16_t port, const std::string& congestion, double pace)
 {
     m_acceptor = OpenAcceptor(m_job.io, port, congestion, pace);
-    m_acceptor->async_accept(
-        [this](const boost::system::error_code& ec, tcp::socket socket)
-        {
-            if (ec)
-            {
-                if (ec != boost::asio::error::operation_aborted)
-                {
-                    m_job.Fail("linux backend: ring accept failed: " + ec.message());
-                }
-                return;
-            }
-            m_prev = std::make_shared<LinuxTensorConnection>(
-                m_job,
-                std::move(socket),
-                0,
-                [this](LinuxTensorConnection& c, const TensorChunkHeader& h)
-                {
-                    HandleChunk(c, h);
-                });
-            m_prev->Start();
-            MaybeStart();
-        });
+    AcceptOne(m_job,
+              *m_acceptor,
+              [this](tcp::socket socket)
+              {
+                  m_prev = std::make_shared<LinuxTensorConnection>(
+                      m_job,
+                      std::move(socket),
+                      0,
+                      [this](LinuxTensorConnection&, const TensorChunkHeader& h)
+                      {
+                          m_protocol->Receive(h);
+                      });
+                  m_prev->Start();
+                  m_protocol->PredecessorUp();
+              });
 }
 
 void
@@ -978,303 +667,35 @@ LinuxRingNode::Connect(const std::string& successor,
                        const std::string& congestion,
                        double pace)
 {
-    tcp::socket s(m_job.io);
-    s.open(tcp::v4());
-    TuneLinuxSocket(s.native_handle(), congestion, pace);
-    m_next = std::make_shared<LinuxTensorConnection>(m_job, std::move(s), 0, nullptr);
-    tcp::endpoint to(boost::asio::ip::make_address_v4(successor), port);
+    m_next = OpenConnection(m_job, congestion, pace, 0, nullptr);
     m_next->Connect(
-        to,
-        [this](const boost::system::error_code& ec)
-        {
-            if (ec)
-            {
-                m_job.Fail("linux backend: ring worker " + std::to_string(m_index)
-                           + ": connection to its successor failed: " + ec.message());
-                return;
-            }
-            m_next->Start(); // nothing comes back; reading detects a peer that went away
-            m_nextUp = true;
-            MaybeStart();
-        });
+        tcp::endpoint(boost::asio::ip::make_address_v4(successor), port),
+        OnConnected("ring worker " + std::to_string(m_index) + ": connection to its successor",
+                    [this]
+                    {
+                        m_next->Start(); // nothing comes back; reading detects a
+                                         // peer that went away
+                        m_protocol->SuccessorUp();
+                    }));
 }
 
 void
 LinuxRingNode::MaybeStart()
 {
-    if (m_started || (m_workers > 1 && (!m_nextUp || !m_prev)))
-    {
-        return;
-    }
-    m_started = true;
-    m_step = 0;
-    StartStep();
+    m_protocol->MaybeStart();
 }
 
-double
-LinuxRingNode::IntraDelay(uint64_t bytes) const
+TensorSink&
+LinuxRingNode::GetPeer(uint32_t /* peer */)
 {
-    return TrainingNetwork::GetIntraNodeHalfSeconds(m_job.scenario, static_cast<double>(bytes));
-}
-
-uint64_t
-LinuxRingNode::ChunkBytes(uint32_t bucket, uint32_t chunk) const
-{
-    const uint64_t m = m_buckets[bucket].bytes;
-    const uint64_t base = m / m_workers;
-    return chunk + 1 < m_workers ? base : m - base * (m_workers - 1);
+    return *m_next;
 }
 
 void
-LinuxRingNode::StartStep()
+LinuxRingNode::StepCompleted(const TrainingResult::StepRecord& record)
 {
-    if (m_job.scenario.sampleSteps && m_job.profile->GetNSamples() > 0)
-    {
-        uint32_t k = m_rng->GetInteger(0, static_cast<uint32_t>(m_job.profile->GetNSamples() - 1));
-        m_fwd = &m_job.profile->GetSample(k).forwardUs;
-        m_bwd = &m_job.profile->GetSample(k).backwardUs;
-    }
-    else
-    {
-        m_fwd = &m_mean.forwardUs;
-        m_bwd = &m_mean.backwardUs;
-    }
-    m_stepStart = m_job.clock.Now();
-    m_backwardDone = false;
-    m_firstReady.assign(m_buckets.size(), 0);
-    m_closed.assign(m_buckets.size(), false);
-    m_nextBucket = 0;
-    m_bucketBusy = false;
-    double forward = 0;
-    for (double us : *m_fwd)
-    {
-        forward += us * 1e-6 * m_scale;
-    }
-    m_job.After(forward,
-                [this]
-                {
-                    m_nextBackward = static_cast<int64_t>(m_job.profile->GetNLayers()) - 1;
-                    m_job.After((*m_bwd)[m_nextBackward] * 1e-6 * m_scale,
-                                [this]
-                                {
-                                    BackwardDone();
-                                });
-                });
-}
-
-void
-LinuxRingNode::BackwardDone()
-{
-    const uint32_t layer = static_cast<uint32_t>(m_nextBackward);
-    const uint32_t b = m_bucketOfLayer[layer];
-    const auto& bucket = m_buckets[b];
-    const double now = m_job.clock.Now();
-    if (bucket.layers.front() == layer)
-    {
-        m_firstReady[b] = now;
-    }
-    if (bucket.layers.back() == layer)
-    {
-        double close = now;
-        if (bucket.byTimeout)
-        {
-            close = std::max(close, m_firstReady[b] + m_job.scenario.fusionTimeout.GetSeconds());
-        }
-        const uint32_t step = m_step;
-        m_job.After(close - now,
-                    [this, step, b]
-                    {
-                        BucketClosed(step, b);
-                    });
-    }
-    if (layer == 0)
-    {
-        m_backwardDone = true;
-        TryStartBucket();
-        return;
-    }
-    --m_nextBackward;
-    m_job.After((*m_bwd)[m_nextBackward] * 1e-6 * m_scale,
-                [this]
-                {
-                    BackwardDone();
-                });
-}
-
-void
-LinuxRingNode::BucketClosed(uint32_t step, uint32_t bucket)
-{
-    if (step != m_step)
-    {
-        return;
-    }
-    m_closed[bucket] = true;
-    TryStartBucket();
-}
-
-void
-LinuxRingNode::TryStartBucket()
-{
-    if (m_bucketBusy || m_nextBucket >= m_buckets.size())
-    {
-        return;
-    }
-    if (!(m_job.scenario.overlap ? m_closed[m_nextBucket] : m_backwardDone))
-    {
-        return;
-    }
-    m_bucketBusy = true;
-    if (m_job.scenario.gpusPerNode > 1)
-    {
-        m_job.After(IntraDelay(m_buckets[m_nextBucket].bytes),
-                    [this]
-                    {
-                        StartRing();
-                    });
-    }
-    else
-    {
-        StartRing();
-    }
-}
-
-void
-LinuxRingNode::StartRing()
-{
-    if (m_workers == 1)
-    {
-        RingDone();
-        return;
-    }
-    m_ringActive = true;
-    m_reducing = false;
-    m_nextRound = 0;
-    Advance();
-}
-
-void
-LinuxRingNode::Advance()
-{
-    const uint32_t rounds = 2 * (m_workers - 1);
-    while (m_ringActive && !m_reducing)
-    {
-        if (m_nextRound < rounds)
-        {
-            if (m_nextRound > 0)
-            {
-                if (m_arrived.count(ChunkKey{m_step, m_nextBucket, m_nextRound - 1}) == 0)
-                {
-                    return; // wait for the predecessor's chunk
-                }
-                if (m_nextRound - 1 < m_workers - 1 && m_job.scenario.reductionRate > 0)
-                {
-                    uint32_t chunk
-                        = (m_index + m_workers - (m_nextRound - 1) % m_workers - 1) % m_workers;
-                    m_reducing = true;
-                    m_job.After(static_cast<double>(ChunkBytes(m_nextBucket, chunk))
-                                    / m_job.scenario.reductionRate,
-                                [this]
-                                {
-                                    m_reducing = false;
-                                    SendRound(m_nextRound++);
-                                    Advance();
-                                });
-                    return;
-                }
-            }
-            SendRound(m_nextRound++);
-            continue;
-        }
-        if (m_arrived.count(ChunkKey{m_step, m_nextBucket, rounds - 1}) > 0)
-        {
-            m_ringActive = false;
-            RingDone();
-        }
-        return;
-    }
-}
-
-void
-LinuxRingNode::SendRound(uint32_t round)
-{
-    const uint32_t chunk = (m_index + m_workers - round % m_workers) % m_workers;
-    TensorChunkHeader h;
-    h.SetType(TensorChunkHeader::RING);
-    h.SetTensor(static_cast<int32_t>(m_nextBucket));
-    h.SetStep(m_step);
-    h.SetWorker(m_index);
-    h.SetAux(round);
-    m_next->SendTensor(h, ChunkBytes(m_nextBucket, chunk));
-}
-
-void
-LinuxRingNode::HandleChunk(LinuxTensorConnection& /* c */, const TensorChunkHeader& h)
-{
-    if (h.GetType() != TensorChunkHeader::RING)
-    {
-        return;
-    }
-    ChunkKey key{h.GetStep(), static_cast<uint32_t>(h.GetTensor()), h.GetAux()};
-    uint64_t& got = m_partial[key];
-    got += h.GetLength();
-    if (got < h.GetTensorBytes())
-    {
-        return;
-    }
-    m_partial.erase(key);
-    m_arrived[key] = h.GetTensorBytes();
-    m_job.transfers.push_back({(m_index + m_workers - 1) % m_workers,
-                               m_index,
-                               h.GetStep(),
-                               h.GetTensor(),
-                               "ring",
-                               h.GetTensorBytes(),
-                               h.GetTimestamp().GetSeconds(),
-                               m_job.clock.Now()});
-    if (m_ringActive && std::get<0>(key) == m_step && std::get<1>(key) == m_nextBucket)
-    {
-        Advance();
-    }
-}
-
-void
-LinuxRingNode::RingDone()
-{
-    if (m_job.scenario.gpusPerNode > 1)
-    {
-        m_job.After(IntraDelay(m_buckets[m_nextBucket].bytes),
-                    [this]
-                    {
-                        BucketDone();
-                    });
-    }
-    else
-    {
-        BucketDone();
-    }
-}
-
-void
-LinuxRingNode::BucketDone()
-{
-    m_bucketBusy = false;
-    if (++m_nextBucket < m_buckets.size())
-    {
-        TryStartBucket();
-        return;
-    }
-    const double now = m_job.clock.Now();
-    const TrainingResult::StepRecord record{m_index, m_step, m_stepStart, now};
-    if (m_job.onWindowCandidate
-        && (m_step + 1 == m_job.scenario.warmup || m_step + 1 == m_job.scenario.steps))
-    {
-        m_job.onWindowCandidate(now);
-    }
-    if (++m_step < m_job.scenario.steps)
-    {
-        StartStep();
-    }
-    m_job.StepDone(record);
+    WindowCandidate(record.step, record.end);
+    LinuxProtocolHost::StepCompleted(record);
 }
 
 } // namespace ns3

@@ -5,10 +5,13 @@
 #ifndef LINUX_TRAINING_APPS_H
 #define LINUX_TRAINING_APPS_H
 
+#include "ns3/ps-server-protocol.h"
+#include "ns3/ps-worker-protocol.h"
 #include "ns3/random-variable-stream.h"
-#include "ns3/ring-allreduce-application.h"
+#include "ns3/ring-allreduce-protocol.h"
 #include "ns3/tensor-chunk-header.h"
 #include "ns3/training-profile.h"
+#include "ns3/training-protocol.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
 
@@ -96,7 +99,8 @@ struct LinuxJob
  * \brief The TensorConnection framing (TensorChunkHeader, WIN multiplexing, control before data)
  * over a kernel TCP socket with Boost.Asio. Payload is zeros; only sizes and timing matter.
  */
-class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorConnection>
+class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorConnection>,
+                              public TensorSink
 {
   public:
     /// Called for every complete message (a control message or one chunk of a tensor).
@@ -122,12 +126,12 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
     void Connect(const boost::asio::ip::tcp::endpoint& to,
                  std::function<void(const boost::system::error_code&)> done);
     /** \param header a control message (length 0) */
-    void SendControl(const TensorChunkHeader& header);
+    void SendControl(const TensorChunkHeader& header) override;
     /**
      * \param header the tensor's header (type, tensor, step, worker, aux)
      * \param bytes tensor size
      */
-    void SendTensor(const TensorChunkHeader& header, uint64_t bytes);
+    void SendTensor(const TensorChunkHeader& header, uint64_t bytes) override;
     /** \return payload bytes handed to the kernel */
     uint64_t GetPayloadBytesSent() const;
     /** \return payload bytes received */
@@ -144,6 +148,8 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
         double firstByte;         //!< when its first chunk was picked
     };
 
+    /// Run TrySend after the current event (once, however many messages it queues).
+    void PostSend();
     /// Pick the next message (control first; WIN multiplexing as TensorConnection).
     bool NextMessage();
     /// Write the pending message, or pick the next one.
@@ -177,10 +183,45 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
 
 /**
  * \ingroup distributed-training
- * \brief ParameterServerApplication's protocol over kernel TCP: HELLO/PULL, parameters down in
- * the configured order, gradients up, updates replayed as timed waits, the sync barrier.
+ * \brief ProtocolTransport over a LinuxJob: the run's clock (undilated), its event loop's timers,
+ * and its records. The host programs below add the connections.
  */
-class LinuxParameterServer
+class LinuxProtocolHost : public ProtocolTransport
+{
+  public:
+    /** \param job the run */
+    explicit LinuxProtocolHost(LinuxJob& job);
+    Time Now() const override;
+    void Schedule(const Time& delay, std::function<void()> fn) override;
+    void TransferCompleted(const TrainingResult::TransferRecord& record) override;
+    void StepCompleted(const TrainingResult::StepRecord& record) override;
+    void Fail(const std::string& what) override;
+
+  protected:
+    /**
+     * \brief Report the end of a step as a time the measurement window may start or end at (the
+     * end of the last warm-up step or of the last step).
+     * \param step the step
+     * \param seconds when it ended
+     */
+    void WindowCandidate(uint32_t step, double seconds);
+    /**
+     * \param peer what the connection leads to (error messages)
+     * \param done called once the connection is up
+     * \return the handler of a connection attempt's outcome
+     */
+    std::function<void(const boost::system::error_code&)> OnConnected(const std::string& peer,
+                                                                      std::function<void()> done);
+
+    LinuxJob& m_job; //!< the run
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief A parameter server over kernel TCP: PsServerProtocol (the protocol of
+ * ParameterServerApplication) with one LinuxTensorConnection per worker.
+ */
+class LinuxParameterServer : public LinuxProtocolHost
 {
   public:
     /**
@@ -202,20 +243,6 @@ class LinuxParameterServer
     void Listen(uint16_t port, const std::string& congestion, double paceBytesPerSecond);
 
   private:
-    /// One worker's state at this server (as ParameterServerApplication::WorkerState).
-    struct WorkerState
-    {
-        std::shared_ptr<LinuxTensorConnection> connection; //!< the worker's connection
-        std::vector<uint64_t> received;                    //!< bytes per local layer
-        uint32_t gradientsComplete{0};                     //!< complete gradients this step
-        std::deque<std::pair<uint32_t, uint32_t>> ready;   //!< (local layer, sample) to apply
-        std::vector<std::pair<uint32_t, uint32_t>> held;   //!< held until all arrived
-        bool updating{false};                              //!< an update is running
-        uint32_t updatesDone{0};                           //!< updates applied this step
-        uint32_t step{0};                                  //!< the step
-        double doneTime{0};                                //!< when its updates finished
-    };
-
     /// Accept the next worker.
     void Accept();
     /**
@@ -223,38 +250,22 @@ class LinuxParameterServer
      * \param h the message
      */
     void HandleChunk(LinuxTensorConnection& c, const TensorChunkHeader& h);
-    /**
-     * \param worker worker index
-     * \param step step
-     */
-    void SendParameters(uint32_t worker, uint32_t step);
-    /** \param worker worker index */
-    void ProcessUpdates(uint32_t worker);
-    /** \param worker worker index */
-    void WorkerStepApplied(uint32_t worker);
-    /**
-     * \param worker worker index
-     * \return its state
-     */
-    WorkerState& State(uint32_t worker);
+    TensorSink& GetPeer(uint32_t peer) override;
+    void UpdatesApplied(uint32_t worker, uint32_t step, Time when) override;
 
-    LinuxJob& m_job;                                            //!< the run
-    uint32_t m_index;                                           //!< server index
-    std::vector<uint32_t> m_layers;                             //!< owned layers
-    std::vector<int32_t> m_localIndex;                          //!< layer -> local index or -1
-    Ptr<UniformRandomVariable> m_rng;                           //!< random order
-    std::unique_ptr<boost::asio::ip::tcp::acceptor> m_acceptor; //!< listening socket
+    std::unique_ptr<boost::asio::ip::tcp::acceptor> m_acceptor;        //!< listening socket
     std::vector<std::shared_ptr<LinuxTensorConnection>> m_connections; //!< accepted
-    std::map<uint32_t, WorkerState> m_state;                           //!< per worker
-    uint32_t m_barrierCount{0}; //!< workers done this step (sync)
+    std::map<uint32_t, std::shared_ptr<LinuxTensorConnection>> m_workerConnection; //!< per worker
+    std::unique_ptr<PsServerProtocol> m_protocol;                                  //!< the protocol
 };
 
 /**
  * \ingroup distributed-training
- * \brief TrainingWorkerApplication's protocol over kernel TCP: PULL, forward and backward
- * replayed as timed waits (x computeScale), gradients up, step ends at the servers' NOTICE.
+ * \brief A PS worker over kernel TCP: PsWorkerProtocol (the protocol of
+ * TrainingWorkerApplication) with one LinuxTensorConnection per server; compute and intra-node
+ * work are timed waits.
  */
-class LinuxTrainingWorker
+class LinuxTrainingWorker : public LinuxProtocolHost
 {
   public:
     /**
@@ -280,79 +291,22 @@ class LinuxTrainingWorker
                  double paceBytesPerSecond);
 
   private:
-    /// Begin a step: sample its times and PULL from every server.
-    void StartStep();
-    /**
-     * \param c the connection
-     * \param h the message
-     */
-    void HandleChunk(LinuxTensorConnection& c, const TensorChunkHeader& h);
-    /** \param layer a parameter tensor that arrived */
-    void Broadcast(uint32_t layer);
-    /**
-     * \brief Queue a layer's intra-node work (one reduce or broadcast at a time), then call done.
-     * \param free when the intra-node link is free (updated)
-     * \param layer the layer
-     * \param done what follows
-     */
-    void IntraNodeThen(double& free, uint32_t layer, void (LinuxTrainingWorker::*done)(uint32_t));
-    /** \param layer its intra-node broadcast finished */
-    void BroadcastDone(uint32_t layer);
-    /** \param layer a gradient computed */
-    void Reduce(uint32_t layer);
-    /** \param layer its intra-node reduction finished */
-    void ReduceDone(uint32_t layer);
-    /// Start the next forward layer if allowed.
-    void TryForward();
-    /// A forward layer finished.
-    void ForwardDone();
-    /// A backward layer finished.
-    void BackwardDone();
-    /** \param layer send its gradient */
-    void SendGradient(uint32_t layer);
-    /**
-     * \param us profile microseconds
-     * \return seconds x computeScale
-     */
-    double Compute(double us) const;
-    /**
-     * \param layer a layer
-     * \return intra-node transfer time of its tensor, seconds
-     */
-    double IntraNode(uint32_t layer) const;
+    TensorSink& GetPeer(uint32_t peer) override;
 
-    LinuxJob& m_job;                                                   //!< the run
     uint32_t m_index;                                                  //!< worker index
     std::vector<uint32_t> m_owners;                                    //!< server of each layer
     Ptr<UniformRandomVariable> m_rng;                                  //!< step sampling
-    TrainingProfile::StepTimes m_mean;                                 //!< mean step
-    double m_scale;                                                    //!< compute scale
     std::vector<std::shared_ptr<LinuxTensorConnection>> m_connections; //!< one per server
-    uint32_t m_connected{0};                                           //!< connections up
-    uint32_t m_step{0};                                                //!< current step
-    uint32_t m_sample{0};                      //!< sample index + 1 (0: mean)
-    const std::vector<double>* m_fwd{nullptr}; //!< forward times of the step
-    const std::vector<double>* m_bwd{nullptr}; //!< backward times of the step
-    std::vector<bool> m_arrived;               //!< layer's parameters usable
-    std::vector<uint64_t> m_received;          //!< parameter bytes received
-    uint32_t m_arrivedCount{0};                //!< layers arrived
-    uint32_t m_nextForward{0};                 //!< next forward layer
-    int64_t m_nextBackward{-1};                //!< next backward layer (-1: none)
-    bool m_busy{false};                        //!< compute busy
-    uint32_t m_reduced{0};                     //!< gradients reduced (overlap off)
-    uint32_t m_notices{0};                     //!< NOTICEs this step
-    double m_stepStart{0};                     //!< step start
-    double m_stepEnd{0};                       //!< latest NOTICE time
-    double m_broadcastFree{0};                 //!< intra-node broadcast free at
-    double m_reduceFree{0};                    //!< intra-node reduction free at
+    std::unique_ptr<PsWorkerProtocol> m_protocol; //!< the protocol (from Connect)
 };
 
 /**
  * \ingroup distributed-training
- * \brief RingAllReduceApplication's protocol over kernel TCP: buckets formed by
- * TensorFusion::FormBuckets, 2(K-1) rounds per bucket to the successor.
+ * \brief A ring AllReduce node over kernel TCP: RingAllReduceProtocol (the protocol of
+ * RingAllReduceApplication) with a LinuxTensorConnection to the successor and one from the
+ * predecessor.
  */
-class LinuxRingNode
+class LinuxRingNode : public LinuxProtocolHost
 {
   public:
     /**
@@ -383,74 +337,14 @@ class LinuxRingNode
     void MaybeStart();
 
   private:
-    /// (step, bucket, round)
-    using ChunkKey = std::tuple<uint32_t, uint32_t, uint32_t>;
-    /// Begin a step.
-    void StartStep();
-    /// Backward of one layer finished.
-    void BackwardDone();
-    /**
-     * \param step the step
-     * \param bucket a bucket that closed
-     */
-    void BucketClosed(uint32_t step, uint32_t bucket);
-    /// Start the next bucket if allowed.
-    void TryStartBucket();
-    /// Start the ring of the current bucket.
-    void StartRing();
-    /// Send what can be sent.
-    void Advance();
-    /** \param round send this round's chunk */
-    void SendRound(uint32_t round);
-    /**
-     * \param c the connection
-     * \param h the message
-     */
-    void HandleChunk(LinuxTensorConnection& c, const TensorChunkHeader& h);
-    /// The current bucket's ring finished.
-    void RingDone();
-    /// The current bucket finished (after the intra-node broadcast).
-    void BucketDone();
-    /**
-     * \param bucket bucket
-     * \param chunk chunk
-     * \return its bytes
-     */
-    uint64_t ChunkBytes(uint32_t bucket, uint32_t chunk) const;
-    /**
-     * \param bytes a bucket's size
-     * \return intra-node time, seconds
-     */
-    double IntraDelay(uint64_t bytes) const;
+    TensorSink& GetPeer(uint32_t peer) override;
+    void StepCompleted(const TrainingResult::StepRecord& record) override;
 
-    LinuxJob& m_job;                                            //!< the run
     uint32_t m_index;                                           //!< ring position
-    uint32_t m_workers;                                         //!< K
-    Ptr<UniformRandomVariable> m_rng;                           //!< step sampling
-    TrainingProfile::StepTimes m_mean;                          //!< mean step
-    double m_scale;                                             //!< compute scale
-    std::vector<RingAllReduceApplication::Bucket> m_buckets;    //!< the buckets
-    std::vector<uint32_t> m_bucketOfLayer;                      //!< layer -> bucket
     std::unique_ptr<boost::asio::ip::tcp::acceptor> m_acceptor; //!< for the predecessor
     std::shared_ptr<LinuxTensorConnection> m_next;              //!< to the successor
     std::shared_ptr<LinuxTensorConnection> m_prev;              //!< from the predecessor
-    bool m_nextUp{false};                                       //!< connected to the successor
-    bool m_started{false};                                      //!< steps started
-    uint32_t m_step{0};                                         //!< current step
-    const std::vector<double>* m_fwd{nullptr};                  //!< forward times
-    const std::vector<double>* m_bwd{nullptr};                  //!< backward times
-    int64_t m_nextBackward{-1};                                 //!< next backward layer
-    bool m_backwardDone{false};                                 //!< backward finished
-    std::vector<double> m_firstReady;                           //!< bucket's first gradient time
-    std::vector<bool> m_closed;                                 //!< bucket closed
-    uint32_t m_nextBucket{0};                                   //!< bucket in progress / next
-    bool m_bucketBusy{false};                                   //!< a bucket is being reduced
-    bool m_ringActive{false};                                   //!< rounds in progress
-    bool m_reducing{false};                                     //!< reduction delay running
-    uint32_t m_nextRound{0};                                    //!< next round to send
-    double m_stepStart{0};                                      //!< step start
-    std::map<ChunkKey, uint64_t> m_partial;                     //!< bytes of chunks arriving
-    std::map<ChunkKey, uint64_t> m_arrived;                     //!< complete chunks
+    std::unique_ptr<RingAllReduceProtocol> m_protocol;          //!< the protocol
 };
 
 } // namespace ns3

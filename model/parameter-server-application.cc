@@ -13,9 +13,6 @@
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
-#include <numeric>
-
 namespace ns3
 {
 
@@ -105,9 +102,7 @@ ParameterServerApplication::ParameterServerApplication()
       m_mode(SYNC),
       m_overlap(false),
       m_order(FORWARD),
-      m_window(0),
-      m_barrierCount(0),
-      m_bytesReceived(0)
+      m_window(0)
 {
     NS_LOG_FUNCTION(this);
     m_rng = CreateObject<UniformRandomVariable>();
@@ -127,7 +122,7 @@ ParameterServerApplication::DoDispose()
         c->Dispose();
     }
     m_connections.clear();
-    m_state.clear();
+    m_workerConnection.clear();
     m_listener = nullptr;
     m_rng = nullptr;
     m_profile.reset();
@@ -141,11 +136,6 @@ ParameterServerApplication::SetModel(std::shared_ptr<const TrainingProfile> prof
     NS_LOG_FUNCTION(this << layers.size());
     m_profile = profile;
     m_layers = layers;
-    m_localIndex.assign(profile->GetNLayers(), -1);
-    for (std::size_t i = 0; i < layers.size(); ++i)
-    {
-        m_localIndex.at(layers[i]) = static_cast<int32_t>(i);
-    }
 }
 
 int64_t
@@ -158,7 +148,7 @@ ParameterServerApplication::AssignStreams(int64_t stream)
 uint64_t
 ParameterServerApplication::GetPayloadBytesReceived() const
 {
-    return m_bytesReceived;
+    return m_protocol ? m_protocol->GetGradientBytesReceived() : 0;
 }
 
 uint64_t
@@ -178,6 +168,12 @@ ParameterServerApplication::StartApplication()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_profile || m_layers.empty(),
                     "ParameterServerApplication: SetModel() with at least one layer first");
+    const auto order = m_order == REVERSE  ? TrainingScenario::REVERSE_ORDER
+                       : m_order == RANDOM ? TrainingScenario::RANDOM_ORDER
+                                           : TrainingScenario::FORWARD_ORDER;
+    const PsServerProtocol::Config config{m_index, m_workers, m_mode == SYNC, m_overlap, order};
+    ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
+    m_protocol = std::make_unique<PsServerProtocol>(transport, m_profile, m_layers, config, m_rng);
     m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
@@ -221,182 +217,34 @@ ParameterServerApplication::HandleAccept(Ptr<Socket> socket, const Address& from
     m_socketTrace(socket);
 }
 
-ParameterServerApplication::WorkerState&
-ParameterServerApplication::State(uint32_t worker)
-{
-    auto it = m_state.find(worker);
-    if (it == m_state.end())
-    {
-        it = m_state.emplace(worker, WorkerState()).first;
-        it->second.received.assign(m_layers.size(), 0);
-    }
-    return it->second;
-}
-
 void
 ParameterServerApplication::HandleChunk(Ptr<TensorConnection> connection,
                                         const TensorChunkHeader& header)
 {
     NS_LOG_FUNCTION(this << header);
-    const uint32_t w = header.GetWorker();
-    WorkerState& st = State(w);
-    switch (header.GetType())
+    if (PsServerProtocol::IdentifiesWorker(header))
     {
-        case TensorChunkHeader::HELLO:
-            st.connection = connection;
-            break;
-        case TensorChunkHeader::PULL:
-            st.connection = connection;
-            SendParameters(w, header.GetStep());
-            break;
-        case TensorChunkHeader::GRADIENT:
-        {
-            int32_t local
-                = header.GetTensor() >= 0
-                          && static_cast<std::size_t>(header.GetTensor()) < m_localIndex.size()
-                      ? m_localIndex[header.GetTensor()]
-                      : -1;
-            NS_ABORT_MSG_IF(local < 0,
-                            "server " << m_index << " got a gradient of layer "
-                                      << header.GetTensor() << " it does not own");
-            if (st.gradientsComplete == 0 && st.received[local] == 0)
-            {
-                st.step = header.GetStep();
-            }
-            st.received[local] += header.GetLength();
-            m_bytesReceived += header.GetLength();
-            if (st.received[local] < header.GetTensorBytes())
-            {
-                break;
-            }
-            st.received[local] = 0;
-            ++st.gradientsComplete;
-            m_transferTrace({w,
-                             m_index,
-                             header.GetStep(),
-                             header.GetTensor(),
-                             "up",
-                             header.GetTensorBytes(),
-                             header.GetTimestamp().GetSeconds(),
-                             Simulator::Now().GetSeconds()});
-            std::pair<uint32_t, uint32_t> op(static_cast<uint32_t>(local), header.GetAux());
-            if (m_overlap)
-            {
-                st.ready.push_back(op);
-            }
-            else
-            {
-                st.held.push_back(op);
-                if (st.gradientsComplete == m_layers.size())
-                {
-                    st.ready.insert(st.ready.end(), st.held.begin(), st.held.end());
-                    st.held.clear();
-                }
-            }
-            ProcessUpdates(w);
-            break;
-        }
-        default:
-            NS_LOG_WARN("server " << m_index << " ignores message " << header);
+        m_workerConnection[header.GetWorker()] = connection;
     }
+    m_protocol->Receive(header);
+}
+
+TensorSink&
+ParameterServerApplication::GetPeer(uint32_t worker)
+{
+    return *m_workerConnection.at(worker);
 }
 
 void
-ParameterServerApplication::SendParameters(uint32_t worker, uint32_t step)
+ParameterServerApplication::TransferCompleted(const TrainingResult::TransferRecord& record)
 {
-    NS_LOG_FUNCTION(this << worker << step);
-    std::vector<uint32_t> order(m_layers.size());
-    std::iota(order.begin(), order.end(), 0);
-    if (m_order == REVERSE)
-    {
-        std::reverse(order.begin(), order.end());
-    }
-    else if (m_order == RANDOM)
-    {
-        for (std::size_t i = order.size(); i > 1; --i) // Fisher-Yates with the seeded stream
-        {
-            std::swap(order[i - 1], order[m_rng->GetInteger(0, static_cast<uint32_t>(i - 1))]);
-        }
-    }
-    WorkerState& st = State(worker);
-    for (uint32_t local : order)
-    {
-        uint32_t layer = m_layers[local];
-        TensorChunkHeader h;
-        h.SetType(TensorChunkHeader::PARAMS);
-        h.SetTensor(static_cast<int32_t>(layer));
-        h.SetStep(step);
-        h.SetWorker(worker);
-        st.connection->SendTensor(h, m_profile->GetLayer(layer).paramBytes);
-    }
+    m_transferTrace(record);
 }
 
 void
-ParameterServerApplication::ProcessUpdates(uint32_t worker)
+ParameterServerApplication::UpdatesApplied(uint32_t worker, uint32_t step, Time when)
 {
-    WorkerState& st = State(worker);
-    if (st.updating || st.ready.empty())
-    {
-        return;
-    }
-    auto [local, sample] = st.ready.front();
-    st.ready.pop_front();
-    st.updating = true;
-    uint32_t layer = m_layers[local];
-    double us = sample == 0 ? m_profile->GetLayer(layer).updateUs
-                            : m_profile->GetSample(sample - 1).updateUs.at(layer);
-    Simulator::Schedule(TrainingProfile::FromMicroseconds(us),
-                        &ParameterServerApplication::UpdateDone,
-                        this,
-                        worker);
-}
-
-void
-ParameterServerApplication::UpdateDone(uint32_t worker)
-{
-    WorkerState& st = State(worker);
-    st.updating = false;
-    if (++st.updatesDone == m_layers.size())
-    {
-        WorkerStepApplied(worker);
-        return;
-    }
-    ProcessUpdates(worker);
-}
-
-void
-ParameterServerApplication::WorkerStepApplied(uint32_t worker)
-{
-    NS_LOG_FUNCTION(this << worker);
-    WorkerState& st = State(worker);
-    st.doneTime = Simulator::Now();
-    st.updatesDone = 0;
-    st.gradientsComplete = 0;
-    m_updatesTrace(worker, st.step, st.doneTime);
-
-    auto notify = [](uint32_t w, WorkerState& s)
-    {
-        TensorChunkHeader n;
-        n.SetType(TensorChunkHeader::NOTICE);
-        n.SetWorker(w);
-        n.SetStep(s.step);
-        n.SetTimestamp(s.doneTime);
-        s.connection->SendControl(n);
-    };
-    if (m_mode == ASYNC)
-    {
-        notify(worker, st);
-        return;
-    }
-    if (++m_barrierCount < m_workers)
-    {
-        return;
-    }
-    m_barrierCount = 0;
-    for (auto& [w, s] : m_state)
-    {
-        notify(w, s);
-    }
+    m_updatesTrace(worker, step, when);
 }
 
 } // namespace ns3

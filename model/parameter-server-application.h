@@ -5,6 +5,7 @@
 #ifndef PARAMETER_SERVER_APPLICATION_H
 #define PARAMETER_SERVER_APPLICATION_H
 
+#include "ps-server-protocol.h"
 #include "tensor-connection.h"
 #include "training-profile.h"
 #include "training-result.h"
@@ -36,8 +37,11 @@ namespace ns3
  * When a worker's updates of a step are all applied the server sends it a NOTICE stamped with
  * that time: at once in async mode; in sync mode only when every worker's updates of the step
  * are applied (the barrier at the server).
+ *
+ * The protocol's rules are PsServerProtocol's (LinuxParameterServer runs the same over kernel
+ * TCP); this application carries it over ns-3 TCP and TensorConnection.
  */
-class ParameterServerApplication : public Application
+class ParameterServerApplication : public Application, private SimulatorTransport
 {
   public:
     /// Synchronisation mode.
@@ -92,22 +96,13 @@ class ParameterServerApplication : public Application
     void DoDispose() override;
 
   private:
+    // ProtocolTransport: the connections and the trace sources
+    TensorSink& GetPeer(uint32_t peer) override;
+    void TransferCompleted(const TrainingResult::TransferRecord& record) override;
+    void UpdatesApplied(uint32_t worker, uint32_t step, Time when) override;
+
     void StartApplication() override;
     void StopApplication() override;
-
-    /// State of one worker at this server.
-    struct WorkerState
-    {
-        Ptr<TensorConnection> connection; //!< its connection
-        uint32_t step{0};                 //!< the step its gradients belong to
-        std::vector<uint64_t> received;   //!< gradient bytes received per owned layer
-        uint32_t gradientsComplete{0};    //!< gradients fully received this step
-        std::deque<std::pair<uint32_t, uint32_t>> ready; //!< (local layer, sample+1) to apply
-        std::vector<std::pair<uint32_t, uint32_t>> held; //!< gradients held (overlap off)
-        bool updating{false};                            //!< an update is running
-        uint32_t updatesDone{0};                         //!< updates applied this step
-        Time doneTime; //!< when its updates of the step were applied
-    };
 
     /**
      * \param socket listening socket
@@ -125,22 +120,6 @@ class ParameterServerApplication : public Application
      * \param header the chunk
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
-    /**
-     * \param worker worker index
-     * \param step the step whose parameters are asked for
-     */
-    void SendParameters(uint32_t worker, uint32_t step);
-    /** \param worker start that worker's next update if idle */
-    void ProcessUpdates(uint32_t worker);
-    /** \param worker worker whose running update finished */
-    void UpdateDone(uint32_t worker);
-    /** \param worker worker whose updates of its current step are all applied */
-    void WorkerStepApplied(uint32_t worker);
-    /**
-     * \param worker worker index
-     * \return its state (created on first use)
-     */
-    WorkerState& State(uint32_t worker);
 
     uint16_t m_port;                                  //!< listening port
     uint32_t m_index;                                 //!< this server's index
@@ -153,12 +132,10 @@ class ParameterServerApplication : public Application
     Ptr<UniformRandomVariable> m_rng;                 //!< random order
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
     std::vector<uint32_t> m_layers;                   //!< owned layers (global indices)
-    std::vector<int32_t> m_localIndex;       //!< global layer -> local index, -1 if not owned
-    Ptr<Socket> m_listener;                  //!< listening socket
-    std::map<uint32_t, WorkerState> m_state; //!< per worker
+    Ptr<Socket> m_listener;                           //!< listening socket
     std::vector<Ptr<TensorConnection>> m_connections; //!< every accepted connection
-    uint32_t m_barrierCount;  //!< workers whose current step is applied (sync)
-    uint64_t m_bytesReceived; //!< gradient payload received
+    std::map<uint32_t, Ptr<TensorConnection>> m_workerConnection; //!< worker -> its connection
+    std::unique_ptr<PsServerProtocol> m_protocol; //!< the protocol (from StartApplication)
 
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< uplinks done
     TracedCallback<uint32_t, uint32_t, Time> m_updatesTrace; //!< worker's step applied

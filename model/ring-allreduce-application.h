@@ -5,6 +5,7 @@
 #ifndef RING_ALLREDUCE_APPLICATION_H
 #define RING_ALLREDUCE_APPLICATION_H
 
+#include "ring-allreduce-protocol.h"
 #include "tensor-connection.h"
 #include "tensor-fusion.h"
 #include "training-profile.h"
@@ -46,8 +47,11 @@ namespace ns3
  * With GpusPerNode G > 1 each bucket is first reduced inside the node and afterwards broadcast
  * inside it; both are modelled as a delay of M / IntraBandwidth + IntraLatency each (not
  * simulated); the inter-node ring is real TCP.
+ *
+ * The protocol's rules are RingAllReduceProtocol's (LinuxRingNode runs the same over kernel
+ * TCP); this application carries it over ns-3 TCP and TensorConnection.
  */
-class RingAllReduceApplication : public Application
+class RingAllReduceApplication : public Application, private SimulatorTransport
 {
   public:
     /**
@@ -112,6 +116,12 @@ class RingAllReduceApplication : public Application
     void DoDispose() override;
 
   private:
+    // ProtocolTransport: the connection and the trace sources
+    TensorSink& GetPeer(uint32_t peer) override;
+    void TransferCompleted(const TrainingResult::TransferRecord& record) override;
+    void StepCompleted(const TrainingResult::StepRecord& record) override;
+    void BucketCompleted(const BucketRecord& record) override;
+
     /**
      * \param tid the TypeId being built (its parent set)
      * \return it with the tensor-fusion, reduction and intra-node attributes
@@ -120,9 +130,6 @@ class RingAllReduceApplication : public Application
 
     void StartApplication() override;
     void StopApplication() override;
-
-    /// (step, bucket, round) of a chunk.
-    typedef std::tuple<uint32_t, uint32_t, uint32_t> ChunkKey;
 
     /**
      * \param socket the listening socket
@@ -139,49 +146,11 @@ class RingAllReduceApplication : public Application
     void HandleConnected(Ptr<Socket> socket);
     /** \param socket socket whose connection failed */
     void HandleConnectionFailed(Ptr<Socket> socket);
-    /// Start step 0 once both ring connections are up.
-    void MaybeStart();
     /**
      * \param connection where it came from
      * \param header the chunk
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
-    /// Begin step m_step: draw its times and run forward.
-    void StartStep();
-    /// Forward done: begin backward.
-    void ForwardDone();
-    /// A backward finished.
-    void BackwardDone();
-    /**
-     * \brief A bucket became ready for its AllReduce (used with overlap on).
-     * \param step the step it belongs to (stale closes of an ended step are ignored)
-     * \param bucket the bucket
-     */
-    void BucketClosed(uint32_t step, uint32_t bucket);
-    /// Start the next bucket's AllReduce if it may start.
-    void TryStartBucket();
-    /// The intra-node reduce of the current bucket is done: start the inter-node ring.
-    void StartRing();
-    /// Send every round that may go; finish the ring when the last chunk is in.
-    void Advance();
-    /// The reduction of the chunk the next send depends on is done.
-    void ReductionDone();
-    /** \param round send this round's chunk of the current bucket to the successor */
-    void SendRound(uint32_t round);
-    /// The inter-node ring of the current bucket is done here.
-    void RingDone();
-    /// The current bucket is reduced (and broadcast inside the node).
-    void BucketDone();
-    /**
-     * \param bucket bucket index
-     * \param chunk chunk index
-     * \return payload bytes of that chunk
-     */
-    uint64_t ChunkBytes(uint32_t bucket, uint32_t chunk) const;
-    /** \param bytes bucket size \return intra-node reduce (or broadcast) time */
-    Time IntraDelay(uint64_t bytes) const;
-    /** \return the scaled compute time of a forward or backward time in microseconds */
-    Time Compute(double us) const;
 
     uint32_t m_index;          //!< worker index w
     uint32_t m_workers;        //!< K
@@ -199,41 +168,13 @@ class RingAllReduceApplication : public Application
     Time m_intraLatency;       //!< intra-node per-operation latency
     Time m_startJitter;        //!< largest random start delay (first step, transfers)
 
-    Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
-    std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
-    Ipv4Address m_successor;                          //!< address of w+1
-    std::vector<Bucket> m_buckets;                    //!< bucket membership
-    std::vector<uint32_t> m_bucketOfLayer;            //!< bucket index of each layer
-    Ptr<Socket> m_listener;                           //!< listening socket
-    Ptr<TensorConnection> m_next;                     //!< to the successor
-    Ptr<TensorConnection> m_prev;                     //!< from the predecessor
-    bool m_nextUp;                                    //!< connection to the successor is up
-    bool m_started;                                   //!< step 0 began
-
-    uint32_t m_step;                        //!< current step
-    const std::vector<double>* m_fwd;       //!< forward times of the step (us)
-    const std::vector<double>* m_bwd;       //!< backward times of the step (us)
-    TrainingProfile::StepTimes m_mean;      //!< mean step, when not sampling
-    Time m_stepStart;                       //!< when the step began
-    int64_t m_nextBackward;                 //!< next layer to run backward
-    bool m_backwardDone;                    //!< the whole backward of the step is done
-    std::vector<Time> m_firstReady;         //!< per bucket: when its first gradient was ready
-    std::vector<bool> m_closed;             //!< per bucket: closed in this step
-    uint32_t m_nextBucket;                  //!< next bucket to reduce
-    bool m_bucketBusy;                      //!< a bucket is being reduced
-    bool m_ringActive;                      //!< the inter-node ring of the bucket is running
-    bool m_reducing;                        //!< waiting for a reduction delay
-    uint32_t m_nextRound;                   //!< next round to send
-    Time m_ringStart;                       //!< when the current bucket's ring began
-    Time m_ringEnd;                         //!< when the current bucket's last chunk arrived
-    std::map<ChunkKey, uint64_t> m_partial; //!< payload received of incomplete chunks
-    /// Complete chunks received: how many times, and payload bytes of the chunk.
-    std::map<ChunkKey, std::pair<uint32_t, uint64_t>> m_arrived;
-    uint64_t m_duplicates;  //!< chunks received twice
-    uint32_t m_completed;   //!< steps completed
-    bool m_running;         //!< between Start and Stop
-    EventId m_computeEvent; //!< pending forward/backward end
-    EventId m_delayEvent;   //!< pending intra-node or reduction delay
+    Ptr<UniformRandomVariable> m_rng;                  //!< step sampling
+    std::shared_ptr<const TrainingProfile> m_profile;  //!< the DNN
+    Ipv4Address m_successor;                           //!< address of w+1
+    Ptr<Socket> m_listener;                            //!< listening socket
+    Ptr<TensorConnection> m_next;                      //!< to the successor
+    Ptr<TensorConnection> m_prev;                      //!< from the predecessor
+    std::unique_ptr<RingAllReduceProtocol> m_protocol; //!< the protocol (from StartApplication)
 
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< chunk arrived

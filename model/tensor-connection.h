@@ -6,6 +6,7 @@
 #define TENSOR_CONNECTION_H
 
 #include "tensor-chunk-header.h"
+#include "training-protocol.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -40,7 +41,7 @@ namespace ns3
  * Receiving: the stream is cut back into chunks by counting bytes (headers are real bytes, payload
  * is virtual); the chunk callback fires when a chunk's last byte has arrived.
  */
-class TensorConnection : public Object
+class TensorConnection : public Object, public TensorSink
 {
   public:
     /**
@@ -70,7 +71,7 @@ class TensorConnection : public Object
      * \brief Send a control message (no payload) ahead of queued tensor data.
      * \param header the message
      */
-    void SendControl(const TensorChunkHeader& header);
+    void SendControl(const TensorChunkHeader& header) override;
 
     /**
      * \brief Queue a tensor for sending. The connection fills offset, length and timestamp (time
@@ -78,7 +79,7 @@ class TensorConnection : public Object
      * \param header type, tensor, step, worker and aux of every chunk
      * \param bytes payload bytes of the tensor
      */
-    void SendTensor(const TensorChunkHeader& header, uint64_t bytes);
+    void SendTensor(const TensorChunkHeader& header, uint64_t bytes) override;
 
     /**
      * \brief Delay the start of every transfer by a random time (--startJitter).

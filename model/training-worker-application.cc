@@ -5,7 +5,6 @@
 #include "training-worker-application.h"
 
 #include "training-app-attributes.h"
-#include "training-network.h"
 #include "training-scenario.h"
 
 #include "ns3/boolean.h"
@@ -15,8 +14,6 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
-
-#include <algorithm>
 
 namespace ns3
 {
@@ -102,20 +99,7 @@ TrainingWorkerApplication::TrainingWorkerApplication()
       m_window(0),
       m_gpus(1),
       m_intraRate("300Gbps"),
-      m_intraLatency(MicroSeconds(5)),
-      m_reduced(0),
-      m_connected(0),
-      m_step(0),
-      m_sample(0),
-      m_fwd(nullptr),
-      m_bwd(nullptr),
-      m_arrivedCount(0),
-      m_nextForward(0),
-      m_nextBackward(-1),
-      m_busy(false),
-      m_notices(0),
-      m_completed(0),
-      m_running(false)
+      m_intraLatency(MicroSeconds(5))
 {
     NS_LOG_FUNCTION(this);
     m_rng = CreateObject<UniformRandomVariable>();
@@ -149,7 +133,6 @@ TrainingWorkerApplication::SetModel(std::shared_ptr<const TrainingProfile> profi
     m_profile = profile;
     m_owners = owners;
     m_servers = servers;
-    m_mean = profile->GetMeanStep();
 }
 
 int64_t
@@ -162,7 +145,7 @@ TrainingWorkerApplication::AssignStreams(int64_t stream)
 uint32_t
 TrainingWorkerApplication::GetStepsCompleted() const
 {
-    return m_completed;
+    return m_protocol ? m_protocol->GetStepsCompleted() : 0;
 }
 
 uint64_t
@@ -193,7 +176,15 @@ TrainingWorkerApplication::StartApplication()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_profile || m_servers.empty(),
                     "TrainingWorkerApplication: SetModel() with at least one server first");
-    m_running = true;
+    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
+    config.timing = WorkerTiming::Make(m_scale, m_gpus, m_intraRate, m_intraLatency);
+    ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
+    m_protocol = std::make_unique<PsWorkerProtocol>(transport,
+                                                    m_profile,
+                                                    m_owners,
+                                                    static_cast<uint32_t>(m_servers.size()),
+                                                    config,
+                                                    m_rng);
     for (std::size_t p = 0; p < m_servers.size(); ++p)
     {
         Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
@@ -214,7 +205,10 @@ void
 TrainingWorkerApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    m_running = false;
+    if (m_protocol)
+    {
+        m_protocol->Stop();
+    }
     for (auto& c : m_connections)
     {
         c->GetSocket()->Close();
@@ -225,28 +219,12 @@ void
 TrainingWorkerApplication::HandleConnected(Ptr<Socket> socket)
 {
     NS_LOG_FUNCTION(this << socket);
-    for (auto& c : m_connections)
+    for (std::size_t p = 0; p < m_connections.size(); ++p)
     {
-        if (c->GetSocket() == socket)
+        if (m_connections[p]->GetSocket() == socket)
         {
-            TensorChunkHeader hello;
-            hello.SetType(TensorChunkHeader::HELLO);
-            hello.SetWorker(m_index);
-            c->SendControl(hello);
+            m_protocol->Connected(static_cast<uint32_t>(p));
         }
-    }
-    if (++m_connected == m_connections.size())
-    {
-        m_step = 0;
-        // Identical workers would otherwise start in lockstep (see StartJitter).
-        if (m_startJitter.IsStrictlyPositive())
-        {
-            Simulator::Schedule(Seconds(m_rng->GetValue(0, m_startJitter.GetSeconds())),
-                                &TrainingWorkerApplication::StartStep,
-                                this);
-            return;
-        }
-        StartStep();
     }
 }
 
@@ -257,231 +235,28 @@ TrainingWorkerApplication::HandleConnectionFailed(Ptr<Socket> /* socket */)
 }
 
 void
-TrainingWorkerApplication::StartStep()
-{
-    NS_LOG_FUNCTION(this << m_step);
-    const std::size_t n = m_profile->GetNLayers();
-    if (m_sampleSteps && m_profile->GetNSamples() > 0)
-    {
-        uint32_t k = m_rng->GetInteger(0, static_cast<uint32_t>(m_profile->GetNSamples() - 1));
-        m_sample = k + 1;
-        m_fwd = &m_profile->GetSample(k).forwardUs;
-        m_bwd = &m_profile->GetSample(k).backwardUs;
-    }
-    else
-    {
-        m_sample = 0;
-        m_fwd = &m_mean.forwardUs;
-        m_bwd = &m_mean.backwardUs;
-    }
-    m_stepStart = Simulator::Now();
-    m_stepEnd = Time();
-    m_arrived.assign(n, false);
-    m_received.assign(n, 0);
-    m_arrivedCount = 0;
-    m_broadcastFree = m_stepStart;
-    m_reduceFree = m_stepStart;
-    m_reduced = 0;
-    m_nextForward = 0;
-    m_nextBackward = -1;
-    m_notices = 0;
-    for (std::size_t p = 0; p < m_connections.size(); ++p)
-    {
-        TensorChunkHeader pull;
-        pull.SetType(TensorChunkHeader::PULL);
-        pull.SetWorker(m_index);
-        pull.SetStep(m_step);
-        m_connections[p]->SendControl(pull);
-    }
-}
-
-void
 TrainingWorkerApplication::HandleChunk(Ptr<TensorConnection> /* connection */,
                                        const TensorChunkHeader& header)
 {
-    NS_LOG_FUNCTION(this << header);
-    if (!m_running)
-    {
-        return;
-    }
-    if (header.GetType() == TensorChunkHeader::PARAMS)
-    {
-        uint32_t l = static_cast<uint32_t>(header.GetTensor());
-        m_received.at(l) += header.GetLength();
-        if (m_received[l] < header.GetTensorBytes() || m_arrived[l])
-        {
-            return;
-        }
-        m_transferTrace({m_index,
-                         m_owners[l],
-                         header.GetStep(),
-                         header.GetTensor(),
-                         "down",
-                         header.GetTensorBytes(),
-                         header.GetTimestamp().GetSeconds(),
-                         Simulator::Now().GetSeconds()});
-        Broadcast(l);
-    }
-    else if (header.GetType() == TensorChunkHeader::NOTICE)
-    {
-        m_stepEnd = std::max(m_stepEnd, header.GetTimestamp());
-        if (++m_notices < m_connections.size())
-        {
-            return;
-        }
-        m_stepTrace({m_index, m_step, m_stepStart.GetSeconds(), m_stepEnd.GetSeconds()});
-        ++m_completed;
-        if (++m_step < m_steps)
-        {
-            StartStep();
-        }
-    }
+    m_protocol->Receive(header);
 }
 
-Time
-TrainingWorkerApplication::Compute(double us) const
+TensorSink&
+TrainingWorkerApplication::GetPeer(uint32_t server)
 {
-    return TrainingProfile::FromMicroseconds(us * m_scale);
-}
-
-Time
-TrainingWorkerApplication::IntraNode(uint32_t layer) const
-{
-    return Seconds(TrainingNetwork::GetIntraNodeHalfSeconds(m_gpus,
-                                                            m_intraRate.GetBitRate() / 8.0,
-                                                            m_intraLatency.GetSeconds(),
-                                                            m_profile->GetLayer(layer).paramBytes));
+    return *m_connections.at(server);
 }
 
 void
-TrainingWorkerApplication::Broadcast(uint32_t layer)
+TrainingWorkerApplication::TransferCompleted(const TrainingResult::TransferRecord& record)
 {
-    if (m_gpus <= 1)
-    {
-        BroadcastDone(layer);
-        return;
-    }
-    m_broadcastFree = std::max(m_broadcastFree, Simulator::Now()) + IntraNode(layer);
-    Simulator::Schedule(m_broadcastFree - Simulator::Now(),
-                        &TrainingWorkerApplication::BroadcastDone,
-                        this,
-                        layer);
+    m_transferTrace(record);
 }
 
 void
-TrainingWorkerApplication::BroadcastDone(uint32_t layer)
+TrainingWorkerApplication::StepCompleted(const TrainingResult::StepRecord& record)
 {
-    m_arrived[layer] = true;
-    ++m_arrivedCount;
-    TryForward();
-}
-
-void
-TrainingWorkerApplication::Reduce(uint32_t layer)
-{
-    if (m_gpus <= 1)
-    {
-        ReduceDone(layer);
-        return;
-    }
-    m_reduceFree = std::max(m_reduceFree, Simulator::Now()) + IntraNode(layer);
-    Simulator::Schedule(m_reduceFree - Simulator::Now(),
-                        &TrainingWorkerApplication::ReduceDone,
-                        this,
-                        layer);
-}
-
-void
-TrainingWorkerApplication::ReduceDone(uint32_t layer)
-{
-    if (m_overlap)
-    {
-        SendGradient(layer);
-        return;
-    }
-    // Overlap off: every gradient goes up after all are reduced, last layer first.
-    if (++m_reduced == m_profile->GetNLayers())
-    {
-        for (int64_t l = static_cast<int64_t>(m_profile->GetNLayers()) - 1; l >= 0; --l)
-        {
-            SendGradient(static_cast<uint32_t>(l));
-        }
-    }
-}
-
-void
-TrainingWorkerApplication::TryForward()
-{
-    const uint32_t n = static_cast<uint32_t>(m_profile->GetNLayers());
-    if (m_busy || m_nextForward >= n || m_nextBackward >= 0)
-    {
-        return;
-    }
-    bool ready = m_overlap ? m_arrived[m_nextForward] : m_arrivedCount == n;
-    if (!ready)
-    {
-        return;
-    }
-    m_busy = true;
-    Simulator::Schedule(Compute((*m_fwd)[m_nextForward]),
-                        &TrainingWorkerApplication::ForwardDone,
-                        this);
-}
-
-void
-TrainingWorkerApplication::ForwardDone()
-{
-    m_busy = false;
-    const uint32_t n = static_cast<uint32_t>(m_profile->GetNLayers());
-    if (++m_nextForward < n)
-    {
-        TryForward();
-        return;
-    }
-    m_nextBackward = n - 1;
-    m_busy = true;
-    Simulator::Schedule(Compute((*m_bwd)[m_nextBackward]),
-                        &TrainingWorkerApplication::BackwardDone,
-                        this);
-}
-
-void
-TrainingWorkerApplication::BackwardDone()
-{
-    m_busy = false;
-    const uint32_t layer = static_cast<uint32_t>(m_nextBackward);
-    if (m_overlap)
-    {
-        Reduce(layer);
-    }
-    if (layer == 0)
-    {
-        if (!m_overlap)
-        {
-            for (int64_t l = static_cast<int64_t>(m_profile->GetNLayers()) - 1; l >= 0; --l)
-            {
-                Reduce(static_cast<uint32_t>(l));
-            }
-        }
-        return;
-    }
-    --m_nextBackward;
-    m_busy = true;
-    Simulator::Schedule(Compute((*m_bwd)[m_nextBackward]),
-                        &TrainingWorkerApplication::BackwardDone,
-                        this);
-}
-
-void
-TrainingWorkerApplication::SendGradient(uint32_t layer)
-{
-    TensorChunkHeader h;
-    h.SetType(TensorChunkHeader::GRADIENT);
-    h.SetTensor(static_cast<int32_t>(layer));
-    h.SetStep(m_step);
-    h.SetWorker(m_index);
-    h.SetAux(m_sample);
-    m_connections[m_owners[layer]]->SendTensor(h, m_profile->GetLayer(layer).paramBytes);
+    m_stepTrace(record);
 }
 
 } // namespace ns3

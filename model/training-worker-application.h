@@ -5,6 +5,7 @@
 #ifndef TRAINING_WORKER_APPLICATION_H
 #define TRAINING_WORKER_APPLICATION_H
 
+#include "ps-worker-protocol.h"
 #include "tensor-connection.h"
 #include "training-profile.h"
 #include "training-result.h"
@@ -40,8 +41,11 @@ namespace ns3
  * before one GPU pushes it to its server. Both are modelled delays of bytes / IntraBandwidth +
  * IntraLatency per tensor, one tensor at a time in each direction (the inter-node traffic is real
  * TCP); with overlap off all reductions follow the whole backward pass.
+ *
+ * The protocol's rules are PsWorkerProtocol's (LinuxTrainingWorker runs the same over kernel
+ * TCP); this application carries it over ns-3 TCP and TensorConnection.
  */
-class TrainingWorkerApplication : public Application
+class TrainingWorkerApplication : public Application, private SimulatorTransport
 {
   public:
     /**
@@ -85,6 +89,11 @@ class TrainingWorkerApplication : public Application
     void DoDispose() override;
 
   private:
+    // ProtocolTransport: the connections and the trace sources
+    TensorSink& GetPeer(uint32_t peer) override;
+    void TransferCompleted(const TrainingResult::TransferRecord& record) override;
+    void StepCompleted(const TrainingResult::StepRecord& record) override;
+
     void StartApplication() override;
     void StopApplication() override;
 
@@ -97,31 +106,6 @@ class TrainingWorkerApplication : public Application
      * \param header the chunk
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
-    /// Begin step m_step: draw its times and pull the parameters.
-    void StartStep();
-    /// Start the next forward if its inputs are there and the processor is free.
-    void TryForward();
-    /// A forward finished.
-    void ForwardDone();
-    /// A backward finished.
-    void BackwardDone();
-    /** \param layer send this layer's gradient to its server */
-    void SendGradient(uint32_t layer);
-    /** \return the scaled compute time of a forward or backward time in microseconds */
-    Time Compute(double us) const;
-    /**
-     * \param layer layer index
-     * \return the intra-node broadcast or reduction time of its tensor
-     */
-    Time IntraNode(uint32_t layer) const;
-    /** \param layer its parameters arrived: broadcast them inside the node (G > 1) */
-    void Broadcast(uint32_t layer);
-    /** \param layer its broadcast inside the node is done */
-    void BroadcastDone(uint32_t layer);
-    /** \param layer reduce its gradient inside the node, then send it (G > 1) */
-    void Reduce(uint32_t layer);
-    /** \param layer its reduction is done */
-    void ReduceDone(uint32_t layer);
 
     uint32_t m_index;                 //!< worker index
     uint16_t m_port;                  //!< servers' port
@@ -134,32 +118,12 @@ class TrainingWorkerApplication : public Application
     DataRate m_intraRate;             //!< intra-node interconnect bandwidth
     Time m_intraLatency;              //!< intra-node per-tensor latency
     Time m_startJitter;               //!< largest random start delay (first step, transfers)
-    Time m_broadcastFree;             //!< when the intra-node broadcast path is free
-    Time m_reduceFree;                //!< when the intra-node reduction path is free
-    uint32_t m_reduced;               //!< gradients reduced inside the node this step
     Ptr<UniformRandomVariable> m_rng; //!< step sampling
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
     std::vector<uint32_t> m_owners;                   //!< server of each layer
     std::vector<Ipv4Address> m_servers;               //!< server addresses
     std::vector<Ptr<TensorConnection>> m_connections; //!< one per server
-    uint32_t m_connected;                             //!< connections established
-
-    uint32_t m_step;                   //!< current step
-    uint32_t m_sample;                 //!< sample index + 1 of the step (0: means)
-    const std::vector<double>* m_fwd;  //!< forward times of the step (us)
-    const std::vector<double>* m_bwd;  //!< backward times of the step (us)
-    TrainingProfile::StepTimes m_mean; //!< mean step, when not sampling
-    Time m_stepStart;                  //!< when the step began
-    Time m_stepEnd;                    //!< latest update time reported by the servers
-    std::vector<bool> m_arrived;       //!< parameters of each layer arrived
-    std::vector<uint64_t> m_received;  //!< parameter bytes received per layer
-    uint32_t m_arrivedCount;           //!< layers whose parameters arrived
-    uint32_t m_nextForward;            //!< next layer to run forward
-    int64_t m_nextBackward;            //!< next layer to run backward
-    bool m_busy;                       //!< the processor is computing
-    uint32_t m_notices;                //!< NOTICEs of the current step
-    uint32_t m_completed;              //!< steps completed
-    bool m_running;                    //!< between Start and Stop
+    std::unique_ptr<PsWorkerProtocol> m_protocol;     //!< the protocol (from StartApplication)
 
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< downlink done

@@ -36,6 +36,7 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
       m_p(std::max<uint32_t>(1, scenario.servers)),
       m_l(static_cast<uint32_t>(profile.GetNLayers())),
       m_flowCap(flowCap),
+      m_win(static_cast<double>(scenario.windowBytes)),
       m_owner(scenario.AssignLayersToServers(profile)),
       m_mean(profile.GetMeanStep())
 {
@@ -81,12 +82,10 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
     {
-        ws.downEnd.assign(m_l, 0);
-        ws.upEnd.assign(m_l, 0);
+        ws.end.assign(m_l, 0);
         if (options.recordTransfers)
         {
-            ws.downStart.assign(m_l, 0);
-            ws.upStart.assign(m_l, 0);
+            ws.start.assign(m_l, 0);
         }
     }
 }
@@ -225,6 +224,7 @@ FlowPsEngine::ResetConnections(uint32_t w, Direction d, uint32_t step)
     {
         Connection& c = m_conns[ConnIndex(w, p, d)];
         c.segs.clear();
+        c.ready.clear();
         c.head = c.admitted = 0;
         c.headSent = 0;
         c.headStarted = false;
@@ -246,13 +246,13 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
     // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
     // of the streams that had bytes left, in the order they were preempted. All streams of the
     // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
-    const double win = static_cast<double>(m_scenario.windowBytes);
     m_split.clear();
     for (uint32_t l : m_order)
     {
         Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        bool whole = win <= 0 || m_bytes[l] <= win;
-        c.segs.push_back(Segment{m_now, whole ? m_bytes[l] : win, l, true, whole});
+        bool whole = m_win <= 0 || m_bytes[l] <= m_win;
+        c.segs.push_back(Segment{l, true, whole});
+        c.ready.push_back(m_now);
         if (!whole)
         {
             m_split.push_back(l);
@@ -261,7 +261,8 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
     for (uint32_t l : m_split)
     {
         Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        c.segs.push_back(Segment{m_now, m_bytes[l] - win, l, false, true});
+        c.segs.push_back(Segment{l, false, true});
+        c.ready.push_back(m_now);
     }
     // Connections become active in the order of their first tensor in the transmission order
     // (it matters for FCFS priority between one worker's connections to several servers).
@@ -291,7 +292,7 @@ std::vector<double>
 FlowPsEngine::UsableTimes(uint32_t w) const
 {
     const WorkerState& ws = m_workers[w];
-    std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
+    std::vector<double> usable(ws.end.begin(), ws.end.begin() + m_l);
     if (m_scenario.gpusPerNode > 1)
     {
         std::vector<uint32_t> byArrival(m_l);
@@ -303,12 +304,12 @@ FlowPsEngine::UsableTimes(uint32_t w) const
                          byArrival.end(),
                          [&ws](uint32_t a, uint32_t b)
                          {
-                             return ws.downEnd[a] < ws.downEnd[b];
+                             return ws.end[a] < ws.end[b];
                          });
         double free = ws.stepStart;
         for (uint32_t l : byArrival)
         {
-            free = std::max(free, ws.downEnd[l]) + IntraNode(l);
+            free = std::max(free, ws.end[l]) + IntraNode(l);
             usable[l] = free;
         }
     }
@@ -364,8 +365,9 @@ FlowPsEngine::QueueGradients(uint32_t w, double t)
             reduceFree = std::max(reduceFree, t) + IntraNode(i);
             ready = reduceFree;
         }
-        m_conns[ConnIndex(w, m_owner[i], UP)].segs.push_back(
-            Segment{ready, m_bytes[i], i, true, true});
+        Connection& c = m_conns[ConnIndex(w, m_owner[i], UP)];
+        c.segs.push_back(Segment{i, true, true});
+        c.ready.push_back(ready);
     }
     if (multiGpu && !m_scenario.overlap)
     {
@@ -397,13 +399,10 @@ FlowPsEngine::ScheduleUplinks(uint32_t w, double allReady)
         Connection& c = m_conns[ci];
         if (!m_scenario.overlap)
         {
-            for (auto& s : c.segs)
-            {
-                s.ready = allReady;
-            }
+            std::fill(c.ready.begin(), c.ready.end(), allReady);
         }
         ++ws.pendingUp;
-        Schedule(c.segs.front().ready, CONN_ACTIVATE, ci, c.step);
+        Schedule(c.ready.front(), CONN_ACTIVATE, ci, c.step);
     }
 }
 
@@ -427,7 +426,7 @@ FlowPsEngine::UplinkDone(uint32_t w)
     double allIn = ws.stepStart;
     for (uint32_t l = 0; l < m_l; ++l)
     {
-        allIn = std::max(allIn, ws.upEnd[l]);
+        allIn = std::max(allIn, ws.end[l]);
     }
     double end = allIn;
     for (uint32_t p = 0; p < m_p; ++p)
@@ -438,14 +437,14 @@ FlowPsEngine::UplinkDone(uint32_t w)
         {
             for (const auto& s : c.segs)
             {
-                t = std::max(t, ws.upEnd[s.layer]);
+                t = std::max(t, ws.end[s.layer]);
             }
         }
         for (const auto& s : c.segs)
         {
             if (m_scenario.overlap)
             {
-                t = std::max(t, ws.upEnd[s.layer]);
+                t = std::max(t, ws.end[s.layer]);
             }
             t += upd[s.layer] * US + Overhead(s.layer);
         }
@@ -518,9 +517,9 @@ FlowPsEngine::SetCounting(bool on)
 void
 FlowPsEngine::Admit(Connection& c)
 {
-    while (c.admitted < c.segs.size() && c.segs[c.admitted].ready <= m_now)
+    while (c.admitted < c.segs.size() && c.ready[c.admitted] <= m_now)
     {
-        c.queued += c.segs[c.admitted].bytes;
+        c.queued += SegmentBytes(c.segs[c.admitted]);
         ++c.admitted;
     }
 }
@@ -619,13 +618,13 @@ FlowPsEngine::ComputeWindowCaps(uint32_t gi)
 }
 
 void
-FlowPsEngine::Account(Connection& c, double bytes)
+FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 {
-    c.queued -= bytes;
+    queued -= bytes;
     if (m_counting)
     {
         // Per connection: its path is fixed, so the links' bytes are summed once, at the end.
-        c.windowBytes += bytes;
+        windowBytes += bytes;
     }
 }
 
@@ -644,36 +643,33 @@ FlowPsEngine::GetLinkBytes(Direction d) const
 }
 
 void
-FlowPsEngine::SegmentStarted(Connection& c, const Segment& s, double t)
+FlowPsEngine::SegmentStarted(const Connection& c, const Segment& s, double t)
 {
-    c.headStarted = true;
     if (s.first && m_options.recordTransfers)
     {
         // Start times serve only the transfer records (kept out of the cache otherwise).
-        WorkerState& ws = m_workers[c.worker];
-        (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer] = t;
+        m_workers[c.worker].start[s.layer] = t;
     }
 }
 
 void
-FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
+FlowPsEngine::SegmentDone(const Connection& c, const Segment& s, double t)
 {
     if (!s.last)
     {
         return;
     }
     WorkerState& ws = m_workers[c.worker];
-    (c.dir == DOWN ? ws.downEnd : ws.upEnd)[s.layer] = t;
+    ws.end[s.layer] = t;
     if (m_options.recordTransfers)
     {
-        const double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
         m_result.AddTransfer({c.worker,
                               c.server,
                               c.step,
                               static_cast<int32_t>(s.layer),
                               c.dir == DOWN ? "down" : "up",
                               m_profile.GetLayer(s.layer).paramBytes,
-                              start,
+                              ws.start[s.layer],
                               t});
     }
 }
@@ -693,41 +689,51 @@ FlowPsEngine::Advance(Connection& c, double t)
     double at = c.baseV;
     double cur = c.lastTime;
     std::size_t piece = k.PieceAt(cur); // moves forward with cur
-
-    while (c.head < c.admitted)
+    // The connection's progress in locals, stored once at the end: the stores of the end times
+    // may alias its fields, which would otherwise be reloaded and stored for every segment.
+    std::size_t head = c.head;
+    double headSent = c.headSent;
+    bool started = c.headStarted;
+    double queued = c.queued;
+    double windowBytes = c.windowBytes;
+    while (head < c.admitted)
     {
-        const Segment& s = c.segs[c.head];
-        double rem = s.bytes - c.headSent;
-        if (!c.headStarted)
+        const Segment s = c.segs[head];
+        const double bytes = SegmentBytes(s);
+        const double rem = bytes - headSent;
+        if (!started)
         {
-            const double start = rem > ByteTolerance(s.bytes) ? k.ServiceStart(cur, piece) : cur;
+            const double start = rem > ByteTolerance(bytes) ? k.ServiceStart(cur, piece) : cur;
             if (start > t)
             {
                 break; // waiting (FCFS): service has not begun
             }
             cur = start;
+            started = true;
             SegmentStarted(c, s, cur);
         }
-        if (rem <= budget + ByteTolerance(s.bytes))
+        if (rem > budget + ByteTolerance(bytes))
         {
-            // A remainder within rounding of the budget ends when the bytes stopped growing.
-            const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
-            Account(c, rem);
-            budget = std::max(0.0, budget - rem);
-            at = std::min(vt, at + rem);
-            SegmentDone(c, s, end);
-            cur = end;
-            ++c.head;
-            c.headSent = 0;
-            c.headStarted = false;
-        }
-        else
-        {
-            c.headSent += budget;
-            Account(c, budget);
+            headSent += budget;
+            Account(queued, windowBytes, budget);
             break;
         }
+        // A remainder within rounding of the budget ends when the bytes stopped growing.
+        const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
+        Account(queued, windowBytes, rem);
+        budget = std::max(0.0, budget - rem);
+        at = std::min(vt, at + rem);
+        SegmentDone(c, s, end);
+        cur = end;
+        ++head;
+        headSent = 0;
+        started = false;
     }
+    c.head = head;
+    c.headSent = headSent;
+    c.headStarted = started;
+    c.queued = queued;
+    c.windowBytes = windowBytes;
     c.lastTime = t;
     c.baseV = vt;
 }
@@ -743,7 +749,7 @@ FlowPsEngine::FinishAdmitted(Connection& c)
         {
             SegmentStarted(c, s, m_now);
         }
-        Account(c, s.bytes - c.headSent);
+        Account(c.queued, c.windowBytes, SegmentBytes(s) - c.headSent);
         SegmentDone(c, s, m_now);
         ++c.head;
         c.headSent = 0;
@@ -784,7 +790,7 @@ FlowPsEngine::GroupCheck(uint32_t gi)
         else if (c.head < c.segs.size())
         {
             Deactivate(ci); // idle until its next tensor is ready
-            Schedule(c.segs[c.head].ready, CONN_ACTIVATE, ci, c.step);
+            Schedule(c.ready[c.head], CONN_ACTIVATE, ci, c.step);
         }
         else
         {

@@ -32,11 +32,14 @@ enum Direction : uint8_t
     UP = 1,   //!< worker to server (gradients)
 };
 
-/// A piece of one tensor sent on a connection (a whole tensor unless WIN splits it).
+/**
+ * A piece of one tensor sent on a connection (a whole tensor unless WIN splits it); its bytes
+ * follow from the layer and the two flags (FlowPsEngine::SegmentBytes). Kept to 8 bytes, and the
+ * ready times apart: a connection's queue is written when its step starts and read when it
+ * drains, K transfers later, so with thousands of workers it comes from memory, not the cache.
+ */
 struct Segment
 {
-    double ready;   //!< when it may be sent (seconds)
-    double bytes;   //!< payload bytes
     uint32_t layer; //!< tensor = layer index
     bool first;     //!< first piece of its tensor (its start is the tensor's start)
     bool last;      //!< last piece of its tensor (its end is the tensor's arrival)
@@ -50,6 +53,7 @@ struct Connection
     Direction dir{DOWN};       //!< direction
     uint32_t step{0};          //!< step the segments belong to
     std::vector<Segment> segs; //!< this step's segments in service order
+    std::vector<double> ready; //!< per segment: when it may be sent (seconds)
     std::size_t head{0};       //!< first segment not completely sent
     std::size_t admitted{0};   //!< segments [head, admitted) are ready and queued
     double headSent{0};        //!< bytes of segs[head] already sent
@@ -149,10 +153,10 @@ struct WorkerState
     const std::vector<double>* upd; //!< update times of the step (us)
     uint32_t pendingDown{0};        //!< downlink connections not finished
     uint32_t pendingUp{0};          //!< uplink connections not finished
-    std::vector<double> downStart;  //!< per layer: its parameters began to arrive
-    std::vector<double> downEnd;    //!< per layer: its parameters arrived
-    std::vector<double> upStart;    //!< per layer: its gradient began to leave
-    std::vector<double> upEnd;      //!< per layer: its gradient arrived at the server
+    // One direction at a time: the parameters (DOWN) are all in before the first gradient is
+    // queued, and the gradients (UP) all out before the next step's parameters are.
+    std::vector<double> start; //!< per layer: its parameters began to arrive / gradient to leave
+    std::vector<double> end;   //!< per layer: its parameters arrived / gradient reached the server
 };
 
 /**
@@ -321,20 +325,21 @@ class FlowPsEngine
      * \param s segment
      * \param t time
      */
-    void SegmentStarted(Connection& c, const Segment& s, double t);
+    void SegmentStarted(const Connection& c, const Segment& s, double t);
     /**
      * \brief A segment is completely sent; the last one of a tensor makes its record.
      * \param c connection
      * \param s segment
      * \param t time
      */
-    void SegmentDone(Connection& c, const Segment& s, double t);
+    void SegmentDone(const Connection& c, const Segment& s, double t);
     /**
      * \brief Count sent bytes (queue and, inside the window, link utilisation).
-     * \param c connection
+     * \param queued a connection's unsent bytes (reduced)
+     * \param windowBytes its bytes inside the measurement window (increased while counting)
      * \param bytes bytes sent
      */
-    void Account(Connection& c, double bytes);
+    void Account(double& queued, double& windowBytes, double bytes) const;
     /**
      * \brief Advance every active connection of a group to now.
      * \param gi group index
@@ -474,6 +479,16 @@ class FlowPsEngine
     double Overhead(uint32_t layer) const;
 
     /**
+     * \param s a segment
+     * \return its payload bytes: the tensor's, or WIN for a first service that was split, or
+     *         the rest for the second
+     */
+    double SegmentBytes(const Segment& s) const
+    {
+        return s.first ? (s.last ? m_bytes[s.layer] : m_win) : m_bytes[s.layer] - m_win;
+    }
+
+    /**
      * \param w worker
      * \param p server
      * \param d direction
@@ -493,6 +508,7 @@ class FlowPsEngine
     uint32_t m_p;                            //!< servers
     uint32_t m_l;                            //!< layers
     double m_flowCap;                        //!< per-flow cap (bytes/s)
+    double m_win;                            //!< WIN: bytes of a first service (001 Sec. 3.2.2)
     std::vector<uint32_t> m_owner;           //!< server of each layer
     std::vector<double> m_bytes;             //!< bytes of each layer
     TrainingProfile::StepTimes m_mean;       //!< the mean step

@@ -7,6 +7,7 @@
 
 #include "flow-event-core.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <vector>
@@ -66,7 +67,7 @@ class RateClass
     /** \return the current rate (bytes/s) */
     double GetRate() const
     {
-        return m_p.back().r;
+        return m_p[m_last].r;
     }
 
     /** \return number of pieces in the history */
@@ -79,13 +80,21 @@ class RateClass
      * \param time a time at or after the history's start
      * \return the piece that contains it
      */
-    std::size_t PieceAt(double time) const;
+    std::size_t PieceAt(double time) const
+    {
+        // The usual case, now, inline (the engine asks once per segment).
+        return time >= m_p[m_last].t ? m_last : PieceBefore(time);
+    }
 
     /**
      * \param time a time at or after the history's start
      * \return V(time)
      */
-    double VirtualAt(double time) const;
+    double VirtualAt(double time) const
+    {
+        const Piece& p = m_p[PieceAt(time)];
+        return p.v + p.r * std::max(0.0, time - p.t);
+    }
 
     /**
      * \param target virtual bytes
@@ -108,7 +117,21 @@ class RateClass
      * \param piece in: the piece that contains `from`; out: the one that contains the answer
      * \return as TimeAt(target, from)
      */
-    double TimeAt(double target, double from, std::size_t& piece) const;
+    double TimeAt(double target, double from, std::size_t& piece) const
+    {
+        // Inline: the answer is `from` itself, or inside `piece` (the next piece, if any, starts
+        // at or beyond the target); else the gallop of TimeAfter.
+        const Piece& at = m_p[piece];
+        if (target <= at.v + at.r * std::max(0.0, from - at.t))
+        {
+            return from;
+        }
+        if (piece < m_last && m_p[piece + 1].v < target)
+        {
+            return TimeAfter(target, from, piece);
+        }
+        return at.r > 0 ? std::max(from, at.t + (target - at.v) / at.r) : INF;
+    }
 
     /**
      * \param d a drain point
@@ -126,7 +149,18 @@ class RateClass
      * \param piece in: the piece that contains `from`; out: the one that contains the answer
      * \return the first time >= from at which the rate is positive (INF if none so far)
      */
-    double ServiceStart(double from, std::size_t& piece) const;
+    double ServiceStart(double from, std::size_t& piece) const
+    {
+        for (std::size_t k = piece; k <= m_last; ++k)
+        {
+            if (m_p[k].r > 0)
+            {
+                piece = k;
+                return std::max(from, m_p[k].t);
+            }
+        }
+        return INF;
+    }
 
     /**
      * \brief Queue a member's drain point.
@@ -191,7 +225,24 @@ class RateClass
         double r; //!< rate (bytes/s)
     };
 
+    /**
+     * \param time a time before the last piece's start, at or after the history's start
+     * \return the piece that contains it (binary search)
+     */
+    std::size_t PieceBefore(double time) const;
+
+    /**
+     * \brief TimeAt when V reaches the target after the next piece's start: gallop (1, 2, 4, ...
+     * pieces ahead), then bisect the last gap.
+     * \param target virtual bytes (above V at the start of piece + 1)
+     * \param from as TimeAt
+     * \param piece as TimeAt
+     * \return as TimeAt
+     */
+    double TimeAfter(double target, double from, std::size_t& piece) const;
+
     std::vector<Piece> m_p; //!< the history, one piece per rate change
+    std::size_t m_last{0};  //!< m_p.size() - 1, kept (pieces are 24 bytes: size() divides)
     std::priority_queue<Drain, std::vector<Drain>, Later> m_drains; //!< members' drain points
 };
 

@@ -153,7 +153,6 @@ FlowPsEngine::NewClass(uint32_t gi)
     cl.group = gi;
     cl.live = true;
     cl.nextTime = INF;
-    ++cl.version;
     cl.listPos = static_cast<uint32_t>(g.classes.size());
     g.classes.push_back(k);
     return k;
@@ -165,7 +164,6 @@ FlowPsEngine::ReleaseClass(uint32_t k)
     RateClass& cl = m_classes[k];
     Group& g = m_groups[cl.group];
     cl.live = false;
-    ++cl.version; // its entries in the group's heap are stale
     cl.ClearDrains();
     const uint32_t moved = g.classes.back();
     g.classes[cl.listPos] = moved;
@@ -237,36 +235,25 @@ FlowPsEngine::RefreshClass(uint32_t k)
         }
         cl.PopDrain();
     }
-    const double t = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
-    if (t == cl.nextTime)
-    {
-        return;
-    }
-    cl.nextTime = t;
-    ++cl.version;
-    if (t < INF)
-    {
-        m_groups[cl.group].times.push(ClassTime{t, k, cl.version});
-    }
+    cl.nextTime = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
 }
 
 void
 FlowPsEngine::PushCheck(uint32_t gi)
 {
+    // The earliest drain time of the group's classes, by a scan: a rate computation already
+    // costs per class, and it changes the drain times of all of them (a heap would hold as many
+    // stale entries).
     Group& g = m_groups[gi];
-    while (!g.times.empty())
+    double next = INF;
+    for (uint32_t k : g.classes)
     {
-        const ClassTime& top = g.times.top();
-        if (m_classes[top.cls].live && m_classes[top.cls].version == top.version)
-        {
-            break;
-        }
-        g.times.pop();
+        next = std::min(next, m_classes[k].nextTime);
     }
     ++g.version;
-    if (!g.times.empty())
+    if (next < INF)
     {
-        Schedule(std::max(g.times.top().time, m_now), GROUP_CHECK, gi, g.version);
+        Schedule(std::max(next, m_now), GROUP_CHECK, gi, g.version);
     }
 }
 
@@ -276,27 +263,20 @@ FlowPsEngine::CollectDrained(uint32_t gi)
     Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
-    while (!g.times.empty())
+    for (uint32_t k : g.classes)
     {
-        const ClassTime top = g.times.top();
-        RateClass& cl = m_classes[top.cls];
-        if (!cl.live || cl.version != top.version)
+        RateClass& cl = m_classes[k];
+        if (cl.nextTime > m_now)
         {
-            g.times.pop();
             continue;
         }
-        if (top.time > m_now)
-        {
-            break;
-        }
-        g.times.pop();
-        cl.nextTime = INF; // queued again by RefreshClass once the drained are handled
-        m_touched.push_back(top.cls);
+        cl.nextTime = INF; // set again by RefreshClass once the drained are handled
+        m_touched.push_back(k);
         while (cl.HasDrain())
         {
             const RateClass::Drain d = cl.TopDrain();
             const Connection& c = m_conns[d.conn];
-            if (c.active && c.cls == top.cls && c.drainStamp == d.stamp)
+            if (c.active && c.cls == k && c.drainStamp == d.stamp)
             {
                 if (cl.DrainTime(d) > m_now)
                 {

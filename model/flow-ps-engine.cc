@@ -655,23 +655,32 @@ FlowPsEngine::SegmentStarted(const Connection& c, const Segment& s, double t)
 void
 FlowPsEngine::SegmentDone(const Connection& c, const Segment& s, double t)
 {
+    if (s.last)
+    {
+        m_workers[c.worker].end[s.layer] = t;
+    }
+    if (m_options.recordTransfers)
+    {
+        Record(c, s);
+    }
+}
+
+void
+FlowPsEngine::Record(const Connection& c, const Segment& s)
+{
     if (!s.last)
     {
         return;
     }
-    WorkerState& ws = m_workers[c.worker];
-    ws.end[s.layer] = t;
-    if (m_options.recordTransfers)
-    {
-        m_result.AddTransfer({c.worker,
-                              c.server,
-                              c.step,
-                              static_cast<int32_t>(s.layer),
-                              c.dir == DOWN ? "down" : "up",
-                              m_profile.GetLayer(s.layer).paramBytes,
-                              ws.start[s.layer],
-                              t});
-    }
+    const WorkerState& ws = m_workers[c.worker];
+    m_result.AddTransfer({c.worker,
+                          c.server,
+                          c.step,
+                          static_cast<int32_t>(s.layer),
+                          c.dir == DOWN ? "down" : "up",
+                          m_profile.GetLayer(s.layer).paramBytes,
+                          ws.start[s.layer],
+                          ws.end[s.layer]});
 }
 
 void
@@ -689,13 +698,18 @@ FlowPsEngine::Advance(Connection& c, double t)
     double at = c.baseV;
     double cur = c.lastTime;
     std::size_t piece = k.PieceAt(cur); // moves forward with cur
-    // The connection's progress in locals, stored once at the end: the stores of the end times
-    // may alias its fields, which would otherwise be reloaded and stored for every segment.
+    // The connection's progress and the worker's times through locals, and the transfer records
+    // after the loop: the loop then calls nothing and reloads nothing (the stores of the end
+    // times could alias the connection's fields). Once per segment of every step: the hot loop.
+    const std::size_t first = c.head;
     std::size_t head = c.head;
     double headSent = c.headSent;
     bool started = c.headStarted;
     double queued = c.queued;
     double windowBytes = c.windowBytes;
+    WorkerState& ws = m_workers[c.worker];
+    double* const ends = ws.end.data();
+    double* const starts = m_options.recordTransfers ? ws.start.data() : nullptr;
     while (head < c.admitted)
     {
         const Segment s = c.segs[head];
@@ -710,7 +724,10 @@ FlowPsEngine::Advance(Connection& c, double t)
             }
             cur = start;
             started = true;
-            SegmentStarted(c, s, cur);
+            if (starts && s.first)
+            {
+                starts[s.layer] = cur;
+            }
         }
         if (rem > budget + ByteTolerance(bytes))
         {
@@ -723,7 +740,10 @@ FlowPsEngine::Advance(Connection& c, double t)
         Account(queued, windowBytes, rem);
         budget = std::max(0.0, budget - rem);
         at = std::min(vt, at + rem);
-        SegmentDone(c, s, end);
+        if (s.last)
+        {
+            ends[s.layer] = end;
+        }
         cur = end;
         ++head;
         headSent = 0;
@@ -736,6 +756,10 @@ FlowPsEngine::Advance(Connection& c, double t)
     c.windowBytes = windowBytes;
     c.lastTime = t;
     c.baseV = vt;
+    for (std::size_t i = first; starts && i < head; ++i)
+    {
+        Record(c, c.segs[i]);
+    }
 }
 
 void

@@ -80,24 +80,6 @@ struct ActiveEntry
     uint64_t priority; //!< its activation order when listed
 };
 
-/// An entry of a group's heap of rate classes: the class's earliest drain time.
-struct ClassTime
-{
-    double time;      //!< when
-    uint32_t cls;     //!< rate class
-    uint64_t version; //!< the class's version when pushed (stale if changed)
-
-    /**
-     * \param o another entry
-     *
-eturn true if this one comes after o
-     */
-    bool operator>(const ClassTime& o) const
-    {
-        return time > o.time || (time == o.time && cls > o.cls);
-    }
-};
-
 /// What makes flows interchangeable for plain max-min: the links they share, and their cap.
 struct ClassKey
 {
@@ -130,14 +112,12 @@ eturn strict weak order
 /// The links of one direction and the connections active on them.
 struct Group
 {
-    std::vector<ActiveEntry> active; //!< active connections in activation order (some stale)
-    uint32_t nActive{0};             //!< active connections
-    std::vector<double> capacity;    //!< per directed link of the fabric (bytes/s)
-    bool dirty{false};               //!< the active set changed since the last rate computation
-    uint64_t version{0};             //!< version of the pending check event
-    std::vector<uint32_t> classes;   //!< its live rate classes
-    std::priority_queue<ClassTime, std::vector<ClassTime>, std::greater<ClassTime>>
-        times;                          //!< drain time of every class with a drain point
+    std::vector<ActiveEntry> active;    //!< active connections in activation order (some stale)
+    uint32_t nActive{0};                //!< active connections
+    std::vector<double> capacity;       //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};                  //!< the active set changed since the last rate computation
+    uint64_t version{0};                //!< version of the pending check event
+    std::vector<uint32_t> classes;      //!< its live rate classes
     std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
@@ -334,6 +314,12 @@ class FlowPsEngine
      */
     void SegmentDone(const Connection& c, const Segment& s, double t);
     /**
+     * \brief The transfer record of a completed segment that ends its tensor (with records on).
+     * \param c connection
+     * \param s segment (its start and end times are in the worker's state)
+     */
+    void Record(const Connection& c, const Segment& s);
+    /**
      * \brief Count sent bytes (queue and, inside the window, link utilisation).
      * \param queued a connection's unsent bytes (reduced)
      * \param windowBytes its bytes inside the measurement window (increased while counting)
@@ -400,8 +386,7 @@ class FlowPsEngine
      */
     void PushDrain(uint32_t ci);
     /**
-     * \brief Drop the class's stale drain points; queue its earliest drain time in its group if
-     * it changed.
+     * \brief Drop the class's stale drain points and set its earliest drain time.
      * \param k rate class
      */
     void RefreshClass(uint32_t k);

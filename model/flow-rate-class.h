@@ -104,6 +104,13 @@ class RateClass
      */
     double TimeAt(double target, double from) const
     {
+        const Piece& last = m_p[m_last];
+        if (from <= last.t && target > last.v)
+        {
+            // V(from) <= last.v < target: the crossing is in the last piece (the usual case for
+            // a drain point after a rate change), no search.
+            return last.r > 0 ? std::max(from, last.t + (target - last.v) / last.r) : INF;
+        }
         std::size_t k = PieceAt(from);
         return TimeAt(target, from, k);
     }
@@ -198,8 +205,7 @@ class RateClass
     std::vector<uint32_t> members; //!< connections in the class
     uint32_t group{0};             //!< direction (FlowPsEngine group) of its members
     uint32_t listPos{0};           //!< index in its group's list of live classes
-    uint64_t version{0};           //!< of its latest entry in the group's class heap
-    double nextTime{INF};          //!< its earliest valid drain time (as last pushed)
+    double nextTime{INF};          //!< its earliest valid drain time
     bool live{false};              //!< has members (else on the free list)
 
   private:

@@ -105,10 +105,11 @@ FlowLevelSimulator::Run()
     // directed links carried inside the measurement window.
     const flow::FlowFabric fabric(m_scenario, m_options.useGoodput);
     std::vector<double> bytes(fabric.GetCapacity().size(), 0);
+    const flow::EngineInputs
+        in{m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result};
     if (m_scenario.architecture == TrainingScenario::PARAMETER_SERVER)
     {
-        flow::FlowPsEngine
-            engine(m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result);
+        flow::FlowPsEngine engine(in);
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
@@ -124,8 +125,7 @@ FlowLevelSimulator::Run()
     }
     else
     {
-        flow::FlowRingEngine
-            engine(m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result);
+        flow::FlowRingEngine engine(in);
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;

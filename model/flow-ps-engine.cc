@@ -20,27 +20,21 @@ NS_LOG_COMPONENT_DEFINE("FlowPsEngine");
 namespace flow
 {
 
-FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
-                           const TrainingScenario& scenario,
-                           const SharingModel& sharing,
-                           const FlowLevelSimulator::Options& options,
-                           const FlowFabric& fabric,
-                           double flowCap,
-                           TrainingResult& result)
-    : m_profile(profile),
-      m_scenario(scenario),
-      m_sharing(sharing),
-      m_options(options),
-      m_result(result),
-      m_k(scenario.workers),
-      m_p(std::max<uint32_t>(1, scenario.servers)),
-      m_l(static_cast<uint32_t>(profile.GetNLayers())),
-      m_flowCap(flowCap),
-      m_win(static_cast<double>(scenario.windowBytes)),
-      m_owner(scenario.AssignLayersToServers(profile)),
-      m_mean(profile.GetMeanStep())
+FlowPsEngine::FlowPsEngine(const EngineInputs& in)
+    : m_profile(in.profile),
+      m_scenario(in.scenario),
+      m_sharing(in.sharing),
+      m_options(in.options),
+      m_result(in.result),
+      m_k(in.scenario.workers),
+      m_p(std::max<uint32_t>(1, in.scenario.servers)),
+      m_l(static_cast<uint32_t>(in.profile.GetNLayers())),
+      m_flowCap(in.flowCap),
+      m_win(static_cast<double>(in.scenario.windowBytes)),
+      m_owner(in.scenario.AssignLayersToServers(in.profile)),
+      m_mean(in.profile.GetMeanStep())
 {
-    for (const auto& layer : profile.GetLayers())
+    for (const auto& layer : in.profile.GetLayers())
     {
         m_bytes.push_back(static_cast<double>(layer.paramBytes));
     }
@@ -58,21 +52,21 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
                 // The worker's p-th connection: its 5-tuple decides the ECMP path, and the
                 // parameters come back along the reverse tuple's path.
                 const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + p;
-                const auto path = d == DOWN
-                                      ? fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
-                                      : fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
+                const auto path
+                    = d == DOWN ? in.fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
+                                : in.fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
                 c.path = static_cast<uint32_t>(m_pathLinks.size());
                 c.nLinks = static_cast<uint32_t>(path.size());
                 m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
-                const uint32_t uplink = fabric.GetUplink(m_k + p);
+                const uint32_t uplink = in.fabric.GetUplink(m_k + p);
                 c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
             }
         }
     }
-    m_plainMaxMin = options.windowBytes <= 0 && sharing.IsPlainMaxMin(m_honourCaps);
+    m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
     for (auto& g : m_groups)
     {
-        g.capacity = fabric.GetCapacity();
+        g.capacity = in.fabric.GetCapacity();
         if (m_plainMaxMin)
         {
             g.linkCount.assign(g.capacity.size(), 0);
@@ -83,7 +77,7 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
     for (auto& ws : m_workers)
     {
         ws.end.assign(m_l, 0);
-        if (options.recordTransfers)
+        if (in.options.recordTransfers)
         {
             ws.start.assign(m_l, 0);
         }

@@ -148,21 +148,9 @@ class FlowPsEngine
 {
   public:
     /**
-     * \param profile the DNN
-     * \param scenario the scenario
-     * \param sharing the sharing model
-     * \param options run options
-     * \param fabric the placed fabric: link capacities and paths
-     * \param flowCap per-flow cap (bytes/s, infinity for none)
-     * \param result where records go
+     * \param in the run's inputs (the sharing model, fabric and flow cap are asked for rates)
      */
-    FlowPsEngine(const TrainingProfile& profile,
-                 const TrainingScenario& scenario,
-                 const SharingModel& sharing,
-                 const FlowLevelSimulator::Options& options,
-                 const FlowFabric& fabric,
-                 double flowCap,
-                 TrainingResult& result);
+    explicit FlowPsEngine(const EngineInputs& in);
 
     /// Run to the end.
     void Run();

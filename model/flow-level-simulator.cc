@@ -40,7 +40,8 @@ FlowLevelSimulator::FlowLevelSimulator(const TrainingProfile& profile,
       m_options(options),
       m_events(0),
       m_rateComputations(0),
-      m_sharingFlows(0)
+      m_sharingFlows(0),
+      m_classWork(0)
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(sharing, "no sharing model");
@@ -87,6 +88,12 @@ FlowLevelSimulator::GetSharingFlows() const
     return m_sharingFlows;
 }
 
+uint64_t
+FlowLevelSimulator::GetClassWork() const
+{
+    return m_classWork;
+}
+
 TrainingResult
 FlowLevelSimulator::Run()
 {
@@ -98,6 +105,7 @@ FlowLevelSimulator::Run()
     m_events = 0;
     m_rateComputations = 0;
     m_sharingFlows = 0;
+    m_classWork = 0;
     const double flowCap = GetFlowCap();
     const uint32_t k = m_scenario.workers;
 
@@ -114,6 +122,7 @@ FlowLevelSimulator::Run()
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
         m_sharingFlows = engine.sharingFlows;
+        m_classWork = engine.classWork;
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
             const auto b = engine.GetLinkBytes(d);

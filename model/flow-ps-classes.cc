@@ -112,6 +112,7 @@ FlowPsEngine::SetClassRate(uint32_t k, double rate)
             PushDrain(ci);
         }
         ++rebases;
+        classWork += cl.members.size();
     }
     RefreshClass(k);
 }
@@ -250,6 +251,7 @@ FlowPsEngine::PushCheck(uint32_t gi)
     {
         next = std::min(next, m_classes[k].nextTime);
     }
+    classWork += g.classes.size();
     ++g.version;
     if (next < INF)
     {
@@ -263,6 +265,7 @@ FlowPsEngine::CollectDrained(uint32_t gi)
     Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
+    classWork += g.classes.size();
     for (uint32_t k : g.classes)
     {
         RateClass& cl = m_classes[k];

@@ -165,6 +165,9 @@ class FlowPsEngine
     uint64_t rateComputations{0}; //!< sharing-model calls
     uint64_t rebases{0};          //!< rate-class histories restarted
     uint64_t sharingFlows{0};     //!< flows (or aggregates) handed to the sharing model, summed
+    /// The engine's own per-event work besides the sharing model's: rate classes looked at to
+    /// find the next check or the drained ones, plus members advanced by rebases.
+    uint64_t classWork{0};
 
   private:
     /**

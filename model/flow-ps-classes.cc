@@ -64,19 +64,30 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
 void
 FlowPsEngine::RecomputeEach(uint32_t gi)
 {
+    // One pass drops the stale entries of the active list (as CompactActive, keeping the order)
+    // and describes the live ones to the sharing model.
     Group& g = m_groups[gi];
-    CompactActive(gi);
-    m_flows.resize(g.active.size());
-    for (std::size_t i = 0; i < g.active.size(); ++i)
+    auto& active = g.active;
+    std::size_t n = 0;
+    m_flows.clear();
+    for (std::size_t i = 0; i < active.size(); ++i)
     {
-        const Connection& c = m_conns[g.active[i].conn];
-        SharingModel::Flow& f = m_flows[i];
+        const ActiveEntry e = active[i];
+        const Connection& c = m_conns[e.conn];
+        if (!c.active || c.priority != e.priority)
+        {
+            continue;
+        }
+        active[n++] = e;
+        SharingModel::Flow f;
         std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
         f.nLinks = c.nLinks;
         f.priority = c.priority;
         f.start = c.activeSince;
         f.cap = m_flowCap;
+        m_flows.push_back(f);
     }
+    active.resize(n);
     if (m_options.windowBytes > 0)
     {
         ComputeWindowCaps(gi);

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 namespace ns3
@@ -175,7 +174,8 @@ class RateClass
      */
     void PushDrain(const Drain& d)
     {
-        m_drains.push(d);
+        m_drains.push_back(d);
+        std::push_heap(m_drains.begin(), m_drains.end(), Later());
     }
 
     /** \return true if some drain point (maybe stale) is queued */
@@ -187,19 +187,20 @@ class RateClass
     /** \return the earliest drain point (maybe stale) */
     const Drain& TopDrain() const
     {
-        return m_drains.top();
+        return m_drains.front();
     }
 
     /// Drop the earliest drain point.
     void PopDrain()
     {
-        m_drains.pop();
+        std::pop_heap(m_drains.begin(), m_drains.end(), Later());
+        m_drains.pop_back();
     }
 
     /// Drop every drain point.
     void ClearDrains()
     {
-        m_drains = {};
+        m_drains.clear(); // keeps the memory: one-member classes are rebased every few changes
     }
 
     std::vector<uint32_t> members; //!< connections in the class
@@ -247,9 +248,9 @@ class RateClass
      */
     double TimeAfter(double target, double from, std::size_t& piece) const;
 
-    std::vector<Piece> m_p; //!< the history, one piece per rate change
-    std::size_t m_last{0};  //!< m_p.size() - 1, kept (pieces are 24 bytes: size() divides)
-    std::priority_queue<Drain, std::vector<Drain>, Later> m_drains; //!< members' drain points
+    std::vector<Piece> m_p;      //!< the history, one piece per rate change
+    std::size_t m_last{0};       //!< m_p.size() - 1, kept (pieces are 24 bytes: size() divides)
+    std::vector<Drain> m_drains; //!< members' drain points, a heap in the order of Later
 };
 
 } // namespace flow

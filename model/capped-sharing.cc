@@ -20,41 +20,22 @@ TypeId
 CappedSharing::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::CappedSharing")
-                            .SetParent<SharingModel>()
+                            .SetParent<PsSharing>()
                             .SetGroupName("DistributedTraining")
                             .AddConstructor<CappedSharing>();
     return tid;
 }
 
 CappedSharing::CappedSharing()
+    : PsSharing(true)
 {
     NS_LOG_FUNCTION(this);
-}
-
-CappedSharing::~CappedSharing()
-{
-    NS_LOG_FUNCTION(this);
-}
-
-void
-CappedSharing::AssignRates(const std::vector<Flow>& flows,
-                           const std::vector<double>& capacity,
-                           std::vector<double>& rates) const
-{
-    MaxMinFair(flows, capacity, true, rates);
 }
 
 std::string
 CappedSharing::GetName() const
 {
     return "capped";
-}
-
-bool
-CappedSharing::IsPlainMaxMin(bool& honoursCaps) const
-{
-    honoursCaps = true;
-    return true;
 }
 
 } // namespace ns3

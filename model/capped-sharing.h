@@ -5,7 +5,7 @@
 #ifndef CAPPED_SHARING_H
 #define CAPPED_SHARING_H
 
-#include "sharing-model.h"
+#include "ps-sharing.h"
 
 namespace ns3
 {
@@ -17,9 +17,9 @@ namespace ns3
  *
  * Every flow gets its max-min fair share of the links it crosses, but never more than its cap:
  * three flows capped at 10 G on a 25 G link get 8.33 G each, two get 10 G each, one gets 10 G.
- * Without a cap it equals PsSharing.
+ * Without a cap it equals PsSharing, whose max-min filling it is with the caps honoured.
  */
-class CappedSharing : public SharingModel
+class CappedSharing : public PsSharing
 {
   public:
     /**
@@ -29,20 +29,9 @@ class CappedSharing : public SharingModel
     static TypeId GetTypeId();
 
     CappedSharing();
-    ~CappedSharing() override;
-
-    void AssignRates(const std::vector<Flow>& flows,
-                     const std::vector<double>& capacity,
-                     std::vector<double>& rates) const override;
 
     /** \return "capped" */
     std::string GetName() const override;
-
-    /**
-     * \param honoursCaps set to true
-     * \return true: AssignRates is MaxMinFair without weights
-     */
-    bool IsPlainMaxMin(bool& honoursCaps) const override;
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "distributed-training-compat.h"
 #include "fabric-topology.h"
+#include "flow-level-simulator.h"
 #include "sharing-model.h"
 #include "split-mix64.h"
 
@@ -19,6 +20,7 @@
 namespace ns3
 {
 
+class TrainingProfile;
 class TrainingResult;
 class TrainingScenario;
 
@@ -230,6 +232,18 @@ class FlowFabric
   private:
     FabricTopology m_topology;      //!< placed fabric
     std::vector<double> m_capacity; //!< per directed link (bytes/s)
+};
+
+/// What a flow engine (FlowPsEngine, FlowRingEngine) runs on: one run's inputs and its result.
+struct EngineInputs
+{
+    const TrainingProfile& profile;             //!< the DNN
+    const TrainingScenario& scenario;           //!< the scenario
+    const SharingModel& sharing;                //!< the sharing model
+    const FlowLevelSimulator::Options& options; //!< run options
+    const FlowFabric& fabric;                   //!< the placed fabric: capacities and paths
+    double flowCap;                             //!< per-flow cap (bytes/s, infinity for none)
+    TrainingResult& result;                     //!< where records go
 };
 
 } // namespace flow

@@ -40,7 +40,8 @@ FlowLevelSimulator::FlowLevelSimulator(const TrainingProfile& profile,
       m_options(options),
       m_events(0),
       m_rateComputations(0),
-      m_sharingFlows(0)
+      m_sharingFlows(0),
+      m_classWork(0)
 {
     NS_LOG_FUNCTION(this);
     NS_ASSERT_MSG(sharing, "no sharing model");
@@ -87,6 +88,12 @@ FlowLevelSimulator::GetSharingFlows() const
     return m_sharingFlows;
 }
 
+uint64_t
+FlowLevelSimulator::GetClassWork() const
+{
+    return m_classWork;
+}
+
 TrainingResult
 FlowLevelSimulator::Run()
 {
@@ -98,6 +105,7 @@ FlowLevelSimulator::Run()
     m_events = 0;
     m_rateComputations = 0;
     m_sharingFlows = 0;
+    m_classWork = 0;
     const double flowCap = GetFlowCap();
     const uint32_t k = m_scenario.workers;
 
@@ -105,14 +113,16 @@ FlowLevelSimulator::Run()
     // directed links carried inside the measurement window.
     const flow::FlowFabric fabric(m_scenario, m_options.useGoodput);
     std::vector<double> bytes(fabric.GetCapacity().size(), 0);
+    const flow::EngineInputs
+        in{m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result};
     if (m_scenario.architecture == TrainingScenario::PARAMETER_SERVER)
     {
-        flow::FlowPsEngine
-            engine(m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result);
+        flow::FlowPsEngine engine(in);
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
         m_sharingFlows = engine.sharingFlows;
+        m_classWork = engine.classWork;
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
             const auto b = engine.GetLinkBytes(d);
@@ -124,8 +134,7 @@ FlowLevelSimulator::Run()
     }
     else
     {
-        flow::FlowRingEngine
-            engine(m_profile, m_scenario, *m_sharing, m_options, fabric, flowCap, result);
+        flow::FlowRingEngine engine(in);
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;

@@ -115,6 +115,14 @@ class FlowLevelSimulator
      * (parameter servers; plain max-min models see one aggregate per set of identical flows)
      */
     uint64_t GetSharingFlows() const;
+
+    /**
+     * \return the parameter-server engine's own work in the last run besides the sharing model:
+     * rate classes scanned for the next check or the drained ones, plus members advanced by
+     * rebases (FlowPsEngine::classWork); per event it does not grow with K where classes
+     * aggregate (async PS on the star)
+     */
+    uint64_t GetClassWork() const;
     /** \return the capacity of one NIC link in one direction (bytes/s) used as B */
     double GetLinkCapacity() const;
     /** \return the per-flow cap (bytes/s), infinity when the scenario has none */
@@ -139,6 +147,7 @@ class FlowLevelSimulator
     uint64_t m_events;                  //!< events of the last run
     uint64_t m_rateComputations;        //!< sharing-model calls of the last run
     uint64_t m_sharingFlows;            //!< flows those calls saw, summed (parameter servers)
+    uint64_t m_classWork;               //!< the PS engine's class scans and rebases
 };
 
 } // namespace ns3

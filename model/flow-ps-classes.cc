@@ -64,19 +64,30 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
 void
 FlowPsEngine::RecomputeEach(uint32_t gi)
 {
+    // One pass drops the stale entries of the active list (as CompactActive, keeping the order)
+    // and describes the live ones to the sharing model.
     Group& g = m_groups[gi];
-    CompactActive(gi);
-    m_flows.resize(g.active.size());
-    for (std::size_t i = 0; i < g.active.size(); ++i)
+    auto& active = g.active;
+    std::size_t n = 0;
+    m_flows.clear();
+    for (std::size_t i = 0; i < active.size(); ++i)
     {
-        const Connection& c = m_conns[g.active[i].conn];
-        SharingModel::Flow& f = m_flows[i];
+        const ActiveEntry e = active[i];
+        const Connection& c = m_conns[e.conn];
+        if (!c.active || c.priority != e.priority)
+        {
+            continue;
+        }
+        active[n++] = e;
+        SharingModel::Flow f;
         std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
         f.nLinks = c.nLinks;
         f.priority = c.priority;
         f.start = c.activeSince;
         f.cap = m_flowCap;
+        m_flows.push_back(f);
     }
+    active.resize(n);
     if (m_options.windowBytes > 0)
     {
         ComputeWindowCaps(gi);
@@ -112,6 +123,7 @@ FlowPsEngine::SetClassRate(uint32_t k, double rate)
             PushDrain(ci);
         }
         ++rebases;
+        classWork += cl.members.size();
     }
     RefreshClass(k);
 }
@@ -153,7 +165,6 @@ FlowPsEngine::NewClass(uint32_t gi)
     cl.group = gi;
     cl.live = true;
     cl.nextTime = INF;
-    ++cl.version;
     cl.listPos = static_cast<uint32_t>(g.classes.size());
     g.classes.push_back(k);
     return k;
@@ -165,7 +176,6 @@ FlowPsEngine::ReleaseClass(uint32_t k)
     RateClass& cl = m_classes[k];
     Group& g = m_groups[cl.group];
     cl.live = false;
-    ++cl.version; // its entries in the group's heap are stale
     cl.ClearDrains();
     const uint32_t moved = g.classes.back();
     g.classes[cl.listPos] = moved;
@@ -237,36 +247,26 @@ FlowPsEngine::RefreshClass(uint32_t k)
         }
         cl.PopDrain();
     }
-    const double t = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
-    if (t == cl.nextTime)
-    {
-        return;
-    }
-    cl.nextTime = t;
-    ++cl.version;
-    if (t < INF)
-    {
-        m_groups[cl.group].times.push(ClassTime{t, k, cl.version});
-    }
+    cl.nextTime = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
 }
 
 void
 FlowPsEngine::PushCheck(uint32_t gi)
 {
+    // The earliest drain time of the group's classes, by a scan: a rate computation already
+    // costs per class, and it changes the drain times of all of them (a heap would hold as many
+    // stale entries).
     Group& g = m_groups[gi];
-    while (!g.times.empty())
+    double next = INF;
+    for (uint32_t k : g.classes)
     {
-        const ClassTime& top = g.times.top();
-        if (m_classes[top.cls].live && m_classes[top.cls].version == top.version)
-        {
-            break;
-        }
-        g.times.pop();
+        next = std::min(next, m_classes[k].nextTime);
     }
+    classWork += g.classes.size();
     ++g.version;
-    if (!g.times.empty())
+    if (next < INF)
     {
-        Schedule(std::max(g.times.top().time, m_now), GROUP_CHECK, gi, g.version);
+        Schedule(std::max(next, m_now), GROUP_CHECK, gi, g.version);
     }
 }
 
@@ -276,27 +276,21 @@ FlowPsEngine::CollectDrained(uint32_t gi)
     Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
-    while (!g.times.empty())
+    classWork += g.classes.size();
+    for (uint32_t k : g.classes)
     {
-        const ClassTime top = g.times.top();
-        RateClass& cl = m_classes[top.cls];
-        if (!cl.live || cl.version != top.version)
+        RateClass& cl = m_classes[k];
+        if (cl.nextTime > m_now)
         {
-            g.times.pop();
             continue;
         }
-        if (top.time > m_now)
-        {
-            break;
-        }
-        g.times.pop();
-        cl.nextTime = INF; // queued again by RefreshClass once the drained are handled
-        m_touched.push_back(top.cls);
+        cl.nextTime = INF; // set again by RefreshClass once the drained are handled
+        m_touched.push_back(k);
         while (cl.HasDrain())
         {
             const RateClass::Drain d = cl.TopDrain();
             const Connection& c = m_conns[d.conn];
-            if (c.active && c.cls == top.cls && c.drainStamp == d.stamp)
+            if (c.active && c.cls == k && c.drainStamp == d.stamp)
             {
                 if (cl.DrainTime(d) > m_now)
                 {

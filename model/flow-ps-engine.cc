@@ -20,26 +20,21 @@ NS_LOG_COMPONENT_DEFINE("FlowPsEngine");
 namespace flow
 {
 
-FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
-                           const TrainingScenario& scenario,
-                           const SharingModel& sharing,
-                           const FlowLevelSimulator::Options& options,
-                           const FlowFabric& fabric,
-                           double flowCap,
-                           TrainingResult& result)
-    : m_profile(profile),
-      m_scenario(scenario),
-      m_sharing(sharing),
-      m_options(options),
-      m_result(result),
-      m_k(scenario.workers),
-      m_p(std::max<uint32_t>(1, scenario.servers)),
-      m_l(static_cast<uint32_t>(profile.GetNLayers())),
-      m_flowCap(flowCap),
-      m_owner(scenario.AssignLayersToServers(profile)),
-      m_mean(profile.GetMeanStep())
+FlowPsEngine::FlowPsEngine(const EngineInputs& in)
+    : m_profile(in.profile),
+      m_scenario(in.scenario),
+      m_sharing(in.sharing),
+      m_options(in.options),
+      m_result(in.result),
+      m_k(in.scenario.workers),
+      m_p(std::max<uint32_t>(1, in.scenario.servers)),
+      m_l(static_cast<uint32_t>(in.profile.GetNLayers())),
+      m_flowCap(in.flowCap),
+      m_win(static_cast<double>(in.scenario.windowBytes)),
+      m_owner(in.scenario.AssignLayersToServers(in.profile)),
+      m_mean(in.profile.GetMeanStep())
 {
-    for (const auto& layer : profile.GetLayers())
+    for (const auto& layer : in.profile.GetLayers())
     {
         m_bytes.push_back(static_cast<double>(layer.paramBytes));
     }
@@ -57,21 +52,21 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
                 // The worker's p-th connection: its 5-tuple decides the ECMP path, and the
                 // parameters come back along the reverse tuple's path.
                 const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + p;
-                const auto path = d == DOWN
-                                      ? fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
-                                      : fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
+                const auto path
+                    = d == DOWN ? in.fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
+                                : in.fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
                 c.path = static_cast<uint32_t>(m_pathLinks.size());
                 c.nLinks = static_cast<uint32_t>(path.size());
                 m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
-                const uint32_t uplink = fabric.GetUplink(m_k + p);
+                const uint32_t uplink = in.fabric.GetUplink(m_k + p);
                 c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
             }
         }
     }
-    m_plainMaxMin = options.windowBytes <= 0 && sharing.IsPlainMaxMin(m_honourCaps);
+    m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
     for (auto& g : m_groups)
     {
-        g.capacity = fabric.GetCapacity();
+        g.capacity = in.fabric.GetCapacity();
         if (m_plainMaxMin)
         {
             g.linkCount.assign(g.capacity.size(), 0);
@@ -81,12 +76,10 @@ FlowPsEngine::FlowPsEngine(const TrainingProfile& profile,
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
     {
-        ws.downEnd.assign(m_l, 0);
-        ws.upEnd.assign(m_l, 0);
-        if (options.recordTransfers)
+        ws.end.assign(m_l, 0);
+        if (in.options.recordTransfers)
         {
-            ws.downStart.assign(m_l, 0);
-            ws.upStart.assign(m_l, 0);
+            ws.start.assign(m_l, 0);
         }
     }
 }
@@ -225,6 +218,7 @@ FlowPsEngine::ResetConnections(uint32_t w, Direction d, uint32_t step)
     {
         Connection& c = m_conns[ConnIndex(w, p, d)];
         c.segs.clear();
+        c.ready.clear();
         c.head = c.admitted = 0;
         c.headSent = 0;
         c.headStarted = false;
@@ -246,13 +240,13 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
     // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
     // of the streams that had bytes left, in the order they were preempted. All streams of the
     // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
-    const double win = static_cast<double>(m_scenario.windowBytes);
     m_split.clear();
     for (uint32_t l : m_order)
     {
         Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        bool whole = win <= 0 || m_bytes[l] <= win;
-        c.segs.push_back(Segment{m_now, whole ? m_bytes[l] : win, l, true, whole});
+        bool whole = m_win <= 0 || m_bytes[l] <= m_win;
+        c.segs.push_back(Segment{l, true, whole});
+        c.ready.push_back(m_now);
         if (!whole)
         {
             m_split.push_back(l);
@@ -261,7 +255,8 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
     for (uint32_t l : m_split)
     {
         Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        c.segs.push_back(Segment{m_now, m_bytes[l] - win, l, false, true});
+        c.segs.push_back(Segment{l, false, true});
+        c.ready.push_back(m_now);
     }
     // Connections become active in the order of their first tensor in the transmission order
     // (it matters for FCFS priority between one worker's connections to several servers).
@@ -291,7 +286,7 @@ std::vector<double>
 FlowPsEngine::UsableTimes(uint32_t w) const
 {
     const WorkerState& ws = m_workers[w];
-    std::vector<double> usable(ws.downEnd.begin(), ws.downEnd.begin() + m_l);
+    std::vector<double> usable(ws.end.begin(), ws.end.begin() + m_l);
     if (m_scenario.gpusPerNode > 1)
     {
         std::vector<uint32_t> byArrival(m_l);
@@ -303,12 +298,12 @@ FlowPsEngine::UsableTimes(uint32_t w) const
                          byArrival.end(),
                          [&ws](uint32_t a, uint32_t b)
                          {
-                             return ws.downEnd[a] < ws.downEnd[b];
+                             return ws.end[a] < ws.end[b];
                          });
         double free = ws.stepStart;
         for (uint32_t l : byArrival)
         {
-            free = std::max(free, ws.downEnd[l]) + IntraNode(l);
+            free = std::max(free, ws.end[l]) + IntraNode(l);
             usable[l] = free;
         }
     }
@@ -364,8 +359,9 @@ FlowPsEngine::QueueGradients(uint32_t w, double t)
             reduceFree = std::max(reduceFree, t) + IntraNode(i);
             ready = reduceFree;
         }
-        m_conns[ConnIndex(w, m_owner[i], UP)].segs.push_back(
-            Segment{ready, m_bytes[i], i, true, true});
+        Connection& c = m_conns[ConnIndex(w, m_owner[i], UP)];
+        c.segs.push_back(Segment{i, true, true});
+        c.ready.push_back(ready);
     }
     if (multiGpu && !m_scenario.overlap)
     {
@@ -397,13 +393,10 @@ FlowPsEngine::ScheduleUplinks(uint32_t w, double allReady)
         Connection& c = m_conns[ci];
         if (!m_scenario.overlap)
         {
-            for (auto& s : c.segs)
-            {
-                s.ready = allReady;
-            }
+            std::fill(c.ready.begin(), c.ready.end(), allReady);
         }
         ++ws.pendingUp;
-        Schedule(c.segs.front().ready, CONN_ACTIVATE, ci, c.step);
+        Schedule(c.ready.front(), CONN_ACTIVATE, ci, c.step);
     }
 }
 
@@ -427,7 +420,7 @@ FlowPsEngine::UplinkDone(uint32_t w)
     double allIn = ws.stepStart;
     for (uint32_t l = 0; l < m_l; ++l)
     {
-        allIn = std::max(allIn, ws.upEnd[l]);
+        allIn = std::max(allIn, ws.end[l]);
     }
     double end = allIn;
     for (uint32_t p = 0; p < m_p; ++p)
@@ -438,14 +431,14 @@ FlowPsEngine::UplinkDone(uint32_t w)
         {
             for (const auto& s : c.segs)
             {
-                t = std::max(t, ws.upEnd[s.layer]);
+                t = std::max(t, ws.end[s.layer]);
             }
         }
         for (const auto& s : c.segs)
         {
             if (m_scenario.overlap)
             {
-                t = std::max(t, ws.upEnd[s.layer]);
+                t = std::max(t, ws.end[s.layer]);
             }
             t += upd[s.layer] * US + Overhead(s.layer);
         }
@@ -518,9 +511,9 @@ FlowPsEngine::SetCounting(bool on)
 void
 FlowPsEngine::Admit(Connection& c)
 {
-    while (c.admitted < c.segs.size() && c.segs[c.admitted].ready <= m_now)
+    while (c.admitted < c.segs.size() && c.ready[c.admitted] <= m_now)
     {
-        c.queued += c.segs[c.admitted].bytes;
+        c.queued += SegmentBytes(c.segs[c.admitted]);
         ++c.admitted;
     }
 }
@@ -619,13 +612,13 @@ FlowPsEngine::ComputeWindowCaps(uint32_t gi)
 }
 
 void
-FlowPsEngine::Account(Connection& c, double bytes)
+FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 {
-    c.queued -= bytes;
+    queued -= bytes;
     if (m_counting)
     {
         // Per connection: its path is fixed, so the links' bytes are summed once, at the end.
-        c.windowBytes += bytes;
+        windowBytes += bytes;
     }
 }
 
@@ -644,38 +637,44 @@ FlowPsEngine::GetLinkBytes(Direction d) const
 }
 
 void
-FlowPsEngine::SegmentStarted(Connection& c, const Segment& s, double t)
+FlowPsEngine::SegmentStarted(const Connection& c, const Segment& s, double t)
 {
-    c.headStarted = true;
     if (s.first && m_options.recordTransfers)
     {
         // Start times serve only the transfer records (kept out of the cache otherwise).
-        WorkerState& ws = m_workers[c.worker];
-        (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer] = t;
+        m_workers[c.worker].start[s.layer] = t;
     }
 }
 
 void
-FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
+FlowPsEngine::SegmentDone(const Connection& c, const Segment& s, double t)
+{
+    if (s.last)
+    {
+        m_workers[c.worker].end[s.layer] = t;
+    }
+    if (m_options.recordTransfers)
+    {
+        Record(c, s);
+    }
+}
+
+void
+FlowPsEngine::Record(const Connection& c, const Segment& s)
 {
     if (!s.last)
     {
         return;
     }
-    WorkerState& ws = m_workers[c.worker];
-    (c.dir == DOWN ? ws.downEnd : ws.upEnd)[s.layer] = t;
-    if (m_options.recordTransfers)
-    {
-        const double start = (c.dir == DOWN ? ws.downStart : ws.upStart)[s.layer];
-        m_result.AddTransfer({c.worker,
-                              c.server,
-                              c.step,
-                              static_cast<int32_t>(s.layer),
-                              c.dir == DOWN ? "down" : "up",
-                              m_profile.GetLayer(s.layer).paramBytes,
-                              start,
-                              t});
-    }
+    const WorkerState& ws = m_workers[c.worker];
+    m_result.AddTransfer({c.worker,
+                          c.server,
+                          c.step,
+                          static_cast<int32_t>(s.layer),
+                          c.dir == DOWN ? "down" : "up",
+                          m_profile.GetLayer(s.layer).paramBytes,
+                          ws.start[s.layer],
+                          ws.end[s.layer]});
 }
 
 void
@@ -693,43 +692,68 @@ FlowPsEngine::Advance(Connection& c, double t)
     double at = c.baseV;
     double cur = c.lastTime;
     std::size_t piece = k.PieceAt(cur); // moves forward with cur
-
-    while (c.head < c.admitted)
+    // The connection's progress and the worker's times through locals, and the transfer records
+    // after the loop: the loop then calls nothing and reloads nothing (the stores of the end
+    // times could alias the connection's fields). Once per segment of every step: the hot loop.
+    const std::size_t first = c.head;
+    std::size_t head = c.head;
+    double headSent = c.headSent;
+    bool started = c.headStarted;
+    double queued = c.queued;
+    double windowBytes = c.windowBytes;
+    WorkerState& ws = m_workers[c.worker];
+    double* const ends = ws.end.data();
+    double* const starts = m_options.recordTransfers ? ws.start.data() : nullptr;
+    while (head < c.admitted)
     {
-        const Segment& s = c.segs[c.head];
-        double rem = s.bytes - c.headSent;
-        if (!c.headStarted)
+        const Segment s = c.segs[head];
+        const double bytes = SegmentBytes(s);
+        const double rem = bytes - headSent;
+        if (!started)
         {
-            const double start = rem > ByteTolerance(s.bytes) ? k.ServiceStart(cur, piece) : cur;
+            const double start = rem > ByteTolerance(bytes) ? k.ServiceStart(cur, piece) : cur;
             if (start > t)
             {
                 break; // waiting (FCFS): service has not begun
             }
             cur = start;
-            SegmentStarted(c, s, cur);
+            started = true;
+            if (starts && s.first)
+            {
+                starts[s.layer] = cur;
+            }
         }
-        if (rem <= budget + ByteTolerance(s.bytes))
+        if (rem > budget + ByteTolerance(bytes))
         {
-            // A remainder within rounding of the budget ends when the bytes stopped growing.
-            const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
-            Account(c, rem);
-            budget = std::max(0.0, budget - rem);
-            at = std::min(vt, at + rem);
-            SegmentDone(c, s, end);
-            cur = end;
-            ++c.head;
-            c.headSent = 0;
-            c.headStarted = false;
-        }
-        else
-        {
-            c.headSent += budget;
-            Account(c, budget);
+            headSent += budget;
+            Account(queued, windowBytes, budget);
             break;
         }
+        // A remainder within rounding of the budget ends when the bytes stopped growing.
+        const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
+        Account(queued, windowBytes, rem);
+        budget = std::max(0.0, budget - rem);
+        at = std::min(vt, at + rem);
+        if (s.last)
+        {
+            ends[s.layer] = end;
+        }
+        cur = end;
+        ++head;
+        headSent = 0;
+        started = false;
     }
+    c.head = head;
+    c.headSent = headSent;
+    c.headStarted = started;
+    c.queued = queued;
+    c.windowBytes = windowBytes;
     c.lastTime = t;
     c.baseV = vt;
+    for (std::size_t i = first; starts && i < head; ++i)
+    {
+        Record(c, c.segs[i]);
+    }
 }
 
 void
@@ -743,7 +767,7 @@ FlowPsEngine::FinishAdmitted(Connection& c)
         {
             SegmentStarted(c, s, m_now);
         }
-        Account(c, s.bytes - c.headSent);
+        Account(c.queued, c.windowBytes, SegmentBytes(s) - c.headSent);
         SegmentDone(c, s, m_now);
         ++c.head;
         c.headSent = 0;
@@ -784,7 +808,7 @@ FlowPsEngine::GroupCheck(uint32_t gi)
         else if (c.head < c.segs.size())
         {
             Deactivate(ci); // idle until its next tensor is ready
-            Schedule(c.segs[c.head].ready, CONN_ACTIVATE, ci, c.step);
+            Schedule(c.ready[c.head], CONN_ACTIVATE, ci, c.step);
         }
         else
         {

@@ -32,11 +32,14 @@ enum Direction : uint8_t
     UP = 1,   //!< worker to server (gradients)
 };
 
-/// A piece of one tensor sent on a connection (a whole tensor unless WIN splits it).
+/**
+ * A piece of one tensor sent on a connection (a whole tensor unless WIN splits it); its bytes
+ * follow from the layer and the two flags (FlowPsEngine::SegmentBytes). Kept to 8 bytes, and the
+ * ready times apart: a connection's queue is written when its step starts and read when it
+ * drains, K transfers later, so with thousands of workers it comes from memory, not the cache.
+ */
 struct Segment
 {
-    double ready;   //!< when it may be sent (seconds)
-    double bytes;   //!< payload bytes
     uint32_t layer; //!< tensor = layer index
     bool first;     //!< first piece of its tensor (its start is the tensor's start)
     bool last;      //!< last piece of its tensor (its end is the tensor's arrival)
@@ -50,6 +53,7 @@ struct Connection
     Direction dir{DOWN};       //!< direction
     uint32_t step{0};          //!< step the segments belong to
     std::vector<Segment> segs; //!< this step's segments in service order
+    std::vector<double> ready; //!< per segment: when it may be sent (seconds)
     std::size_t head{0};       //!< first segment not completely sent
     std::size_t admitted{0};   //!< segments [head, admitted) are ready and queued
     double headSent{0};        //!< bytes of segs[head] already sent
@@ -74,24 +78,6 @@ struct ActiveEntry
 {
     uint32_t conn;     //!< connection index
     uint64_t priority; //!< its activation order when listed
-};
-
-/// An entry of a group's heap of rate classes: the class's earliest drain time.
-struct ClassTime
-{
-    double time;      //!< when
-    uint32_t cls;     //!< rate class
-    uint64_t version; //!< the class's version when pushed (stale if changed)
-
-    /**
-     * \param o another entry
-     *
-eturn true if this one comes after o
-     */
-    bool operator>(const ClassTime& o) const
-    {
-        return time > o.time || (time == o.time && cls > o.cls);
-    }
 };
 
 /// What makes flows interchangeable for plain max-min: the links they share, and their cap.
@@ -126,14 +112,12 @@ eturn strict weak order
 /// The links of one direction and the connections active on them.
 struct Group
 {
-    std::vector<ActiveEntry> active; //!< active connections in activation order (some stale)
-    uint32_t nActive{0};             //!< active connections
-    std::vector<double> capacity;    //!< per directed link of the fabric (bytes/s)
-    bool dirty{false};               //!< the active set changed since the last rate computation
-    uint64_t version{0};             //!< version of the pending check event
-    std::vector<uint32_t> classes;   //!< its live rate classes
-    std::priority_queue<ClassTime, std::vector<ClassTime>, std::greater<ClassTime>>
-        times;                          //!< drain time of every class with a drain point
+    std::vector<ActiveEntry> active;    //!< active connections in activation order (some stale)
+    uint32_t nActive{0};                //!< active connections
+    std::vector<double> capacity;       //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};                  //!< the active set changed since the last rate computation
+    uint64_t version{0};                //!< version of the pending check event
+    std::vector<uint32_t> classes;      //!< its live rate classes
     std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
@@ -149,10 +133,10 @@ struct WorkerState
     const std::vector<double>* upd; //!< update times of the step (us)
     uint32_t pendingDown{0};        //!< downlink connections not finished
     uint32_t pendingUp{0};          //!< uplink connections not finished
-    std::vector<double> downStart;  //!< per layer: its parameters began to arrive
-    std::vector<double> downEnd;    //!< per layer: its parameters arrived
-    std::vector<double> upStart;    //!< per layer: its gradient began to leave
-    std::vector<double> upEnd;      //!< per layer: its gradient arrived at the server
+    // One direction at a time: the parameters (DOWN) are all in before the first gradient is
+    // queued, and the gradients (UP) all out before the next step's parameters are.
+    std::vector<double> start; //!< per layer: its parameters began to arrive / gradient to leave
+    std::vector<double> end;   //!< per layer: its parameters arrived / gradient reached the server
 };
 
 /**
@@ -164,21 +148,9 @@ class FlowPsEngine
 {
   public:
     /**
-     * \param profile the DNN
-     * \param scenario the scenario
-     * \param sharing the sharing model
-     * \param options run options
-     * \param fabric the placed fabric: link capacities and paths
-     * \param flowCap per-flow cap (bytes/s, infinity for none)
-     * \param result where records go
+     * \param in the run's inputs (the sharing model, fabric and flow cap are asked for rates)
      */
-    FlowPsEngine(const TrainingProfile& profile,
-                 const TrainingScenario& scenario,
-                 const SharingModel& sharing,
-                 const FlowLevelSimulator::Options& options,
-                 const FlowFabric& fabric,
-                 double flowCap,
-                 TrainingResult& result);
+    explicit FlowPsEngine(const EngineInputs& in);
 
     /// Run to the end.
     void Run();
@@ -193,6 +165,9 @@ class FlowPsEngine
     uint64_t rateComputations{0}; //!< sharing-model calls
     uint64_t rebases{0};          //!< rate-class histories restarted
     uint64_t sharingFlows{0};     //!< flows (or aggregates) handed to the sharing model, summed
+    /// The engine's own per-event work besides the sharing model's: rate classes looked at to
+    /// find the next check or the drained ones, plus members advanced by rebases.
+    uint64_t classWork{0};
 
   private:
     /**
@@ -321,20 +296,27 @@ class FlowPsEngine
      * \param s segment
      * \param t time
      */
-    void SegmentStarted(Connection& c, const Segment& s, double t);
+    void SegmentStarted(const Connection& c, const Segment& s, double t);
     /**
      * \brief A segment is completely sent; the last one of a tensor makes its record.
      * \param c connection
      * \param s segment
      * \param t time
      */
-    void SegmentDone(Connection& c, const Segment& s, double t);
+    void SegmentDone(const Connection& c, const Segment& s, double t);
+    /**
+     * \brief The transfer record of a completed segment that ends its tensor (with records on).
+     * \param c connection
+     * \param s segment (its start and end times are in the worker's state)
+     */
+    void Record(const Connection& c, const Segment& s);
     /**
      * \brief Count sent bytes (queue and, inside the window, link utilisation).
-     * \param c connection
+     * \param queued a connection's unsent bytes (reduced)
+     * \param windowBytes its bytes inside the measurement window (increased while counting)
      * \param bytes bytes sent
      */
-    void Account(Connection& c, double bytes);
+    void Account(double& queued, double& windowBytes, double bytes) const;
     /**
      * \brief Advance every active connection of a group to now.
      * \param gi group index
@@ -395,8 +377,7 @@ class FlowPsEngine
      */
     void PushDrain(uint32_t ci);
     /**
-     * \brief Drop the class's stale drain points; queue its earliest drain time in its group if
-     * it changed.
+     * \brief Drop the class's stale drain points and set its earliest drain time.
      * \param k rate class
      */
     void RefreshClass(uint32_t k);
@@ -474,6 +455,16 @@ class FlowPsEngine
     double Overhead(uint32_t layer) const;
 
     /**
+     * \param s a segment
+     * \return its payload bytes: the tensor's, or WIN for a first service that was split, or
+     *         the rest for the second
+     */
+    double SegmentBytes(const Segment& s) const
+    {
+        return s.first ? (s.last ? m_bytes[s.layer] : m_win) : m_bytes[s.layer] - m_win;
+    }
+
+    /**
      * \param w worker
      * \param p server
      * \param d direction
@@ -493,6 +484,7 @@ class FlowPsEngine
     uint32_t m_p;                            //!< servers
     uint32_t m_l;                            //!< layers
     double m_flowCap;                        //!< per-flow cap (bytes/s)
+    double m_win;                            //!< WIN: bytes of a first service (001 Sec. 3.2.2)
     std::vector<uint32_t> m_owner;           //!< server of each layer
     std::vector<double> m_bytes;             //!< bytes of each layer
     TrainingProfile::StepTimes m_mean;       //!< the mean step

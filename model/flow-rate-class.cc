@@ -17,6 +17,7 @@ void
 RateClass::Reset(double now, double rate)
 {
     m_p.assign(1, Piece{now, 0.0, rate});
+    m_last = 0;
 }
 
 bool
@@ -35,16 +36,13 @@ RateClass::SetRate(double now, double rate)
     }
     const double v = last.v + last.r * (now - last.t);
     m_p.push_back(Piece{now, v, rate});
+    ++m_last;
     return true;
 }
 
 std::size_t
-RateClass::PieceAt(double time) const
+RateClass::PieceBefore(double time) const
 {
-    if (time >= m_p.back().t)
-    {
-        return m_p.size() - 1; // the usual case: now
-    }
     auto it = std::upper_bound(m_p.begin(),
                                m_p.end(),
                                time,
@@ -56,24 +54,12 @@ RateClass::PieceAt(double time) const
 }
 
 double
-RateClass::VirtualAt(double time) const
+RateClass::TimeAfter(double target, double from, std::size_t& piece) const
 {
-    const Piece& p = m_p[PieceAt(time)];
-    return p.v + p.r * std::max(0.0, time - p.t);
-}
-
-double
-RateClass::TimeAt(double target, double from, std::size_t& piece) const
-{
-    const Piece& at = m_p[piece];
-    if (target <= at.v + at.r * std::max(0.0, from - at.t))
-    {
-        return from;
-    }
     // The first piece after `piece` whose start has V >= target: gallop (1, 2, 4, ... pieces
     // ahead), then bisect the last gap. The crossing is in the piece before it, whose rate is
     // positive since V grew across it.
-    const std::size_t n = m_p.size();
+    const std::size_t n = m_last + 1;
     std::size_t lo = piece + 1;
     std::size_t hi = lo;
     for (std::size_t step = 1; hi < n && m_p[hi].v < target; step *= 2)
@@ -96,20 +82,6 @@ RateClass::TimeAt(double target, double from, std::size_t& piece) const
     }
     piece = j;
     return std::max(from, p.t + (target - p.v) / p.r);
-}
-
-double
-RateClass::ServiceStart(double from, std::size_t& piece) const
-{
-    for (std::size_t k = piece; k < m_p.size(); ++k)
-    {
-        if (m_p[k].r > 0)
-        {
-            piece = k;
-            return std::max(from, m_p[k].t);
-        }
-    }
-    return INF;
 }
 
 } // namespace flow

@@ -7,8 +7,8 @@
 
 #include "flow-event-core.h"
 
+#include <algorithm>
 #include <cstdint>
-#include <queue>
 #include <vector>
 
 namespace ns3
@@ -66,7 +66,7 @@ class RateClass
     /** \return the current rate (bytes/s) */
     double GetRate() const
     {
-        return m_p.back().r;
+        return m_p[m_last].r;
     }
 
     /** \return number of pieces in the history */
@@ -79,13 +79,21 @@ class RateClass
      * \param time a time at or after the history's start
      * \return the piece that contains it
      */
-    std::size_t PieceAt(double time) const;
+    std::size_t PieceAt(double time) const
+    {
+        // The usual case, now, inline (the engine asks once per segment).
+        return time >= m_p[m_last].t ? m_last : PieceBefore(time);
+    }
 
     /**
      * \param time a time at or after the history's start
      * \return V(time)
      */
-    double VirtualAt(double time) const;
+    double VirtualAt(double time) const
+    {
+        const Piece& p = m_p[PieceAt(time)];
+        return p.v + p.r * std::max(0.0, time - p.t);
+    }
 
     /**
      * \param target virtual bytes
@@ -95,6 +103,13 @@ class RateClass
      */
     double TimeAt(double target, double from) const
     {
+        const Piece& last = m_p[m_last];
+        if (from <= last.t && target > last.v)
+        {
+            // V(from) <= last.v < target: the crossing is in the last piece (the usual case for
+            // a drain point after a rate change), no search.
+            return last.r > 0 ? std::max(from, last.t + (target - last.v) / last.r) : INF;
+        }
         std::size_t k = PieceAt(from);
         return TimeAt(target, from, k);
     }
@@ -108,7 +123,21 @@ class RateClass
      * \param piece in: the piece that contains `from`; out: the one that contains the answer
      * \return as TimeAt(target, from)
      */
-    double TimeAt(double target, double from, std::size_t& piece) const;
+    double TimeAt(double target, double from, std::size_t& piece) const
+    {
+        // Inline: the answer is `from` itself, or inside `piece` (the next piece, if any, starts
+        // at or beyond the target); else the gallop of TimeAfter.
+        const Piece& at = m_p[piece];
+        if (target <= at.v + at.r * std::max(0.0, from - at.t))
+        {
+            return from;
+        }
+        if (piece < m_last && m_p[piece + 1].v < target)
+        {
+            return TimeAfter(target, from, piece);
+        }
+        return at.r > 0 ? std::max(from, at.t + (target - at.v) / at.r) : INF;
+    }
 
     /**
      * \param d a drain point
@@ -126,7 +155,18 @@ class RateClass
      * \param piece in: the piece that contains `from`; out: the one that contains the answer
      * \return the first time >= from at which the rate is positive (INF if none so far)
      */
-    double ServiceStart(double from, std::size_t& piece) const;
+    double ServiceStart(double from, std::size_t& piece) const
+    {
+        for (std::size_t k = piece; k <= m_last; ++k)
+        {
+            if (m_p[k].r > 0)
+            {
+                piece = k;
+                return std::max(from, m_p[k].t);
+            }
+        }
+        return INF;
+    }
 
     /**
      * \brief Queue a member's drain point.
@@ -134,7 +174,8 @@ class RateClass
      */
     void PushDrain(const Drain& d)
     {
-        m_drains.push(d);
+        m_drains.push_back(d);
+        std::push_heap(m_drains.begin(), m_drains.end(), Later());
     }
 
     /** \return true if some drain point (maybe stale) is queued */
@@ -146,26 +187,26 @@ class RateClass
     /** \return the earliest drain point (maybe stale) */
     const Drain& TopDrain() const
     {
-        return m_drains.top();
+        return m_drains.front();
     }
 
     /// Drop the earliest drain point.
     void PopDrain()
     {
-        m_drains.pop();
+        std::pop_heap(m_drains.begin(), m_drains.end(), Later());
+        m_drains.pop_back();
     }
 
     /// Drop every drain point.
     void ClearDrains()
     {
-        m_drains = {};
+        m_drains.clear(); // keeps the memory: one-member classes are rebased every few changes
     }
 
     std::vector<uint32_t> members; //!< connections in the class
     uint32_t group{0};             //!< direction (FlowPsEngine group) of its members
     uint32_t listPos{0};           //!< index in its group's list of live classes
-    uint64_t version{0};           //!< of its latest entry in the group's class heap
-    double nextTime{INF};          //!< its earliest valid drain time (as last pushed)
+    double nextTime{INF};          //!< its earliest valid drain time
     bool live{false};              //!< has members (else on the free list)
 
   private:
@@ -191,8 +232,25 @@ class RateClass
         double r; //!< rate (bytes/s)
     };
 
-    std::vector<Piece> m_p; //!< the history, one piece per rate change
-    std::priority_queue<Drain, std::vector<Drain>, Later> m_drains; //!< members' drain points
+    /**
+     * \param time a time before the last piece's start, at or after the history's start
+     * \return the piece that contains it (binary search)
+     */
+    std::size_t PieceBefore(double time) const;
+
+    /**
+     * \brief TimeAt when V reaches the target after the next piece's start: gallop (1, 2, 4, ...
+     * pieces ahead), then bisect the last gap.
+     * \param target virtual bytes (above V at the start of piece + 1)
+     * \param from as TimeAt
+     * \param piece as TimeAt
+     * \return as TimeAt
+     */
+    double TimeAfter(double target, double from, std::size_t& piece) const;
+
+    std::vector<Piece> m_p;      //!< the history, one piece per rate change
+    std::size_t m_last{0};       //!< m_p.size() - 1, kept (pieces are 24 bytes: size() divides)
+    std::vector<Drain> m_drains; //!< members' drain points, a heap in the order of Later
 };
 
 } // namespace flow

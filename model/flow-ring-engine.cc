@@ -17,27 +17,21 @@ namespace ns3
 namespace flow
 {
 
-FlowRingEngine::FlowRingEngine(const TrainingProfile& profile,
-                               const TrainingScenario& scenario,
-                               const SharingModel& sharing,
-                               const FlowLevelSimulator::Options& options,
-                               const FlowFabric& fabric,
-                               double flowCap,
-                               TrainingResult& result)
-    : m_profile(profile),
-      m_scenario(scenario),
-      m_options(options),
-      m_result(result),
-      m_mean(profile.GetMeanStep())
+FlowRingEngine::FlowRingEngine(const EngineInputs& in)
+    : m_profile(in.profile),
+      m_scenario(in.scenario),
+      m_options(in.options),
+      m_result(in.result),
+      m_mean(in.profile.GetMeanStep())
 {
-    for (const auto& layer : profile.GetLayers())
+    for (const auto& layer : in.profile.GetLayers())
     {
         m_layerBytes.push_back(layer.paramBytes);
     }
-    const uint32_t k = scenario.workers;
-    const auto& capacity = fabric.GetCapacity();
+    const uint32_t k = in.scenario.workers;
+    const auto& capacity = in.fabric.GetCapacity();
     linkBytes.assign(capacity.size(), 0);
-    ringRate = capacity[fabric.GetUplink(0)];
+    ringRate = capacity[in.fabric.GetUplink(0)];
     if (k <= 1)
     {
         return;
@@ -46,18 +40,18 @@ FlowRingEngine::FlowRingEngine(const TrainingProfile& profile,
     for (uint32_t w = 0; w < k; ++w)
     {
         // Worker w's one connecting socket (ephemeral port) to worker w+1's service port.
-        m_paths.push_back(fabric.GetPath(w,
-                                         (w + 1) % k,
-                                         FlowFabric::FIRST_EPHEMERAL_PORT,
-                                         FlowFabric::SERVICE_PORT));
+        m_paths.push_back(in.fabric.GetPath(w,
+                                            (w + 1) % k,
+                                            FlowFabric::FIRST_EPHEMERAL_PORT,
+                                            FlowFabric::SERVICE_PORT));
         std::copy(m_paths[w].begin(), m_paths[w].end(), flows[w].links.begin());
         flows[w].nLinks = static_cast<uint32_t>(m_paths[w].size());
         flows[w].priority = w;
-        flows[w].cap = flowCap;
-        hopDelay = std::max(hopDelay, fabric.GetTopology().GetPathDelay(m_paths[w]));
+        flows[w].cap = in.flowCap;
+        hopDelay = std::max(hopDelay, in.fabric.GetTopology().GetPathDelay(m_paths[w]));
     }
     std::vector<double> rates;
-    sharing.AssignRates(flows, capacity, rates);
+    in.sharing.AssignRates(flows, capacity, rates);
     ++rateComputations;
     ringRate = *std::min_element(rates.begin(), rates.end());
 }

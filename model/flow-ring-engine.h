@@ -37,21 +37,10 @@ class FlowRingEngine
 {
   public:
     /**
-     * \param profile the DNN
-     * \param scenario the scenario
-     * \param sharing the sharing model (asked once for the rate of the K ring flows)
-     * \param options run options
-     * \param fabric the placed fabric
-     * \param flowCap per-flow cap (bytes/s, infinity for none)
-     * \param result where records go
+     * \param in the run's inputs (the sharing model is asked once for the rate of the K ring
+     *        flows)
      */
-    FlowRingEngine(const TrainingProfile& profile,
-                   const TrainingScenario& scenario,
-                   const SharingModel& sharing,
-                   const FlowLevelSimulator::Options& options,
-                   const FlowFabric& fabric,
-                   double flowCap,
-                   TrainingResult& result);
+    explicit FlowRingEngine(const EngineInputs& in);
 
     /// Run every step.
     void Run();

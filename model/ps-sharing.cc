@@ -27,8 +27,14 @@ PsSharing::GetTypeId()
 }
 
 PsSharing::PsSharing()
+    : PsSharing(false)
 {
-    NS_LOG_FUNCTION(this);
+}
+
+PsSharing::PsSharing(bool honourCaps)
+    : m_honourCaps(honourCaps)
+{
+    NS_LOG_FUNCTION(this << honourCaps);
 }
 
 PsSharing::~PsSharing()
@@ -41,7 +47,7 @@ PsSharing::AssignRates(const std::vector<Flow>& flows,
                        const std::vector<double>& capacity,
                        std::vector<double>& rates) const
 {
-    MaxMinFair(flows, capacity, false, rates);
+    MaxMinFair(flows, capacity, m_honourCaps, rates);
 }
 
 std::string
@@ -53,7 +59,7 @@ PsSharing::GetName() const
 bool
 PsSharing::IsPlainMaxMin(bool& honoursCaps) const
 {
-    honoursCaps = false;
+    honoursCaps = m_honourCaps;
     return true;
 }
 

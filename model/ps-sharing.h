@@ -41,10 +41,20 @@ class PsSharing : public SharingModel
     std::string GetName() const override;
 
     /**
-     * \param honoursCaps set to false
+     * \param honoursCaps set to whether Flow::cap is honoured (false here, true in CappedSharing)
      * \return true: AssignRates is MaxMinFair without weights
      */
     bool IsPlainMaxMin(bool& honoursCaps) const override;
+
+  protected:
+    /**
+     * \brief Max-min fairness that honours the per-flow caps or not (CappedSharing: it does).
+     * \param honourCaps limit every flow to its Flow::cap
+     */
+    explicit PsSharing(bool honourCaps);
+
+  private:
+    bool m_honourCaps; //!< Flow::cap is honoured
 };
 
 } // namespace ns3

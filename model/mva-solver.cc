@@ -63,6 +63,7 @@ MvaSolver::AddStation(const std::string& name, Discipline discipline)
                                    "first class)");
     }
     m_stations.push_back({name, discipline});
+    m_disciplines.push_back(discipline);
     return m_stations.size() - 1;
 }
 
@@ -162,11 +163,13 @@ double
 MvaSolver::CycleTime(std::size_t g, F without, std::vector<double>& response) const
 {
     const std::vector<double>& s = m_classes[g].service;
+    const std::size_t nStations = m_disciplines.size();
+    const Discipline* disc = m_disciplines.data();
     double cycle = 0;
-    for (std::size_t l = 0; l < m_stations.size(); ++l)
+    for (std::size_t l = 0; l < nStations; ++l)
     {
         double t = s[l];
-        switch (m_stations[l].discipline)
+        switch (disc[l])
         {
             case PS:
                 t = s[l] * (1.0 + without(l));
@@ -229,6 +232,8 @@ MvaSolver::SolvePopulation(const std::vector<uint32_t>& count,
                            Solution& sol) const
 {
     const std::size_t nQueues = lattice.nQueues;
+    const std::size_t nStations = m_disciplines.size();
+    const Discipline* disc = m_disciplines.data();
     const std::size_t* q = lattice.queueIndex.data();
     double* here = aggregate.data() + idx * nQueues;
     for (std::size_t g = 0; g < m_classes.size(); ++g)
@@ -249,16 +254,17 @@ MvaSolver::SolvePopulation(const std::vector<uint32_t>& count,
                              response);
         sol.perCustomerThroughput[g] = x;
         const double nx = count[g] * x;
-        const std::vector<double>& s = m_classes[g].service;
-        for (std::size_t l = 0; l < m_stations.size(); ++l)
+        const double* s = m_classes[g].service.data();
+        const double* r = response.data();
+        for (std::size_t l = 0; l < nStations; ++l)
         {
             // Contribution() written out: this loop is the exact solver's hot path.
-            const double n = nx * response[l];
-            if (m_stations[l].discipline == PS)
+            const double n = nx * r[l];
+            if (disc[l] == PS)
             {
                 here[q[l]] += n;
             }
-            else if (m_stations[l].discipline == FCFS)
+            else if (disc[l] == FCFS)
             {
                 here[q[l]] += s[l] * (n - 0.5 * nx * s[l]);
             }

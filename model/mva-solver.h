@@ -198,7 +198,9 @@ class MvaSolver
                          Solution& sol) const;
 
     std::vector<Station> m_stations; //!< stations in index order
-    std::vector<Class> m_classes;    //!< classes in index order
+    /// Their disciplines, contiguous for the solvers' hot loops.
+    std::vector<Discipline> m_disciplines;
+    std::vector<Class> m_classes; //!< classes in index order
 };
 
 } // namespace ns3

@@ -22,20 +22,12 @@ NS_LOG_COMPONENT_DEFINE("AsyncPsModel");
 namespace
 {
 
-std::string
-Str(double v)
-{
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
-
 void
 CheckTime(const std::string& what, double v)
 {
     if (!std::isfinite(v) || v < 0)
     {
-        throw TrainingInputError("async PS model: " + what + " = " + Str(v)
+        throw TrainingInputError("async PS model: " + what + " = " + TrainingInputError::Number(v)
                                  + " s (expected a finite time >= 0)");
     }
 }
@@ -96,7 +88,7 @@ AsyncPsModel::CheckRhoThreshold(double rhoThreshold)
 {
     if (!(rhoThreshold >= 0 && rhoThreshold <= 1))
     {
-        throw TrainingInputError("RhoThreshold: " + Str(rhoThreshold)
+        throw TrainingInputError("RhoThreshold: " + TrainingInputError::Number(rhoThreshold)
                                  + " (expected a utilisation threshold rho_T in [0, 1], 000 Eq. "
                                    "(5); the seed uses 0.5 on 1 Gbps and 0.6 on 10 Gbps)");
     }

@@ -23,14 +23,6 @@ NS_LOG_COMPONENT_DEFINE("MvaSolver");
 namespace
 {
 
-std::string
-Str(double v)
-{
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
-
 /**
  * \return a class's share of the aggregate A^l of a station (000 Eqs. (1), (2)): PS: its queue
  * length N; FCFS: S (N - rho / 2), the mean residual work it leaves ahead of an arrival; delay: 0
@@ -88,8 +80,9 @@ MvaSolver::AddClass(const std::vector<double>& serviceTimes, uint32_t multiplici
         double s = serviceTimes[l];
         if (!std::isfinite(s) || s < 0)
         {
-            throw TrainingInputError(where + ": service time " + Str(s) + " s at station '"
-                                     + m_stations[l].name + "' (expected a finite time >= 0)");
+            throw TrainingInputError(where + ": service time " + TrainingInputError::Number(s)
+                                     + " s at station '" + m_stations[l].name
+                                     + "' (expected a finite time >= 0)");
         }
         total += s;
     }
@@ -317,7 +310,8 @@ MvaSolver::SolveApproximate(double tolerance, uint32_t maxIterations) const
     CheckSolvable();
     if (!(tolerance > 0) || !std::isfinite(tolerance))
     {
-        throw TrainingInputError("approximate MVA: tolerance " + Str(tolerance)
+        throw TrainingInputError("approximate MVA: tolerance "
+                                 + TrainingInputError::Number(tolerance)
                                  + " (expected a positive fraction, e.g. 1e-10)");
     }
     const std::size_t nClasses = m_classes.size();

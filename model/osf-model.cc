@@ -25,12 +25,7 @@ namespace
 void
 Check(bool ok, const std::string& what, double v, const std::string& expected)
 {
-    if (!ok)
-    {
-        std::ostringstream os;
-        os << "OSF model: " << what << " = " << v << " (expected " << expected << ")";
-        throw TrainingInputError(os.str());
-    }
+    TrainingInputError::Require(ok, "OSF model", what, v, expected);
 }
 
 void

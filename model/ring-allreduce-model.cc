@@ -20,12 +20,7 @@ namespace
 void
 Check(bool ok, const std::string& what, double v, const std::string& expected)
 {
-    if (!ok)
-    {
-        std::ostringstream os;
-        os << "ring AllReduce model: " << what << " = " << v << " (expected " << expected << ")";
-        throw TrainingInputError(os.str());
-    }
+    TrainingInputError::Require(ok, "ring AllReduce model", what, v, expected);
 }
 
 void

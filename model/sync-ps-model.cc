@@ -24,12 +24,7 @@ namespace
 void
 Check(bool ok, const std::string& what, double v, const std::string& expected)
 {
-    if (!ok)
-    {
-        std::ostringstream os;
-        os << "sync PS model: " << what << " = " << v << " (expected " << expected << ")";
-        throw TrainingInputError(os.str());
-    }
+    TrainingInputError::Require(ok, "sync PS model", what, v, expected);
 }
 
 } // namespace

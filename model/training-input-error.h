@@ -5,6 +5,7 @@
 #ifndef TRAINING_INPUT_ERROR_H
 #define TRAINING_INPUT_ERROR_H
 
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,39 @@ class TrainingInputError : public std::runtime_error
     explicit TrainingInputError(const std::string& what)
         : std::runtime_error(what)
     {
+    }
+
+    /**
+     * \param v a number
+     * \return v as messages show it (std::ostream's default format: 0.1, 1e+09)
+     */
+    static std::string Number(double v)
+    {
+        std::ostringstream os;
+        os << v;
+        return os.str();
+    }
+
+    /**
+     * \brief The check of a model parameter: throw "<where>: <what> = <v> (expected
+     * <expected>)" unless ok.
+     * \param ok whether v is acceptable
+     * \param where the model, e.g. "OSF model"
+     * \param what the parameter
+     * \param v its value
+     * \param expected what is acceptable
+     */
+    static void Require(bool ok,
+                        const std::string& where,
+                        const std::string& what,
+                        double v,
+                        const std::string& expected)
+    {
+        if (!ok)
+        {
+            throw TrainingInputError(where + ": " + what + " = " + Number(v) + " (expected "
+                                     + expected + ")");
+        }
     }
 };
 

@@ -32,14 +32,6 @@ Fail(const std::string& option, const std::string& what, const std::string& expe
     throw TrainingInputError(option + ": " + what + " (expected " + expected + ")");
 }
 
-std::string
-Str(double v)
-{
-    std::ostringstream os;
-    os << v;
-    return os.str();
-}
-
 /// Architecture, mode, ring fusion and intra-node knobs (TrainingScenario::ToJson).
 void
 ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
@@ -197,7 +189,7 @@ TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
     {
         if (!(s > 0) || !std::isfinite(s))
         {
-            Fail("--computeScale", "value " + Str(s), "finite values > 0");
+            Fail("--computeScale", "value " + TrainingInputError::Number(s), "finite values > 0");
         }
     }
 }
@@ -212,8 +204,9 @@ TrainingScenario::ValidateNetwork() const
     if (flowCap.GetBitRate() > nicRate.GetBitRate())
     {
         Fail("--flowCap",
-             "cap " + Str(flowCap.GetBitRate() / 1e9) + " Gbps above the NIC rate "
-                 + Str(nicRate.GetBitRate() / 1e9) + " Gbps",
+             "cap " + TrainingInputError::Number(flowCap.GetBitRate() / 1e9)
+                 + " Gbps above the NIC rate "
+                 + TrainingInputError::Number(nicRate.GetBitRate() / 1e9) + " Gbps",
              "0 (no cap) or at most the NIC rate");
     }
     if (linkDelay.IsStrictlyNegative())
@@ -273,7 +266,8 @@ TrainingScenario::ValidateCrossTraffic() const
         && (crossRate.GetBitRate() == 0 || crossRate.GetBitRate() > nicRate.GetBitRate()))
     {
         Fail("--crossRate",
-             Str(crossRate.GetBitRate() / 1e9) + " Gbps with --crossTraffic=onoff",
+             TrainingInputError::Number(crossRate.GetBitRate() / 1e9)
+                 + " Gbps with --crossTraffic=onoff",
              "a mean load above 0 and at most the NIC rate, e.g. 5Gbps");
     }
 }
@@ -310,7 +304,7 @@ TrainingScenario::ValidateSteps() const
     if (reductionRate < 0 || !std::isfinite(reductionRate))
     {
         Fail("--reductionRate",
-             "value " + Str(reductionRate),
+             "value " + TrainingInputError::Number(reductionRate),
              "0 (free) or a positive rate in bytes/s");
     }
 }
@@ -654,7 +648,7 @@ TrainingScenario::SetComputeScale(const std::string& option, const std::string& 
         }
         if (!(v > 0) || !std::isfinite(v))
         {
-            Fail(option, "value " + Str(v), expected);
+            Fail(option, "value " + TrainingInputError::Number(v), expected);
         }
         values.insert(values.end(), count, v);
     }

@@ -86,6 +86,20 @@ struct SweepTable
     std::vector<std::map<std::string, double>> rows; //!< per sweep point: column -> samples/s
 };
 
+/// Write a file of the --csv option atomically; a failure names the option.
+void
+WriteSweepFile(const std::string& file, const std::string& text)
+{
+    try
+    {
+        WriteFileAtomically(file, text);
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(std::string("--csv: ") + e.what());
+    }
+}
+
 /// Print the table and write it as CSV (atomically; --csv names the file).
 void
 WriteSweepCsv(const std::string& csv, const SweepTable& t)
@@ -121,14 +135,7 @@ WriteSweepCsv(const std::string& csv, const SweepTable& t)
         out << "\n";
         std::printf("\n");
     }
-    try
-    {
-        WriteFileAtomically(csv, out.str());
-    }
-    catch (const TrainingInputError& e)
-    {
-        throw TrainingInputError(std::string("--csv: ") + e.what());
-    }
+    WriteSweepFile(csv, out.str());
 }
 
 /// The gnuplot script CSV.gp that draws CSV.png: one line per backend:variant.
@@ -148,14 +155,7 @@ WriteSweepPlot(const std::string& csv,
        << s.GetModeName() << "'\n"
        << "plot for [i=2:" << columns + 1 << "] '" << csv
        << "' using 1:i with linespoints title columnhead(i)\n";
-    try
-    {
-        WriteFileAtomically(csv + ".gp", gp.str());
-    }
-    catch (const TrainingInputError& e)
-    {
-        throw TrainingInputError(std::string("--csv: ") + e.what());
-    }
+    WriteSweepFile(csv + ".gp", gp.str());
     std::printf("wrote %s and %s.gp (gnuplot %s.gp draws %s)\n",
                 csv.c_str(),
                 csv.c_str(),

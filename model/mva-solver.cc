@@ -54,7 +54,7 @@ MvaSolver::AddStation(const std::string& name, Discipline discipline)
                                  + "' added after a class (expected every station before the "
                                    "first class)");
     }
-    m_stations.push_back({name, discipline});
+    m_stations.push_back(name);
     m_disciplines.push_back(discipline);
     return m_stations.size() - 1;
 }
@@ -81,7 +81,7 @@ MvaSolver::AddClass(const std::vector<double>& serviceTimes, uint32_t multiplici
         if (!std::isfinite(s) || s < 0)
         {
             throw TrainingInputError(where + ": service time " + TrainingInputError::Number(s)
-                                     + " s at station '" + m_stations[l].name
+                                     + " s at station '" + m_stations[l]
                                      + "' (expected a finite time >= 0)");
         }
         total += s;
@@ -122,7 +122,7 @@ MvaSolver::GetNCustomers() const
 const std::string&
 MvaSolver::GetStationName(std::size_t station) const
 {
-    return m_stations.at(station).name;
+    return m_stations.at(station);
 }
 
 uint64_t
@@ -207,7 +207,7 @@ MvaSolver::MakeExactLattice() const
     lattice.queueIndex.assign(m_stations.size(), 0);
     for (std::size_t l = 0; l < m_stations.size(); ++l)
     {
-        lattice.queueIndex[l] = m_stations[l].discipline == DELAY ? 0 : lattice.nQueues++;
+        lattice.queueIndex[l] = m_disciplines[l] == DELAY ? 0 : lattice.nQueues++;
     }
     lattice.stride.assign(m_classes.size(), 1);
     for (std::size_t g = 1; g < m_classes.size(); ++g)
@@ -328,7 +328,7 @@ MvaSolver::SolveApproximate(double tolerance, uint32_t maxIterations) const
         for (std::size_t l = 0; l < nStations; ++l)
         {
             const double n = m_classes[g].multiplicity * s[l] / total;
-            contrib[g][l] = Contribution(m_stations[l].discipline, s[l], n, 0.0);
+            contrib[g][l] = Contribution(m_disciplines[l], s[l], n, 0.0);
         }
     }
     Solution sol;
@@ -370,10 +370,8 @@ MvaSolver::SolveApproximate(double tolerance, uint32_t maxIterations) const
             for (std::size_t l = 0; l < nStations; ++l)
             {
                 const double s = m_classes[g].service[l];
-                contrib[g][l] = Contribution(m_stations[l].discipline,
-                                             s,
-                                             mx * sol.responseTime[g][l],
-                                             mx * s);
+                contrib[g][l]
+                    = Contribution(m_disciplines[l], s, mx * sol.responseTime[g][l], mx * s);
             }
         }
         sol.converged = change <= tolerance;

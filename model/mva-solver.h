@@ -137,13 +137,6 @@ class MvaSolver
     Solution Solve(uint64_t maxExactStates, double tolerance, uint32_t maxIterations) const;
 
   private:
-    /// A station.
-    struct Station
-    {
-        std::string name;      //!< name
-        Discipline discipline; //!< discipline
-    };
-
     /// A class of identical customers.
     struct Class
     {
@@ -197,8 +190,8 @@ class MvaSolver
                          std::vector<double>& aggregate,
                          Solution& sol) const;
 
-    std::vector<Station> m_stations; //!< stations in index order
-    /// Their disciplines, contiguous for the solvers' hot loops.
+    std::vector<std::string> m_stations; //!< station names in index order
+    /// Station disciplines in index order (contiguous: the solvers' hot loops read them).
     std::vector<Discipline> m_disciplines;
     std::vector<Class> m_classes; //!< classes in index order
 };

@@ -231,7 +231,8 @@ TrainingClusterHelper::ConfigureTcp() const
     NS_LOG_FUNCTION(this);
     const TypeId tid = LookupTcpTypeId();
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_scenario.mtu - 52));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize",
+                       UintegerValue(TrainingNetwork::GetSegmentSize(m_scenario)));
     // RcvBufSize > SndBufSize works around an ns-3.37 crash (segfault in TcpRateLinux::SkbSent).
     // TcpTxBuffer::NextSeg rule (2) accepts m_sentSize <= rWnd and returns a segment of
     // min(SMSS, rWnd - m_sentSize) bytes (tcp-tx-buffer.cc:1023-1027): 0 bytes when the sent

@@ -43,6 +43,37 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("TrainingClusterJobs");
 
+namespace
+{
+
+/**
+ * \brief The attributes every worker application has, whatever the architecture
+ * (TrainingWorkerApplication, RingAllReduceApplication), from the scenario.
+ * \param app the application
+ * \param w its worker index
+ * \param port the port of the job
+ * \param scenario the job's scenario
+ */
+void
+SetWorkerAttributes(Ptr<Application> app,
+                    uint32_t w,
+                    uint16_t port,
+                    const TrainingScenario& scenario)
+{
+    app->SetAttribute("WorkerIndex", UintegerValue(w));
+    app->SetAttribute("Port", UintegerValue(port));
+    app->SetAttribute("Steps", UintegerValue(scenario.steps));
+    app->SetAttribute("Overlap", BooleanValue(scenario.overlap));
+    app->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
+    app->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+    app->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
+    app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
+    app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
+    app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
+}
+
+} // namespace
+
 ApplicationContainer
 TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingProfile> profile,
                                                  const TrainingScenario& scenario)
@@ -85,17 +116,8 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
     for (uint32_t w = 0; w < m_scenario.workers; ++w)
     {
         Ptr<TrainingWorkerApplication> worker = CreateObject<TrainingWorkerApplication>();
-        worker->SetAttribute("WorkerIndex", UintegerValue(w));
-        worker->SetAttribute("Port", UintegerValue(m_port));
-        worker->SetAttribute("Steps", UintegerValue(scenario.steps));
-        worker->SetAttribute("Overlap", BooleanValue(scenario.overlap));
-        worker->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
-        worker->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
+        SetWorkerAttributes(worker, w, m_port, scenario);
         worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
-        worker->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
-        worker->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
-        worker->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
-        worker->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         worker->SetModel(profile, owners, addresses);
         m_workerNodes.Get(w)->AddApplication(worker);
         apps.Add(worker);
@@ -114,21 +136,12 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
     for (uint32_t w = 0; w < m_scenario.workers; ++w)
     {
         Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
-        app->SetAttribute("WorkerIndex", UintegerValue(w));
+        SetWorkerAttributes(app, w, m_port, scenario);
         app->SetAttribute("Workers", UintegerValue(m_scenario.workers));
-        app->SetAttribute("Port", UintegerValue(m_port));
-        app->SetAttribute("Steps", UintegerValue(scenario.steps));
-        app->SetAttribute("Overlap", BooleanValue(scenario.overlap));
-        app->SetAttribute("ComputeScale", DoubleValue(scenario.GetComputeScale(w)));
-        app->SetAttribute("SampleSteps", BooleanValue(scenario.sampleSteps));
         app->SetAttribute("BucketBytes", UintegerValue(scenario.bucketBytes));
         app->SetAttribute("FirstBucketBytes", UintegerValue(scenario.firstBucketBytes));
         app->SetAttribute("FusionTimeout", TimeValue(scenario.fusionTimeout));
         app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
-        app->SetAttribute("GpusPerNode", UintegerValue(scenario.gpusPerNode));
-        app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
-        app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
-        app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         app->SetModel(profile, GetWorkerAddress((w + 1) % m_scenario.workers));
         m_workerNodes.Get(w)->AddApplication(app);
         apps.Add(app);

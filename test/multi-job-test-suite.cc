@@ -357,6 +357,55 @@ class LoneJobTestCase : public TestCase
     }
 };
 
+/**
+ * A 2-worker ring beside a PS job: in separate racks (no shared link) the flow backend runs the
+ * ring on its own engine and both jobs as alone; with the ring across the racks and the PS job
+ * too, they share the spine path while both run, which the flow backend's closed-form ring
+ * cannot model: refused, naming both jobs and a shared link (the packet backend runs it).
+ */
+class RingBesidePsTestCase : public TestCase
+{
+  public:
+    RingBesidePsTestCase()
+        : TestCase("a ring job runs beside a PS job in the flow backend unless they share a link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        auto ring = [&](const std::string& placement)
+        {
+            TrainingJob job = PsJob(base, "r", placement, 0);
+            job.scenario.architecture = TrainingScenario::RING_ALLREDUCE;
+            job.scenario.workers = 2;
+            return job;
+        };
+        TrainingJobSet apart(base);
+        apart.Add(ring("0,1"));
+        apart.Add(PsJob(base, "p", "2,3", 0));
+        apart.Place("test");
+        JobSetResult r;
+        for (double ratio : RatiosToSolo("flow", apart, r))
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 1e-9, "apart: as alone");
+        }
+        TrainingJobSet across(base);
+        across.Add(ring("0,2"));
+        across.Add(PsJob(base, "p", "1,3", 0));
+        across.Place("test");
+        NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      RunSet("flow", across);
+                                  },
+                                  {"jobs r and p", "spine0", "ring"}),
+                              true,
+                              "a ring sharing a link is refused by the flow backend");
+    }
+};
+
 /// The suite.
 class MultiJobTestSuite : public TestSuite
 {
@@ -369,6 +418,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new SharedPathTestCase, DT_TEST_QUICK);
         AddTestCase(new DisjointRacksTestCase, DT_TEST_QUICK);
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingBesidePsTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -557,6 +557,14 @@ AnalyticBackend::GetEvaluators()
     return evaluators;
 }
 
+std::vector<JobSetResult>
+AnalyticBackend::RunJobs(const TrainingJobSet& /* set */) const
+{
+    throw TrainingInputError("--jobs: several jobs with the analytic backend (expected one job: "
+                             "its models have one job and one bottleneck, a NIC; use "
+                             "--backend=packet or flow)");
+}
+
 std::vector<TrainingResult>
 AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {

@@ -91,6 +91,13 @@ class AnalyticBackend : public TrainingBackend
                                     const TrainingScenario& scenario) const override;
 
     /**
+     * \param set several jobs
+     * \return never
+     * \throws TrainingInputError always: the closed forms are of one job and one bottleneck
+     */
+    std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
+
+    /**
      * \brief Set an attribute from text, reporting a rejected value as TrainingInputError
      * (SetAttribute() would abort the program instead).
      * \param name attribute name, e.g. "RhoThreshold"

@@ -10,8 +10,10 @@ set grid
 set xlabel 'workers K'
 set ylabel 'throughput (samples/s)'
 set logscale x 2
-set xtics (4, 8, 16)
-set xrange [3.5:18]
+set xtics (4, 8, 16, 32)
+set xrange [3.5:*]
+set autoscale xfixmax
+set offsets graph 0, graph 0.06, graph 0, graph 0
 set yrange [0:*]
 set key bottom left
 colour(i) = word("#c03020 #2060b0 #208040", i)

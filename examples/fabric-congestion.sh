@@ -5,8 +5,8 @@
 # core, collects the --csvRow rows into one CSV per mode, derives a summary with awk and draws the
 # figures with gnuplot if present.
 #
-#   bash examples/fabric-congestion.sh ecmp   [OUT_DIR]  # ECMP collisions over seeds, ~10 min
-#   bash examples/fabric-congestion.sh incast [OUT_DIR]  # cross-rack incast at the PS, ~10 min
+#   bash examples/fabric-congestion.sh ecmp   [OUT_DIR]  # ECMP collisions over seeds, ~15 min
+#   bash examples/fabric-congestion.sh incast [OUT_DIR]  # cross-rack incast at the PS, ~15 min
 #   bash examples/fabric-congestion.sh all    [OUT_DIR]  # both
 #
 # ecmp:   sync PS, GoogLeNet (TITAN X Pascal, batch 16), MTU 9000, 1000-packet buffers; a leaf-spine
@@ -81,18 +81,8 @@ grid_incast() {
   done
 }
 
-# Run one line: LABEL OPTIONS... -> $tmp/LABEL.csv with the label as first column.
-run() {
-  local label=$1
-  shift
-  # shellcheck disable=SC2086
-  nice "$bin" $common "$@" --csvRow="$tmp/$label.raw" > "$tmp/$label.log" 2>&1 ||
-    { echo "error: $label failed, see below" >&2; cat "$tmp/$label.log" >&2; return 1; }
-  awk -v l="$label" 'NR == 1 { print "label," $0; next } { print l "," $0 }' \
-    "$tmp/$label.raw" > "$tmp/$label.csv"
-}
-export -f run
-export bin common tmp
+# shellcheck source=examples/sweep-lib.sh
+. "$here/examples/sweep-lib.sh"
 
 # Columns by header name (the driver's --csvRow header), so that added columns break nothing.
 read -r -d '' columns << 'EOF' || true
@@ -183,17 +173,8 @@ summary_incast() {
 }
 
 for m in $modes; do
-  "grid_$m" > "$tmp/$m.args"
-  echo "$m: $(wc -l < "$tmp/$m.args") points on $jobs processes -> $out/$m.csv"
-  start=$(date +%s)
-  xargs -P "$jobs" -L 1 bash -c 'run "$@"' _ < "$tmp/$m.args"
-  echo "$m: done in $(($(date +%s) - start)) s"
+  run_grid "$m"
   csv=$out/$m.csv
-  first=1
-  while read -r label _; do
-    if [ $first = 1 ]; then head -1 "$tmp/$label.csv" > "$csv"; first=0; fi
-    tail -n +2 "$tmp/$label.csv" >> "$csv"
-  done < "$tmp/$m.args"
   "summary_$m" "$csv" > "$out/$m-summary.csv"
   if [ "$m" = ecmp ]; then
     groups_ecmp "$out/$m-summary.csv" > "$out/$m-groups.csv"

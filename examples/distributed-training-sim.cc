@@ -23,6 +23,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -288,6 +289,22 @@ PrintSummary(const TrainingProfile& profile,
     }
 }
 
+/// The non-zero per-port drop counters of a result as "port=n;port=n" (no commas: one CSV field).
+std::string
+DropsByPort(const TrainingResult& r)
+{
+    std::string out;
+    for (const auto& [key, value] : r.inputs)
+    {
+        if (key.rfind("drops:", 0) == 0)
+        {
+            out += (out.empty() ? "" : ";") + key.substr(6) + "="
+                   + std::to_string(std::lround(value));
+        }
+    }
+    return out;
+}
+
 /// --csvRow: one row per result with the key numbers of the congestion study.
 void
 AppendCsvRows(const std::string& file,
@@ -302,7 +319,11 @@ AppendCsvRows(const std::string& file,
                                                "rto_timeouts",
                                                "fast_recoveries",
                                                "drops_server_ports",
-                                               "cross_goodput_bps"};
+                                               "cross_goodput_bps",
+                                               "ecmp_fabric_flows",
+                                               "ecmp_max_flows_per_link",
+                                               "ecmp_shared_links",
+                                               "ecmp_collided_flows"};
     std::ifstream probe(file);
     const bool empty = !probe || probe.peek() == std::ifstream::traits_type::eof();
     std::ofstream out(file, std::ios::app);
@@ -316,7 +337,7 @@ AppendCsvRows(const std::string& file,
         {
             out << "," << c;
         }
-        out << "\n";
+        out << ",topology,uplink_bps,placement,ecmp_seed,drops_by_port\n";
     }
     for (const auto& r : results)
     {
@@ -333,6 +354,11 @@ AppendCsvRows(const std::string& file,
         {
             out << "," << Input(r, c);
         }
+        // Fabric columns (doc/fabric-congestion.rst); a list placement's commas become ';'.
+        std::string placement = s.placement;
+        std::replace(placement.begin(), placement.end(), ',', ';');
+        out << "," << s.topology << "," << s.uplinkRate.GetBitRate() << "," << placement << ","
+            << s.ecmpSeed << "," << DropsByPort(r);
         out << "\n";
     }
     if (!out)

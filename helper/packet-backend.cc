@@ -10,6 +10,7 @@
 #include "training-job-set.h"
 
 #include "ns3/boolean.h"
+#include "ns3/ecmp-collisions.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -303,7 +304,10 @@ ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingRes
         }
         for (uint32_t p = 0; p < servers; ++p)
         {
-            if (port == TrainingNetwork::GetLinkName("server" + std::to_string(p), false))
+            // "switch->server0" on the star, "leaf1->server0" or "edge0->server0" on a fabric.
+            const std::string towards = "->server" + std::to_string(p);
+            if (port.size() > towards.size()
+                && port.compare(port.size() - towards.size(), towards.size(), towards) == 0)
             {
                 serverDrops += drops;
                 serverMarks += c.ecnMarks;
@@ -487,6 +491,7 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
     ReportWindow(collector, links, cross.GetN() > 0, &result);
     result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
     ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
+    EcmpCollisions::Report(scenario, result);
     result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
 }
 

@@ -4,6 +4,7 @@
 
 #include "flow-level-simulator.h"
 
+#include "ecmp-collisions.h"
 #include "flow-event-core.h"
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
@@ -158,6 +159,7 @@ FlowLevelSimulator::Finish(TrainingResult& result,
     if (m_scenario.topology != "star")
     {
         result.inputs["bisection_bps"] = fabric.GetTopology().GetBisectionBandwidth();
+        EcmpCollisions::Report(m_scenario, result);
     }
 
     if (m_scenario.mode == TrainingScenario::ASYNC && k > 1 && IsLockstep(result))

@@ -49,6 +49,7 @@ def build(bld):
         'model/flow-job-simulator.cc',
         'model/flow-ps-classes.cc',
         'model/flow-ps-engine.cc',
+        'model/flow-ps-fcfs.cc',
         'model/flow-rate-class.cc',
         'model/flow-ring-engine.cc',
         'model/json-input.cc',

@@ -64,6 +64,7 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         }
     }
     m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
     {
         g.capacity = in.fabric.GetCapacity();
@@ -72,6 +73,19 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
             g.linkCount.assign(g.capacity.size(), 0);
             g.linkXor.assign(g.capacity.size(), 0);
         }
+        if (m_fcfs)
+        {
+            g.queues.resize(m_p);
+            g.queueHead.assign(m_p, 0);
+            g.queueActive.assign(m_p, 0);
+        }
+    }
+    if (m_fcfs)
+    {
+        m_remaining.assign(in.fabric.GetCapacity().size(), 0);
+        m_linkRound.assign(in.fabric.GetCapacity().size(), 0);
+        m_connRound.assign(m_conns.size(), 0);
+        m_cursorPos.assign(m_p, 0);
     }
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
@@ -578,6 +592,10 @@ FlowPsEngine::Activate(uint32_t ci)
         CompactActive(c.dir);
     }
     Classify(ci);
+    if (m_fcfs)
+    {
+        EnqueueFcfs(ci);
+    }
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -593,6 +611,10 @@ FlowPsEngine::Deactivate(uint32_t ci)
     if (m_plainMaxMin)
     {
         CountLinks(ci, false);
+    }
+    if (m_fcfs)
+    {
+        --g.queueActive[c.server];
     }
     g.dirty = true;
     MarkOtherDirection(c.dir);

@@ -118,9 +118,15 @@ struct Group
     bool dirty{false};                  //!< the active set changed since the last rate computation
     uint64_t version{0};                //!< version of the pending check event
     std::vector<uint32_t> classes;      //!< its live rate classes
+    std::vector<uint32_t> byTime;       //!< its live rate classes, a heap by earliest nextTime
     std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
+    /// FCFS: per server, the connections activated on its link in activation order (some stale)
+    std::vector<std::vector<ActiveEntry>> queues;
+    std::vector<uint32_t> queueHead;   //!< FCFS: per server, first entry that may be live
+    std::vector<uint32_t> queueActive; //!< FCFS: per server, active connections
+    std::vector<uint32_t> served;      //!< FCFS: connections given a positive rate last time
 };
 
 /// One worker's state for its current step.
@@ -387,6 +393,60 @@ class FlowPsEngine
      */
     void ApplyEach(uint32_t gi, const double* rates);
     /**
+     * \brief FCFS: serve the connections in activation order, one server's at a time merged,
+     * and stop on a server once its link is full (flow-ps-fcfs.cc).
+     * \param gi group index
+     */
+    void RecomputeFcfs(uint32_t gi);
+    /**
+     * \brief FCFS: a connection that became active joins its server's queue.
+     * \param ci connection index
+     */
+    void EnqueueFcfs(uint32_t ci);
+    /**
+     * \brief FCFS: the first live entry of a server's queue at or after pos (size if none).
+     * \param g group
+     * \param p server
+     * \param pos position in its queue
+     * \return the position
+     */
+    std::size_t NextLive(const Group& g, uint32_t p, std::size_t pos) const;
+    /**
+     * \brief FCFS: the rate of one connection by FcfsSharing::Serve, with the capacity left on
+     * its links in this rate computation.
+     * \param gi group index
+     * \param ci connection index
+     * \return its rate (bytes/s)
+     */
+    double ServeFcfs(uint32_t gi, uint32_t ci);
+    /**
+     * \brief Put a new class (nextTime INF) in its group's heap.
+     * \param k rate class
+     */
+    void HeapInsert(uint32_t k);
+    /**
+     * \brief Take a released class out of its group's heap.
+     * \param k rate class
+     */
+    void HeapRemove(uint32_t k);
+    /**
+     * \brief Restore the heap after k's nextTime changed.
+     * \param k rate class
+     */
+    void HeapUpdate(uint32_t k);
+    /**
+     * \brief Sift the heap entry at position i up (if `up`) or down to its place.
+     * \param g group
+     * \param i position
+     * \param up may move up (false while rebuilding bottom-up)
+     */
+    void HeapFix(Group& g, std::size_t i, bool up = true);
+    /**
+     * \brief Rebuild a group's heap (after a rate computation that changed most classes).
+     * \param gi group index
+     */
+    void HeapRebuild(uint32_t gi);
+    /**
      * \brief A class's members' new rate: its history grows, or is rebased when it outgrew them.
      * \param k rate class
      * \param rate bytes/s of each member
@@ -562,6 +622,15 @@ class FlowPsEngine
     bool m_honourCaps{false};                //!< plain max-min honours the flow cap
     uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
     std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
+    bool m_fcfs{false};                      //!< the model is FCFS: serve queue by queue
+    bool m_heapDeferred{false};              //!< in a full rate computation: rebuild the heap
+    std::vector<double> m_remaining;         //!< FCFS scratch: capacity left per link
+    std::vector<uint32_t> m_linkRound;       //!< FCFS scratch: round that set m_remaining
+    std::vector<uint32_t> m_connRound;       //!< FCFS scratch: round that served a connection
+    uint32_t m_round{0};                     //!< FCFS: rate computations so far
+    std::vector<std::pair<uint64_t, uint32_t>> m_cursors; //!< FCFS scratch: (priority, server)
+    std::vector<std::size_t> m_cursorPos; //!< FCFS scratch: per server, queue position
+    std::vector<std::size_t> m_stack;     //!< scratch: heap positions to visit
 };
 
 } // namespace flow

@@ -520,7 +520,11 @@ RunJobCluster(const TrainingJobSet& set,
                                            set.GetRoleOffset(j),
                                            Seconds(jobs[j].startTime)));
     }
-    cluster->AssignStreams(knobs.streamBase);
+    for (const auto& a : apps)
+    {
+        // Each job's streams as in its solo run: its sampled steps are those it draws alone.
+        TrainingClusterHelper::AssignStreams(a, knobs.streamBase);
+    }
     Ptr<CongestionMonitor> fabricMonitor = CreateObject<CongestionMonitor>();
     TrainingResult whole;
     Collector run;

@@ -416,6 +416,39 @@ CloseRecordStream(RecordStream& stream, const std::vector<TrainingResult>& resul
                 stream.GetPath().c_str());
 }
 
+/// The fabric table of a multi-job result: links that carried data, notes.
+void
+PrintFabricLinks(const JobSetResult& r)
+{
+    std::printf("  fabric window %.6f .. %.6f s; links that carried data:\n",
+                r.windowStart,
+                r.windowEnd);
+    std::printf("  %-32s %8s %8s %8s\n", "link", "util %", "drops", "ECN");
+    for (const auto& l : r.links)
+    {
+        if (l.utilisation <= 0 && l.drops <= 0)
+        {
+            continue;
+        }
+        if (r.countsLosses)
+        {
+            std::printf("  %-32s %8.1f %8.0f %8.0f\n",
+                        l.name.c_str(),
+                        100 * l.utilisation,
+                        l.drops,
+                        l.ecnMarks);
+        }
+        else
+        {
+            std::printf("  %-32s %8.1f %8s %8s\n", l.name.c_str(), 100 * l.utilisation, "-", "-");
+        }
+    }
+    for (const auto& note : r.notes)
+    {
+        std::printf("  note: %s\n", note.c_str());
+    }
+}
+
 /// --jobs: one block per job and the fabric table of one backend's result.
 void
 PrintJobSet(const TrainingJobSet& set, const JobSetResult& r)
@@ -458,50 +491,13 @@ PrintJobSet(const TrainingJobSet& set, const JobSetResult& r)
             std::printf("             note: %s\n", note.c_str());
         }
     }
-    std::printf("  fabric window %.6f .. %.6f s; links that carried data:\n",
-                r.windowStart,
-                r.windowEnd);
-    std::printf("  %-32s %8s %8s %8s\n", "link", "util %", "drops", "ECN");
-    for (const auto& l : r.links)
-    {
-        if (l.utilisation <= 0 && l.drops <= 0)
-        {
-            continue;
-        }
-        if (r.countsLosses)
-        {
-            std::printf("  %-32s %8.1f %8.0f %8.0f\n",
-                        l.name.c_str(),
-                        100 * l.utilisation,
-                        l.drops,
-                        l.ecnMarks);
-        }
-        else
-        {
-            std::printf("  %-32s %8.1f %8s %8s\n", l.name.c_str(), 100 * l.utilisation, "-", "-");
-        }
-    }
-    for (const auto& note : r.notes)
-    {
-        std::printf("  note: %s\n", note.c_str());
-    }
+    PrintFabricLinks(r);
 }
 
-/// --jobs: several jobs on one fabric with the chosen backend(s) (packet and flow for "all").
+/// --jobs: the fabric and one line per placed job.
 void
-RunJobSet(const RunRequest& request)
+PrintJobs(const TrainingJobSet& set)
 {
-    if (request.workerSweep.size() > 1 || !request.csv.empty() || !request.csvRow.empty()
-        || !request.recordsFile.empty())
-    {
-        throw TrainingInputError("--jobs: with a --workers sweep, --csv, --csvRow or "
-                                 "--recordsFile (expected per-job options in the jobs file and "
-                                 "--output for the result)");
-    }
-    // Inline JSON text (the validation runner's scenarios) or a file name.
-    const bool text = request.jobs.front() == '[' || request.jobs.front() == '{';
-    const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
-                                    : TrainingJobSet::FromFile(request.jobs, request);
     std::printf("fabric: %s\n", set.GetFabric().Describe().c_str());
     for (const auto& job : set.GetJobs())
     {
@@ -520,10 +516,16 @@ RunJobSet(const RunRequest& request)
                     hosts.c_str(),
                     job.startTime);
     }
+}
+
+/// --jobs: run the chosen backend(s) (every available one of "all" that takes several jobs).
+std::vector<JobSetResult>
+RunJobBackends(const TrainingJobSet& set, const std::string& backend)
+{
     std::vector<JobSetResult> results;
     for (const auto& entry : TrainingBackendRegistry::GetEntries())
     {
-        if (request.backend == "all" ? !entry.inAll : request.backend != entry.name)
+        if (backend == "all" ? !entry.inAll : backend != entry.name)
         {
             continue;
         }
@@ -543,7 +545,7 @@ RunJobSet(const RunRequest& request)
         }
         catch (const TrainingInputError& e)
         {
-            if (request.backend != "all")
+            if (backend != "all")
             {
                 throw;
             }
@@ -553,6 +555,26 @@ RunJobSet(const RunRequest& request)
                          e.what());
         }
     }
+    return results;
+}
+
+/// --jobs: several jobs on one fabric with the chosen backend(s) (packet and flow for "all").
+void
+RunJobSet(const RunRequest& request)
+{
+    if (request.workerSweep.size() > 1 || !request.csv.empty() || !request.csvRow.empty()
+        || !request.recordsFile.empty())
+    {
+        throw TrainingInputError("--jobs: with a --workers sweep, --csv, --csvRow or "
+                                 "--recordsFile (expected per-job options in the jobs file and "
+                                 "--output for the result)");
+    }
+    // Inline JSON text (the validation runner's scenarios) or a file name.
+    const bool text = request.jobs.front() == '[' || request.jobs.front() == '{';
+    const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
+                                    : TrainingJobSet::FromFile(request.jobs, request);
+    PrintJobs(set);
+    const std::vector<JobSetResult> results = RunJobBackends(set, request.backend);
     if (!request.output.empty())
     {
         std::ofstream out(request.output);

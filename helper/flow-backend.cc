@@ -6,6 +6,7 @@
 
 #include "training-job-set.h"
 
+#include "ns3/abort.h"
 #include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
@@ -410,6 +411,31 @@ ShiftResult(TrainingResult& r, double t0)
     r.windowEnd += t0;
 }
 
+/**
+ * \param own a link name of a job's own fabric ("worker0->leaf0")
+ * \param job the job
+ * \return its name in the shared fabric, where the job's hosts are "<job>.<role>"
+ */
+std::string
+SharedLinkName(const std::string& own, const TrainingJob& job)
+{
+    auto host = [&](const std::string& n)
+    {
+        for (uint32_t r = 0; r < job.GetNRoles(); ++r)
+        {
+            if (n == TrainingNetwork::GetHostName(job.scenario, r))
+            {
+                return job.name + "." + n;
+            }
+        }
+        return n;
+    };
+    const auto arrow = own.find("->");
+    return arrow == std::string::npos
+               ? own
+               : host(own.substr(0, arrow)) + "->" + host(own.substr(arrow + 2));
+}
+
 /// \return [first step start, last step end] of a result
 std::pair<double, double>
 ActiveInterval(const TrainingResult& r)
@@ -525,28 +551,28 @@ FlowBackend::RunJobs(const TrainingJobSet& set) const
     std::vector<double> utilisation(placed.GetNLinks(), 0);
     std::vector<uint8_t> listed(placed.GetNLinks(), 0);
     std::vector<TrainingResult> results = RunJobResults(set);
+    std::map<std::string, uint32_t> index;
+    for (uint32_t l = 0; l < placed.GetNLinks(); ++l)
+    {
+        index[placed.GetLink(l).name] = l;
+    }
     for (std::size_t j = 0; j < jobs.size(); ++j)
     {
         TrainingResult& r = results[j];
         r.inputs["start_time_s"] = jobs[j].startTime;
-        // The job's own fabric has the shared one's links in the same order; only the placed
-        // hosts' names differ ("worker0" there, "<job>.worker0" here).
-        const FabricTopology own = FabricTopology::FromScenario(jobs[j].scenario);
+        // The job's own scenario names its roles' hosts "worker0", ...; the shared fabric
+        // "<job>.worker0" (on a star, the job's own star is smaller: match by name, not index).
         std::map<std::string, double> renamed;
-        for (uint32_t l = 0; l < own.GetNLinks(); ++l)
+        for (const auto& [name, u] : r.linkUtilisation)
         {
-            auto it = r.linkUtilisation.find(own.GetLink(l).name);
-            if (it != r.linkUtilisation.end())
-            {
-                renamed[placed.GetLink(l).name] = it->second;
-                utilisation[l] += it->second;
-                listed[l] = 1;
-                if (r.bottleneck == it->first)
-                {
-                    r.bottleneck = placed.GetLink(l).name;
-                }
-            }
+            const std::string shared = SharedLinkName(name, jobs[j]);
+            auto it = index.find(shared);
+            NS_ABORT_MSG_IF(it == index.end(), "no link " << shared << " in the shared fabric");
+            renamed[shared] = u;
+            utilisation[it->second] += u;
+            listed[it->second] = 1;
         }
+        r.bottleneck = r.bottleneck.empty() ? "" : SharedLinkName(r.bottleneck, jobs[j]);
         r.linkUtilisation = renamed;
         out.jobs.push_back(std::move(r));
     }

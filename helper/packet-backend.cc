@@ -498,6 +498,32 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
 namespace
 {
 
+/**
+ * A job's link report: only the links its connections cross (their utilisation counts every
+ * job's bytes in its window), the busiest of them its bottleneck.
+ */
+void
+KeepJobLinks(const TrainingJobSet& set, uint32_t job, TrainingResult& r)
+{
+    std::map<std::string, double> kept;
+    r.bottleneck.clear();
+    for (uint32_t l : set.GetJobLinks(job))
+    {
+        const std::string& name = set.GetFabric().GetLink(l).name;
+        auto it = r.linkUtilisation.find(name);
+        if (it == r.linkUtilisation.end())
+        {
+            continue;
+        }
+        kept[name] = it->second;
+        if (r.bottleneck.empty() || it->second > kept[r.bottleneck])
+        {
+            r.bottleneck = name;
+        }
+    }
+    r.linkUtilisation = kept;
+}
+
 /// The run-wide knobs of a multi-job run.
 struct JobRunKnobs
 {
@@ -525,7 +551,11 @@ RunJobCluster(const TrainingJobSet& set,
                                            set.GetRoleOffset(j),
                                            Seconds(jobs[j].startTime)));
     }
-    cluster->AssignStreams(knobs.streamBase);
+    for (const auto& a : apps)
+    {
+        // Each job's streams as in its solo run: its sampled steps are those it draws alone.
+        TrainingClusterHelper::AssignStreams(a, knobs.streamBase);
+    }
     Ptr<CongestionMonitor> fabricMonitor = CreateObject<CongestionMonitor>();
     TrainingResult whole;
     Collector run;
@@ -565,6 +595,7 @@ RunJobCluster(const TrainingJobSet& set,
         r.inputs["events"] = whole.inputs["events"];
         r.inputs["simulated_s"] = whole.inputs["simulated_s"];
         ReportWindow(run, links, false, &r);
+        KeepJobLinks(set, j, r);
         ReportJobTcp(*monitors[j], &r);
         r.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
         r.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(s);

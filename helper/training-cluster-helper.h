@@ -190,6 +190,15 @@ class TrainingClusterHelper : public Object
     int64_t AssignStreams(int64_t stream);
 
     /**
+     * \brief Assign random streams to some of the installed applications (one job of a
+     * ConfigureJobs() cluster: from the same first stream as its solo run, it draws as alone).
+     * \param apps the applications
+     * \param stream first stream index
+     * \return the number of streams used
+     */
+    static int64_t AssignStreams(const ApplicationContainer& apps, int64_t stream);
+
+    /**
      * \return the congestion control ConfigureTcp() installs: TcpVariant, or with HostModel
      * linux Linux's version of it (TcpCubic: TcpLinuxCubic, TcpNewReno: TcpLinuxReno)
      */

@@ -205,8 +205,14 @@ TrainingClusterHelper::InstallJob(std::shared_ptr<const TrainingProfile> profile
 int64_t
 TrainingClusterHelper::AssignStreams(int64_t stream)
 {
+    return AssignStreams(m_apps, stream);
+}
+
+int64_t
+TrainingClusterHelper::AssignStreams(const ApplicationContainer& apps, int64_t stream)
+{
     int64_t current = stream;
-    for (auto it = m_apps.Begin(); it != m_apps.End(); ++it)
+    for (auto it = apps.Begin(); it != apps.End(); ++it)
     {
         if (auto ps = DynamicCast<ParameterServerApplication>(*it))
         {

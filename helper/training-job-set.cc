@@ -45,6 +45,55 @@ ValueText(const nlohmann::json& v)
     return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+/// Refuse keys that are not per-job options, and a bad name. \param ctx context \param object job
+void
+CheckJobKeys(const std::string& ctx, const nlohmann::json& object)
+{
+    const auto& perJob = TrainingJobSet::GetPerJobOptions();
+    for (const auto& [key, value] : object.items())
+    {
+        if (key == "name" || key == "startTime")
+        {
+            continue;
+        }
+        if (std::find(perJob.begin(), perJob.end(), key) == perJob.end())
+        {
+            throw TrainingInputError(
+                ctx + ": ." + key
+                + (ScenarioOptions::Find(key)
+                       ? " is not a per-job option (fabric, network, TCP, backend and output "
+                         "options are set once for all jobs, outside the jobs file)"
+                       : " is not an option (expected name, startTime or one of the per-job "
+                         "driver options: profile, arch, mode, workers, servers, placement, "
+                         "steps, warmup, ...)"));
+        }
+    }
+    if (object.contains("name")
+        && (!object["name"].is_string()
+            || !std::regex_match(object["name"].get<std::string>(),
+                                 std::regex("[A-Za-z0-9_-]{1,32}"))))
+    {
+        throw TrainingInputError(ctx + ": .name: expected 1 to 32 letters, digits, '_' or '-'");
+    }
+}
+
+/// \return a job's start time in seconds \param ctx context \param t seconds or "50ms"
+double
+ParseStartTime(const std::string& ctx, const nlohmann::json& t)
+{
+    if (!(t.is_number() || t.is_string()))
+    {
+        throw TrainingInputError(ctx + ": .startTime: expected seconds or a time like 50ms");
+    }
+    const std::string text = t.is_number() ? ValueText(t) + "s" : ValueText(t);
+    const double seconds = TrainingScenario::ParseTime(ctx + ": .startTime", text).GetSeconds();
+    if (!(seconds >= 0))
+    {
+        throw TrainingInputError(ctx + ": .startTime: expected a time >= 0");
+    }
+    return seconds;
+}
+
 /// The ECMP paths of one job's connections, as the packet level opens them.
 void
 AddJobPaths(const FabricTopology& fabric,
@@ -175,34 +224,10 @@ TrainingJobSet::ParseJob(const std::string& where, std::size_t index, const nloh
         throw TrainingInputError(ctx + ": " + object.type_name()
                                  + " (expected an object of per-job options)");
     }
-    const auto& perJob = GetPerJobOptions();
+    CheckJobKeys(ctx, object);
     RunRequest r = m_base;
     TrainingJob job;
     job.name = name.empty() ? "job" + std::to_string(index) : name;
-    for (const auto& [key, value] : object.items())
-    {
-        if (key == "name" || key == "startTime")
-        {
-            continue;
-        }
-        if (std::find(perJob.begin(), perJob.end(), key) == perJob.end())
-        {
-            throw TrainingInputError(
-                ctx + ": ." + key
-                + (ScenarioOptions::Find(key)
-                       ? " is not a per-job option (fabric, network, TCP, backend and output "
-                         "options are set once for all jobs, outside the jobs file)"
-                       : " is not an option (expected name, startTime or one of the per-job "
-                         "driver options: profile, arch, mode, workers, servers, placement, "
-                         "steps, warmup, ...)"));
-        }
-    }
-    if (object.contains("name")
-        && (!object["name"].is_string()
-            || !std::regex_match(name, std::regex("[A-Za-z0-9_-]{1,32}"))))
-    {
-        throw TrainingInputError(ctx + ": .name: expected 1 to 32 letters, digits, '_' or '-'");
-    }
     nlohmann::json options = object;
     options.erase("name");
     options.erase("startTime");
@@ -213,17 +238,7 @@ TrainingJobSet::ParseJob(const std::string& where, std::size_t index, const nloh
     }
     if (object.contains("startTime"))
     {
-        const nlohmann::json& t = object["startTime"];
-        const std::string text = t.is_number() ? ValueText(t) + "s" : ValueText(t);
-        if (!(t.is_number() || t.is_string()))
-        {
-            throw TrainingInputError(ctx + ": .startTime: expected seconds or a time like 50ms");
-        }
-        job.startTime = TrainingScenario::ParseTime(ctx + ": .startTime", text).GetSeconds();
-        if (!(job.startTime >= 0))
-        {
-            throw TrainingInputError(ctx + ": .startTime: expected a time >= 0");
-        }
+        job.startTime = ParseStartTime(ctx, object["startTime"]);
     }
     try
     {
@@ -349,35 +364,42 @@ TrainingJobSet::Place(const std::string& where)
     m_fabric.SetRoles(allHosts, allNames);
     for (uint32_t j = 0; j < m_jobs.size(); ++j)
     {
-        TrainingJob& job = m_jobs[j];
-        // Its fabric fields are the base's (ParseJob starts from the base request); fixing the
-        // leaf size and its hosts makes its scenario rebuild the same fabric and paths.
-        TrainingScenario& s = job.scenario;
-        if (base.topology == "leafspine")
+        FixJob(j, where);
+    }
+}
+
+void
+TrainingJobSet::FixJob(uint32_t j, const std::string& where)
+{
+    const TrainingScenario& base = m_base.scenario;
+    TrainingJob& job = m_jobs[j];
+    // Its fabric fields are the base's (ParseJob starts from the base request); fixing the
+    // leaf size and its hosts makes its scenario rebuild the same fabric and paths.
+    TrainingScenario& s = job.scenario;
+    if (base.topology == "leafspine")
+    {
+        s.hostsPerLeaf = m_fabric.GetNHosts() / base.leaves;
+    }
+    if (base.topology == "star")
+    {
+        s.placement = "packed"; // a star of its own roles: every host alike
+    }
+    else
+    {
+        std::string list;
+        for (uint32_t h : job.hosts)
         {
-            s.hostsPerLeaf = m_fabric.GetNHosts() / base.leaves;
+            list += (list.empty() ? "" : ",") + std::to_string(h);
         }
-        if (base.topology == "star")
-        {
-            s.placement = "packed"; // a star of its own roles: every host alike
-        }
-        else
-        {
-            std::string list;
-            for (uint32_t h : job.hosts)
-            {
-                list += (list.empty() ? "" : ",") + std::to_string(h);
-            }
-            s.placement = list;
-        }
-        try
-        {
-            job.scenario.Validate(*job.profile);
-        }
-        catch (const TrainingInputError& e)
-        {
-            throw TrainingInputError(JobContext(where, j, job.name) + ": " + e.what());
-        }
+        s.placement = list;
+    }
+    try
+    {
+        job.scenario.Validate(*job.profile);
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(JobContext(where, j, job.name) + ": " + e.what());
     }
 }
 

@@ -158,6 +158,14 @@ class TrainingJobSet
                                    std::vector<uint8_t>& taken,
                                    const std::string& where) const;
 
+    /**
+     * \brief After placement: the job's scenario names its hosts (and a leaf-spine's size) so
+     * that it rebuilds the shared fabric alone; then validate it against its profile.
+     * \param j job index
+     * \param where context for messages
+     */
+    void FixJob(uint32_t j, const std::string& where);
+
     RunRequest m_base;               //!< the base request (fabric options, per-job defaults)
     std::vector<TrainingJob> m_jobs; //!< the jobs
     FabricTopology m_fabric;         //!< shared fabric, every role placed

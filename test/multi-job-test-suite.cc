@@ -406,6 +406,51 @@ class RingBesidePsTestCase : public TestCase
     }
 };
 
+/**
+ * On a star every job has its own hosts' links: a 2-worker PS job and a 3-worker ring beside it
+ * run as alone in the flow backend, and each link of the fabric table carries one job's bytes,
+ * reported under the job's host names (the ring's hosts are 3..5 of the shared star but 0..2 of
+ * its own).
+ */
+class StarJobsTestCase : public TestCase
+{
+  public:
+    StarJobsTestCase()
+        : TestCase("jobs on a star run as alone and their links keep their own names")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({});
+        TrainingJobSet set(base);
+        TrainingJob ps = PsJob(base, "p", "packed", 0);
+        ps.scenario.workers = 2;
+        TrainingJob ring = PsJob(base, "r", "packed", 0.005);
+        ring.scenario.architecture = TrainingScenario::RING_ALLREDUCE;
+        ring.scenario.workers = 3;
+        set.Add(ps);
+        set.Add(ring);
+        set.Place("test");
+        JobSetResult r;
+        for (double ratio : RatiosToSolo("flow", set, r))
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 1e-9, "as alone");
+        }
+        const TrainingResult soloRing = RunSolo("flow", set.GetJobs()[1]);
+        double ringLink = -1;
+        for (const auto& l : r.links)
+        {
+            ringLink = l.name == "r.worker0->switch" ? l.utilisation : ringLink;
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(ringLink,
+                                  soloRing.linkUtilisation.at("worker0->switch"),
+                                  1e-12,
+                                  "the ring's uplink under its own name");
+    }
+};
+
 /// The suite.
 class MultiJobTestSuite : public TestSuite
 {
@@ -419,6 +464,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new DisjointRacksTestCase, DT_TEST_QUICK);
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingBesidePsTestCase, DT_TEST_QUICK);
+        AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
     }
 };
 

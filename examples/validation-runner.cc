@@ -414,6 +414,33 @@ FigureColumn(const ValidationMatrix::Row& r, const std::string& name, const std:
     return job + (r.backend == reference ? reference : r.backend + " " + r.variant);
 }
 
+/// The plot's curves, one per figure column: the reference (of each job) as points, models as
+/// lines (analytic dashed).
+void
+PlotColumns(std::ostream& gp, const std::vector<std::string>& columns, const std::string& reference)
+{
+    const std::string truth
+        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+    {
+        const std::string& c = columns[i];
+        const bool isReference
+            = c.size() >= reference.size()
+              && c.compare(c.size() - reference.size(), std::string::npos, reference) == 0;
+        gp << (i == 0 ? "" : ", \\\n     ''") << " using 1:" << i + 2;
+        if (isReference)
+        {
+            gp << " with points pt 7 ps 1.6 lc rgb 'black' title '"
+               << c.substr(0, c.size() - reference.size()) << truth << "'";
+        }
+        else
+        {
+            gp << " with linespoints pt " << i << " dt " << (c.rfind("analytic", 0) == 0 ? 2 : 1)
+               << " title '" << c << "' noenhanced";
+        }
+    }
+}
+
 /**
  * Throughput vs workers of one scenario: a CSV and a gnuplot script (the reference as points,
  * every model as a line, like 000 Fig. 9 and 12-22; with several jobs, each job's own columns).
@@ -479,26 +506,7 @@ WriteThroughputFigure(const std::string& outDir,
        << "set title '" << s.name << " (" << s.category << ", "
        << fs::path(s.profile).stem().string() << ")' noenhanced\n"
        << "plot '" << base << ".csv'";
-    const std::string truth
-        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
-    for (std::size_t i = 0; i < columns.size(); ++i)
-    {
-        const std::string& c = columns[i];
-        const bool isReference
-            = c.size() >= reference.size()
-              && c.compare(c.size() - reference.size(), std::string::npos, reference) == 0;
-        gp << (i == 0 ? "" : ", \\\n     ''") << " using 1:" << i + 2;
-        if (isReference)
-        {
-            gp << " with points pt 7 ps 1.6 lc rgb 'black' title '"
-               << c.substr(0, c.size() - reference.size()) << truth << "'";
-        }
-        else
-        {
-            gp << " with linespoints pt " << i << " dt " << (c.rfind("analytic", 0) == 0 ? 2 : 1)
-               << " title '" << c << "' noenhanced";
-        }
-    }
+    PlotColumns(gp, columns, reference);
     gp << "\n";
     WriteFile(outDir + "/" + base + ".gp", gp.str());
     return base + ".gp";

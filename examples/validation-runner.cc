@@ -397,8 +397,53 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
 }
 
 /**
- * Throughput vs workers of one scenario: a CSV and a gnuplot script (packet as points, every
- * model as a line, like 000 Fig. 9 and 12-22).
+ * The figure column of a result row of scenario `name`: "" for another scenario's row or a
+ * calibration sweep's; the reference or "backend variant"; for a row of a job of a several-jobs
+ * scenario (scenario "name/job") the same after "job: ".
+ */
+std::string
+FigureColumn(const ValidationMatrix::Row& r, const std::string& name, const std::string& reference)
+{
+    const std::string prefix = name + "/";
+    if ((r.scenario != name && r.scenario.rfind(prefix, 0) != 0)
+        || r.variant.find('@') != std::string::npos)
+    {
+        return ""; // calibration sweeps stay out of the figures
+    }
+    const std::string job = r.scenario == name ? "" : r.scenario.substr(prefix.size()) + ": ";
+    return job + (r.backend == reference ? reference : r.backend + " " + r.variant);
+}
+
+/// The plot's curves, one per figure column: the reference (of each job) as points, models as
+/// lines (analytic dashed).
+void
+PlotColumns(std::ostream& gp, const std::vector<std::string>& columns, const std::string& reference)
+{
+    const std::string truth
+        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+    {
+        const std::string& c = columns[i];
+        const bool isReference
+            = c.size() >= reference.size()
+              && c.compare(c.size() - reference.size(), std::string::npos, reference) == 0;
+        gp << (i == 0 ? "" : ", \\\n     ''") << " using 1:" << i + 2;
+        if (isReference)
+        {
+            gp << " with points pt 7 ps 1.6 lc rgb 'black' title '"
+               << c.substr(0, c.size() - reference.size()) << truth << "'";
+        }
+        else
+        {
+            gp << " with linespoints pt " << i << " dt " << (c.rfind("analytic", 0) == 0 ? 2 : 1)
+               << " title '" << c << "' noenhanced";
+        }
+    }
+}
+
+/**
+ * Throughput vs workers of one scenario: a CSV and a gnuplot script (the reference as points,
+ * every model as a line, like 000 Fig. 9 and 12-22; with several jobs, each job's own columns).
  * \return the script's file name (relative to outDir)
  */
 std::string
@@ -407,15 +452,25 @@ WriteThroughputFigure(const std::string& outDir,
                       const std::vector<ValidationMatrix::Row>& rows,
                       const std::string& reference)
 {
-    std::vector<std::string> columns = {reference};
+    const bool jobs = std::any_of(rows.begin(),
+                                  rows.end(),
+                                  [&](const auto& r)
+                                  {
+                                      return r.scenario.rfind(s.name + "/", 0) == 0;
+                                  });
+    std::vector<std::string> columns;
+    if (!jobs)
+    {
+        columns.push_back(reference);
+    }
     std::map<uint32_t, std::map<std::string, double>> table;
     for (const auto& r : rows)
     {
-        if (r.scenario != s.name || r.variant.find('@') != std::string::npos)
+        const std::string col = FigureColumn(r, s.name, reference);
+        if (col.empty())
         {
-            continue; // calibration sweeps stay out of the figures
+            continue;
         }
-        std::string col = r.backend == reference ? reference : r.backend + " " + r.variant;
         if (std::find(columns.begin(), columns.end(), col) == columns.end())
         {
             columns.push_back(col);
@@ -450,14 +505,8 @@ WriteThroughputFigure(const std::string& outDir,
        << "set ylabel 'throughput (samples/s)'\nset yrange [0:*]\nset xtics 1\n"
        << "set title '" << s.name << " (" << s.category << ", "
        << fs::path(s.profile).stem().string() << ")' noenhanced\n"
-       << "plot '" << base << ".csv' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title "
-       << "'" << (reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)") << "'";
-    for (std::size_t i = 1; i < columns.size(); ++i)
-    {
-        gp << ", \\\n     '' using 1:" << i + 2 << " with linespoints pt " << i << " dt "
-           << (columns[i].rfind("analytic", 0) == 0 ? 2 : 1) << " title '" << columns[i]
-           << "' noenhanced";
-    }
+       << "plot '" << base << ".csv'";
+    PlotColumns(gp, columns, reference);
     gp << "\n";
     WriteFile(outDir + "/" + base + ".gp", gp.str());
     return base + ".gp";

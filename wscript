@@ -44,6 +44,7 @@ def build(bld):
         'model/fabric-topology.cc',
         'model/fcfs-sharing.cc',
         'model/flow-event-core.cc',
+        'model/flow-ps-bundles.cc',
         'model/flow-ps-classes.cc',
         'model/flow-ps-engine.cc',
         'model/flow-ps-fcfs.cc',

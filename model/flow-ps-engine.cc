@@ -64,6 +64,7 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         }
     }
     m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
     m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
     {
@@ -72,6 +73,11 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         {
             g.linkCount.assign(g.capacity.size(), 0);
             g.linkXor.assign(g.capacity.size(), 0);
+            if (m_p > 1)
+            {
+                g.linkWorkers.assign(g.capacity.size(), 0);
+                g.linkWorkerXor.assign(g.capacity.size(), 0);
+            }
         }
         if (m_fcfs)
         {

@@ -10,6 +10,7 @@
  *   ./build/bin/analytic-benchmark [--repeat=N]
  */
 
+#include "ns3/async-ps-model.h"
 #include "ns3/mva-solver.h"
 #include "ns3/program-options.h"
 #include "ns3/training-input-error.h"
@@ -35,11 +36,7 @@ namespace
 MvaSolver
 DistinctWorkers(MvaSolver::Discipline link, uint32_t workers)
 {
-    MvaSolver m;
-    m.AddStation("worker", MvaSolver::DELAY);
-    m.AddStation("uplink", link);
-    m.AddStation("server", MvaSolver::PS);
-    m.AddStation("downlink", link);
+    MvaSolver m = AsyncPsModel::SeedNetwork(link);
     for (uint32_t k = 0; k < workers; ++k)
     {
         // Compute 1 to 3 x the link time: the network saturates around K = 3-6.
@@ -125,19 +122,12 @@ ApproximationError(MvaSolver::Discipline link, uint32_t k)
     {
         for (bool hetero : {false, true})
         {
-            MvaSolver m;
-            m.AddStation("worker", MvaSolver::DELAY);
-            m.AddStation("uplink", link);
-            m.AddStation("server", MvaSolver::PS);
-            m.AddStation("downlink", link);
-            if (hetero && k > 1)
+            MvaSolver m = AsyncPsModel::SeedNetwork(link);
+            const uint32_t slow = hetero && k > 1 ? k - k / 2 : 0; // at 2 Z
+            m.AddClass({z, 1.0, 0.1, 1.0}, k - slow);
+            if (slow > 0)
             {
-                m.AddClass({z, 1.0, 0.1, 1.0}, k / 2);
-                m.AddClass({2 * z, 1.0, 0.1, 1.0}, k - k / 2);
-            }
-            else
-            {
-                m.AddClass({z, 1.0, 0.1, 1.0}, k);
+                m.AddClass({2 * z, 1.0, 0.1, 1.0}, slow);
             }
             double e = m.SolveExact(1 << 20).throughput;
             double a = m.SolveApproximate(1e-12, 100000).throughput;

@@ -159,7 +159,7 @@ SyntheticResNet50()
 /// The benchmark's options.
 struct Options
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-cpu-b8.json";
+    std::string profileFile;
     std::string mode = "async";
     std::string sharing = "ps";
     uint32_t steps = 1000;
@@ -179,7 +179,9 @@ ParseOptions(int argc, char* argv[])
 {
     Options o;
     ProgramOptions cmd("Wall time of the flow-level backend on a large PS scenario.");
-    cmd.Add("profile", "Profile JSON file (synthetic ResNet-50 if missing)", o.profileFile);
+    cmd.AddProfile(o.profileFile,
+                   "resnet50-cpu-b8.json",
+                   "Profile JSON file (synthetic ResNet-50 if missing)");
     cmd.Add("synthetic", "Use the synthetic ResNet-50 even if the file exists", o.synthetic);
     cmd.Add("steps", "Steps per worker", o.steps, 2, 10000000);
     cmd.Add("workers", "Workers", o.workers, 1, 100000);
@@ -357,14 +359,9 @@ Benchmark(const Options& o)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        Benchmark(ParseOptions(argc, argv));
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+    return ProgramOptions::Run(
+        [&]()
+        {
+            Benchmark(ParseOptions(argc, argv));
+        });
 }

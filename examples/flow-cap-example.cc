@@ -21,52 +21,46 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t maxWorkers = 4;
     std::string cap = "10Gbps";
     ProgramOptions cmd("Downlink phase of sync PS with a per-flow cap: packet vs flow.");
-    cmd.Add("profile", "Training profile", profileFile);
+    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
     cmd.Add("maxWorkers", "Largest K", maxWorkers, 1, 100000);
     cmd.Add("cap", "Per-flow cap", cap);
-    try
-    {
-        cmd.Parse(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
-        std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %s: downlink phase in ms\n",
-                    profile.GetModel().c_str(),
-                    profile.GetTotalParamBytes() / 1e6,
-                    cap.c_str());
-        std::printf("%3s %12s %14s %16s\n", "K", "packet", "flow capped", "flow ps, no cap");
-        for (uint32_t k = 1; k <= maxWorkers; ++k)
+    return ProgramOptions::Run(
+        [&]()
         {
-            TrainingScenario s;
-            s.workers = k;
-            s.steps = 4;
-            s.warmup = 1;
-            s.nicRate = DataRate("25Gbps");
-            s.flowCap = TrainingScenario::ParseDataRate("--cap", cap);
-            s.Validate(profile);
-            TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, s).at(0);
-            Ptr<FlowBackend> capped = CreateObject<FlowBackend>();
-            capped->SetAttribute("Sharing", StringValue("capped"));
-            TrainingResult flow = capped->Run(profile, s).at(0);
-            Ptr<FlowBackend> ps = CreateObject<FlowBackend>();
-            ps->SetAttribute("Sharing", StringValue("ps"));
-            TrainingScenario uncapped = s;
-            uncapped.flowCap = DataRate(0);
-            TrainingResult flowPs = ps->Run(profile, uncapped).at(0);
-            std::printf("%3u %12.3f %14.3f %16.3f\n",
-                        k,
-                        packet.GetMeanDownlinkTime(1) * 1e3,
-                        flow.GetMeanDownlinkTime(1) * 1e3,
-                        flowPs.GetMeanDownlinkTime(1) * 1e3);
-        }
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+            cmd.Parse(argc, argv);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %s: downlink phase in ms\n",
+                        profile.GetModel().c_str(),
+                        profile.GetTotalParamBytes() / 1e6,
+                        cap.c_str());
+            std::printf("%3s %12s %14s %16s\n", "K", "packet", "flow capped", "flow ps, no cap");
+            for (uint32_t k = 1; k <= maxWorkers; ++k)
+            {
+                TrainingScenario s;
+                s.workers = k;
+                s.steps = 4;
+                s.warmup = 1;
+                s.nicRate = DataRate("25Gbps");
+                s.flowCap = TrainingScenario::ParseDataRate("--cap", cap);
+                s.Validate(profile);
+                TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, s).at(0);
+                Ptr<FlowBackend> capped = CreateObject<FlowBackend>();
+                capped->SetAttribute("Sharing", StringValue("capped"));
+                TrainingResult flow = capped->Run(profile, s).at(0);
+                Ptr<FlowBackend> ps = CreateObject<FlowBackend>();
+                ps->SetAttribute("Sharing", StringValue("ps"));
+                TrainingScenario uncapped = s;
+                uncapped.flowCap = DataRate(0);
+                TrainingResult flowPs = ps->Run(profile, uncapped).at(0);
+                std::printf("%3u %12.3f %14.3f %16.3f\n",
+                            k,
+                            packet.GetMeanDownlinkTime(1) * 1e3,
+                            flow.GetMeanDownlinkTime(1) * 1e3,
+                            flowPs.GetMeanDownlinkTime(1) * 1e3);
+            }
+        });
 }

@@ -22,79 +22,79 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t workers = 4;
     uint32_t steps = 3;
     std::string linkDelay = "10us";
     std::string nicRate = "10Gbps";
     bool packet = true;
     ProgramOptions cmd("Ring AllReduce step time against the tensor-fusion bucket size.");
-    cmd.Add("profile", "Training profile JSON", profileFile);
+    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
     cmd.Add("workers", "Workers K", workers, 2, 100000);
     cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
     cmd.Add("linkDelay", "One-way delay of each link", linkDelay);
     cmd.Add("nicRate", "NIC rate", nicRate);
     cmd.Add("packet", "Run the packet level too (else flow only)", packet);
-    try
-    {
-        cmd.Parse(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
-        std::printf("%s, %zu layers, %.1f MB | ring K=%u, %s NICs, link delay %s, overlap on\n",
-                    profile.GetModel().c_str(),
-                    profile.GetNLayers(),
-                    profile.GetTotalParamBytes() / 1e6,
-                    workers,
-                    nicRate.c_str(),
-                    linkDelay.c_str());
-        std::printf("%12s %8s %14s %14s   (samples/s)\n", "Q", "buckets", "packet", "flow");
-        const uint64_t mib = 1024 * 1024;
-        const uint64_t sizes[]
-            = {0, 256 * 1024, 1 * mib, 4 * mib, 16 * mib, TrainingScenario::UNLIMITED_BUCKET};
-        for (uint64_t q : sizes)
+    return ProgramOptions::Run(
+        [&]()
         {
-            TrainingScenario s;
-            s.architecture = TrainingScenario::RING_ALLREDUCE;
-            s.workers = workers;
-            s.steps = steps;
-            s.warmup = 1;
-            s.overlap = true;
-            s.bucketBytes = q;
-            s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
-            s.linkDelay = TrainingScenario::ParseTime("--linkDelay", linkDelay);
-            s.Validate(profile);
-            std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();
-            double packetThroughput = -1;
-            if (packet)
+            cmd.Parse(argc, argv);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            std::printf("%s, %zu layers, %.1f MB | ring K=%u, %s NICs, link delay %s, overlap on\n",
+                        profile.GetModel().c_str(),
+                        profile.GetNLayers(),
+                        profile.GetTotalParamBytes() / 1e6,
+                        workers,
+                        nicRate.c_str(),
+                        linkDelay.c_str());
+            std::printf("%12s %8s %14s %14s   (samples/s)\n", "Q", "buckets", "packet", "flow");
+            const uint64_t mib = 1024 * 1024;
+            const uint64_t sizes[]
+                = {0, 256 * 1024, 1 * mib, 4 * mib, 16 * mib, TrainingScenario::UNLIMITED_BUCKET};
+            for (uint64_t q : sizes)
             {
-                packetThroughput = CreateObject<PacketBackend>()->Run(profile, s).at(0).throughput;
+                TrainingScenario s;
+                s.architecture = TrainingScenario::RING_ALLREDUCE;
+                s.workers = workers;
+                s.steps = steps;
+                s.warmup = 1;
+                s.overlap = true;
+                s.bucketBytes = q;
+                s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
+                s.linkDelay = TrainingScenario::ParseTime("--linkDelay", linkDelay);
+                s.Validate(profile);
+                std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();
+                double packetThroughput = -1;
+                if (packet)
+                {
+                    packetThroughput
+                        = CreateObject<PacketBackend>()->Run(profile, s).at(0).throughput;
+                }
+                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+                flow->SetAttribute("Sharing", StringValue("allreduce"));
+                flow->SetAttribute("RecordTransfers", BooleanValue(false));
+                double flowThroughput = flow->Run(profile, s).at(0).throughput;
+                std::string name
+                    = q == TrainingScenario::UNLIMITED_BUCKET
+                          ? "inf"
+                          : (q == 0 ? "0 (per layer)" : std::to_string(q / 1024) + " KiB");
+                if (packetThroughput < 0)
+                {
+                    std::printf("%12s %8zu %14s %14.1f\n",
+                                name.c_str(),
+                                buckets,
+                                "-",
+                                flowThroughput);
+                }
+                else
+                {
+                    std::printf("%12s %8zu %14.1f %14.1f\n",
+                                name.c_str(),
+                                buckets,
+                                packetThroughput,
+                                flowThroughput);
+                }
+                std::fflush(stdout);
             }
-            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-            flow->SetAttribute("Sharing", StringValue("allreduce"));
-            flow->SetAttribute("RecordTransfers", BooleanValue(false));
-            double flowThroughput = flow->Run(profile, s).at(0).throughput;
-            std::string name = q == TrainingScenario::UNLIMITED_BUCKET
-                                   ? "inf"
-                                   : (q == 0 ? "0 (per layer)" : std::to_string(q / 1024) + " KiB");
-            if (packetThroughput < 0)
-            {
-                std::printf("%12s %8zu %14s %14.1f\n", name.c_str(), buckets, "-", flowThroughput);
-            }
-            else
-            {
-                std::printf("%12s %8zu %14.1f %14.1f\n",
-                            name.c_str(),
-                            buckets,
-                            packetThroughput,
-                            flowThroughput);
-            }
-            std::fflush(stdout);
-        }
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+        });
 }

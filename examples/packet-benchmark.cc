@@ -139,8 +139,7 @@ PrintReport(const TrainingProfile& profile,
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t workers = 2;
     uint32_t steps = 6;
     uint32_t mtu = 1500;
@@ -148,7 +147,7 @@ main(int argc, char* argv[])
     uint32_t repeat = 3;
     ProgramOptions cmd(
         "Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
-    cmd.Add("profile", "Training profile", profileFile);
+    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
     cmd.Add("workers", "Workers K", workers, 1, 100000);
     cmd.Add("steps", "Steps", steps, 2, 1000000);
     cmd.Add("mtu", "MTU (576 to 9000)", mtu, 576, 9000);
@@ -158,38 +157,33 @@ main(int argc, char* argv[])
             repeat,
             1,
             1000);
-    try
-    {
-        cmd.Parse(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
-        TrainingScenario s;
-        s.workers = workers;
-        s.steps = steps;
-        s.warmup = 1;
-        s.mtu = mtu;
-        s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
-        s.Validate(profile);
-        const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
-
-        // Alternate bare TCP and the training run; keep the fastest of each (least disturbed by
-        // whatever else runs on the machine).
-        BareRun bare{1e300, 0, 0};
-        TrainingResult ps;
-        ps.wallSeconds = 1e300;
-        for (uint32_t i = 0; i < std::max<uint32_t>(1, repeat); ++i)
+    return ProgramOptions::Run(
+        [&]()
         {
-            BareRun b = RunBulkSend(s, perDirection);
-            bare = b.wall < bare.wall ? b : bare;
-            TrainingResult r = CreateObject<PacketBackend>()->Run(profile, s).at(0);
-            ps = r.wallSeconds < ps.wallSeconds ? r : ps;
-        }
+            cmd.Parse(argc, argv);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            TrainingScenario s;
+            s.workers = workers;
+            s.steps = steps;
+            s.warmup = 1;
+            s.mtu = mtu;
+            s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
+            s.Validate(profile);
+            const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
 
-        PrintReport(profile, s, nicRate, 2.0 * perDirection * workers, ps, bare);
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+            // Alternate bare TCP and the training run; keep the fastest of each (least disturbed by
+            // whatever else runs on the machine).
+            BareRun bare{1e300, 0, 0};
+            TrainingResult ps;
+            ps.wallSeconds = 1e300;
+            for (uint32_t i = 0; i < std::max<uint32_t>(1, repeat); ++i)
+            {
+                BareRun b = RunBulkSend(s, perDirection);
+                bare = b.wall < bare.wall ? b : bare;
+                TrainingResult r = CreateObject<PacketBackend>()->Run(profile, s).at(0);
+                ps = r.wallSeconds < ps.wallSeconds ? r : ps;
+            }
+
+            PrintReport(profile, s, nicRate, 2.0 * perDirection * workers, ps, bare);
+        });
 }

@@ -19,74 +19,68 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t workers = 4;
     std::string scale = "1,1,1.5,2";
     uint32_t steps = 12;
     ProgramOptions cmd("Async parameter-server training with heterogeneous workers.");
-    cmd.Add("profile", "Training profile", profileFile);
+    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
     cmd.Add("workers", "Workers", workers, 1, 100000);
     cmd.Add("computeScale", "Compute time multiplier per worker", scale);
     cmd.Add("steps", "Steps per worker", steps, 1, 1000000);
-    try
-    {
-        cmd.Parse(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
-        TrainingScenario s;
-        s.mode = TrainingScenario::ASYNC;
-        s.workers = workers;
-        s.steps = steps;
-        s.warmup = 2;
-        s.SetComputeScale("--computeScale", scale);
-        s.Validate(profile);
+    return ProgramOptions::Run(
+        [&]()
+        {
+            cmd.Parse(argc, argv);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            TrainingScenario s;
+            s.mode = TrainingScenario::ASYNC;
+            s.workers = workers;
+            s.steps = steps;
+            s.warmup = 2;
+            s.SetComputeScale("--computeScale", scale);
+            s.Validate(profile);
 
-        std::vector<TrainingResult> results = CreateObject<PacketBackend>()->Run(profile, s);
-        for (std::string sharing : {"fcfs", "ps"})
-        {
-            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-            flow->SetAttribute("Sharing", StringValue(sharing));
-            auto r = flow->Run(profile, s);
-            results.insert(results.end(), r.begin(), r.end());
-        }
-        for (const auto& r : CreateObject<AnalyticBackend>()->Run(profile, s))
-        {
-            if (r.variant.rfind("mva-", 0) == 0)
+            std::vector<TrainingResult> results = CreateObject<PacketBackend>()->Run(profile, s);
+            for (std::string sharing : {"fcfs", "ps"})
             {
-                results.push_back(r);
+                Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+                flow->SetAttribute("Sharing", StringValue(sharing));
+                auto r = flow->Run(profile, s);
+                results.insert(results.end(), r.begin(), r.end());
             }
-        }
-        std::printf("%s, async, K=%u, compute scale %s\n",
-                    profile.GetModel().c_str(),
-                    workers,
-                    scale.c_str());
-        for (const auto& r : results)
-        {
-            std::printf("  %-9s %-20s %10.2f samples/s\n",
-                        r.backend.c_str(),
-                        r.variant.c_str(),
-                        r.throughput);
-        }
-        // Steps completed per worker in the packet run: faster workers do more.
-        std::vector<uint32_t> done(workers, 0);
-        for (const auto& st : results[0].steps)
-        {
-            if (st.end <= results[0].windowEnd)
+            for (const auto& r : CreateObject<AnalyticBackend>()->Run(profile, s))
             {
-                ++done[st.worker];
+                if (r.variant.rfind("mva-", 0) == 0)
+                {
+                    results.push_back(r);
+                }
             }
-        }
-        std::printf("packet level, steps finished by the end of the window per worker:");
-        for (auto d : done)
-        {
-            std::printf(" %u", d);
-        }
-        std::printf("\n");
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+            std::printf("%s, async, K=%u, compute scale %s\n",
+                        profile.GetModel().c_str(),
+                        workers,
+                        scale.c_str());
+            for (const auto& r : results)
+            {
+                std::printf("  %-9s %-20s %10.2f samples/s\n",
+                            r.backend.c_str(),
+                            r.variant.c_str(),
+                            r.throughput);
+            }
+            // Steps completed per worker in the packet run: faster workers do more.
+            std::vector<uint32_t> done(workers, 0);
+            for (const auto& st : results[0].steps)
+            {
+                if (st.end <= results[0].windowEnd)
+                {
+                    ++done[st.worker];
+                }
+            }
+            std::printf("packet level, steps finished by the end of the window per worker:");
+            for (auto d : done)
+            {
+                std::printf(" %u", d);
+            }
+            std::printf("\n");
+        });
 }

@@ -56,46 +56,40 @@ TransferDone(const TrainingResult::TransferRecord& t)
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/resnet50-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t workers = 3;
     uint32_t steps = 4;
     ProgramOptions cmd("Sync parameter-server training step by step through the trace sources.");
-    cmd.Add("profile", "Training profile", profileFile);
+    cmd.AddProfile(profileFile, "resnet50-titanx-pascal-b16.json");
     cmd.Add("workers", "Workers", workers, 1, 100000);
     cmd.Add("steps", "Steps", steps, 1, 1000000);
-    try
-    {
-        cmd.Parse(argc, argv);
-        auto profile
-            = std::make_shared<const TrainingProfile>(TrainingProfile::LoadFromFile(profileFile));
-        TrainingScenario scenario; // sync PS, 10 Gb/s, overlap off
-        scenario.workers = workers;
-        scenario.steps = steps;
-        scenario.Validate(*profile);
+    return ProgramOptions::Run(
+        [&]()
+        {
+            cmd.Parse(argc, argv);
+            auto profile = std::make_shared<const TrainingProfile>(
+                TrainingProfile::LoadFromFile(profileFile));
+            TrainingScenario scenario; // sync PS, 10 Gb/s, overlap off
+            scenario.workers = workers;
+            scenario.steps = steps;
+            scenario.Validate(*profile);
 
-        Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->Configure(scenario);
-        cluster->ConfigureTcp();
-        cluster->Build();
-        ApplicationContainer apps = cluster->InstallParameterServerJob(profile, scenario);
-        cluster->AssignStreams(0);
-        Config::ConnectWithoutContext(
-            "/NodeList/*/ApplicationList/*/$ns3::TrainingWorkerApplication/StepCompleted",
-            MakeCallback(&StepDone));
-        Config::ConnectWithoutContext(
-            "/NodeList/*/ApplicationList/*/$ns3::TrainingWorkerApplication/TransferCompleted",
-            MakeCallback(&TransferDone));
-        Config::ConnectWithoutContext(
-            "/NodeList/*/ApplicationList/*/$ns3::ParameterServerApplication/TransferCompleted",
-            MakeCallback(&TransferDone));
-        Simulator::Run();
-        Simulator::Destroy();
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+            Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+            cluster->Configure(scenario);
+            cluster->ConfigureTcp();
+            cluster->Build();
+            ApplicationContainer apps = cluster->InstallParameterServerJob(profile, scenario);
+            cluster->AssignStreams(0);
+            Config::ConnectWithoutContext(
+                "/NodeList/*/ApplicationList/*/$ns3::TrainingWorkerApplication/StepCompleted",
+                MakeCallback(&StepDone));
+            Config::ConnectWithoutContext(
+                "/NodeList/*/ApplicationList/*/$ns3::TrainingWorkerApplication/TransferCompleted",
+                MakeCallback(&TransferDone));
+            Config::ConnectWithoutContext(
+                "/NodeList/*/ApplicationList/*/$ns3::ParameterServerApplication/TransferCompleted",
+                MakeCallback(&TransferDone));
+            Simulator::Run();
+            Simulator::Destroy();
+        });
 }

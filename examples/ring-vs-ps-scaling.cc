@@ -31,8 +31,7 @@ Throughput(const std::vector<TrainingResult>& results)
 /// The example's options.
 struct Options
 {
-    std::string profileFile
-        = std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json";
+    std::string profileFile;
     uint32_t packetWorkers = 4;
     uint32_t maxWorkers = 16;
     uint32_t steps = 4;
@@ -46,7 +45,7 @@ ParseOptions(int argc, char* argv[])
 {
     Options o;
     ProgramOptions cmd("Ring AllReduce against the parameter server as K grows.");
-    cmd.Add("profile", "Training profile JSON", o.profileFile);
+    cmd.AddProfile(o.profileFile, "googlenet-titanx-pascal-b16.json");
     cmd.Add("packetWorkers",
             "Run the packet level for K = 1 .. this (0: none)",
             o.packetWorkers,
@@ -111,33 +110,28 @@ PrintRow(const Options& o, const TrainingProfile& profile, uint32_t k)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        const Options o = ParseOptions(argc, argv);
-        TrainingProfile profile = TrainingProfile::LoadFromFile(o.profileFile);
-        std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
-                    "(1 warm-up)\n",
-                    profile.GetModel().c_str(),
-                    profile.GetBatchSize(),
-                    profile.GetTotalParamBytes() / 1e6,
-                    o.nicRate.c_str(),
-                    o.overlap ? "on" : "off",
-                    o.steps);
-        std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",
-                    "K",
-                    "ring packet",
-                    "ring flow",
-                    "ps packet",
-                    "ps flow");
-        for (uint32_t k = 1; k <= o.maxWorkers; k = k < 4 ? k + 1 : 2 * k)
+    return ProgramOptions::Run(
+        [&]()
         {
-            PrintRow(o, profile, k);
-        }
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+            const Options o = ParseOptions(argc, argv);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(o.profileFile);
+            std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
+                        "(1 warm-up)\n",
+                        profile.GetModel().c_str(),
+                        profile.GetBatchSize(),
+                        profile.GetTotalParamBytes() / 1e6,
+                        o.nicRate.c_str(),
+                        o.overlap ? "on" : "off",
+                        o.steps);
+            std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",
+                        "K",
+                        "ring packet",
+                        "ring flow",
+                        "ps packet",
+                        "ps flow");
+            for (uint32_t k = 1; k <= o.maxWorkers; k = k < 4 ? k + 1 : 2 * k)
+            {
+                PrintRow(o, profile, k);
+            }
+        });
 }

@@ -593,7 +593,9 @@ Simulate(const Options& o, bool sample)
         bulk.SetAttribute("MaxBytes", UintegerValue(o.size));
         // BulkSend writes whole messages (a Send larger than the free buffer fails, unlike
         // Linux's partial write): with autotuning, messages below the initial 20-segment buffer.
-        bulk.SetAttribute("SendSize", UintegerValue(o.autotuning ? 10 * (o.mtu - 52) : 64 * 1024));
+        bulk.SetAttribute(
+            "SendSize",
+            UintegerValue(o.autotuning ? 10 * TrainingNetwork::GetSegmentSize(o.mtu) : 64 * 1024));
         Ptr<Application> app
             = bulk.Install(cluster->GetWorkers().Get(o.sharedQueue ? 0 : i)).Get(0);
         app->SetStartTime(Seconds(o.arrivals[i]));

@@ -455,7 +455,7 @@ LinuxBackend::CheckFidelity(const TrainingScenario& s) const
     // What costs CPU is frames: a port's frame rate after dilation, and the total over the
     // ports that can be busy at once (every ring link; a PS's server ports, both directions).
     const double port = s.nicRate.GetBitRate() / m_dilation;
-    const double frames = port / 8.0 / (s.mtu + 14);
+    const double frames = port / 8.0 / TrainingNetwork::GetEthernetFrameBytes(s.mtu);
     const bool ring = s.architecture == TrainingScenario::RING_ALLREDUCE;
     const uint32_t busy
         = ring ? (s.workers > 1 ? s.workers : 0) : 2 * std::min(s.servers, s.workers);

@@ -6,6 +6,7 @@
 
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -295,7 +296,7 @@ LinuxTestbed::CreateShapers()
 void
 LinuxTestbed::Shape(const std::string& dev, const std::string& queue) const
 {
-    const uint64_t frame = m_config.mtu + 14; // what tbf and the fifo count: Ethernet frames
+    const uint64_t frame = TrainingNetwork::GetEthernetFrameBytes(m_config.mtu); // tbf, fifo
     const uint64_t burst
         = std::max<uint64_t>(2 * frame,
                              static_cast<uint64_t>(m_config.rateBps / 8 * m_config.burstSeconds));

@@ -4,7 +4,6 @@
 
 #include "linux-training-apps.h"
 
-#include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 
@@ -82,28 +81,6 @@ OpenConnection(LinuxJob& job,
                                                    std::move(s),
                                                    windowBytes,
                                                    std::move(onChunk));
-}
-
-/// Serialize a header exactly as the packet level does.
-void
-Serialize(const TensorChunkHeader& h, uint8_t* out)
-{
-    Buffer b;
-    b.AddAtStart(TensorChunkHeader::SIZE);
-    h.Serialize(b.Begin());
-    b.CopyData(out, TensorChunkHeader::SIZE);
-}
-
-/// Parse a header written by Serialize.
-TensorChunkHeader
-Deserialize(const uint8_t* data)
-{
-    Buffer b;
-    b.AddAtStart(TensorChunkHeader::SIZE);
-    b.Begin().Write(data, TensorChunkHeader::SIZE);
-    TensorChunkHeader h;
-    h.Deserialize(b.Begin());
-    return h;
 }
 
 /// Seconds to ns-3 Time (the header's timestamp field).
@@ -218,10 +195,10 @@ LinuxTensorConnection::LinuxTensorConnection(LinuxJob& job,
                                              ChunkHandler onChunk)
     : m_job(job),
       m_socket(std::move(socket)),
-      m_window(windowBytes),
       m_onChunk(std::move(onChunk)),
       m_rx(256 * 1024)
 {
+    m_scheduler.SetWindow(windowBytes);
 }
 
 void
@@ -245,18 +222,14 @@ LinuxTensorConnection::Connect(const tcp::endpoint& to,
 void
 LinuxTensorConnection::SendControl(const TensorChunkHeader& header)
 {
-    TensorChunkHeader h = header;
-    h.SetLength(0);
-    h.SetOffset(0);
-    h.SetTensorBytes(0);
-    m_control.push_back(h);
+    m_scheduler.QueueControl(header);
     PostSend();
 }
 
 void
 LinuxTensorConnection::SendTensor(const TensorChunkHeader& header, uint64_t bytes)
 {
-    m_streams.push_back({header, bytes, 0, 0, 0});
+    m_scheduler.QueueTensor(header, bytes);
     // As TensorConnection::ScheduleSend: everything queued in this instant is known to the
     // multiplexer before it picks the first chunk.
     PostSend();
@@ -280,52 +253,14 @@ LinuxTensorConnection::PostSend()
 bool
 LinuxTensorConnection::NextMessage()
 {
-    if (!m_control.empty())
-    {
-        Serialize(m_control.front(), m_header);
-        m_control.pop_front();
-        m_headerPending = true;
-        m_payloadLeft = 0;
-        return true;
-    }
-    if (m_streams.empty())
+    TensorChunkHeader h;
+    if (!m_scheduler.Next(ToTime(m_job.clock.Now()), false, h))
     {
         return false;
     }
-    Stream s = m_streams.front();
-    m_streams.pop_front();
-    if (s.services == 0 && s.sent == 0)
-    {
-        s.firstByte = m_job.clock.Now();
-    }
-    uint64_t chunk = s.bytes - s.sent;
-    if (m_window > 0 && s.services == 0)
-    {
-        chunk = std::min(chunk, m_window); // first service: at most WIN (001 Sec. 3.2.2)
-    }
-    chunk = std::min<uint64_t>(chunk, 1ULL << 30); // TensorConnection::MAX_CHUNK
-    TensorChunkHeader h = s.header;
-    h.SetOffset(s.sent);
-    h.SetLength(static_cast<uint32_t>(chunk));
-    h.SetTensorBytes(s.bytes);
-    h.SetTimestamp(ToTime(s.firstByte));
-    Serialize(h, m_header);
+    h.ToBytes(m_header);
     m_headerPending = true;
-    m_payloadLeft = chunk;
-    s.sent += chunk;
-    m_sent += chunk;
-    if (s.sent < s.bytes)
-    {
-        if (m_window > 0 && s.services == 0)
-        {
-            s.services = 1;
-            m_streams.push_back(s);
-        }
-        else
-        {
-            m_streams.push_front(s);
-        }
-    }
+    m_payloadLeft = h.GetLength();
     return true;
 }
 
@@ -380,56 +315,33 @@ LinuxTensorConnection::Read()
                 }
                 return;
             }
-            self->Parse(self->m_rx.data(), n);
+            self->m_parser.Feed(
+                n,
+                [&self](std::size_t pos, std::size_t len, uint8_t* out)
+                {
+                    std::copy_n(self->m_rx.data() + pos, len, out);
+                },
+                [&self](const TensorChunkHeader& h)
+                {
+                    if (self->m_onChunk)
+                    {
+                        self->m_onChunk(*self, h);
+                    }
+                });
             self->Read();
         });
-}
-
-void
-LinuxTensorConnection::Parse(const uint8_t* data, std::size_t size)
-{
-    std::size_t pos = 0;
-    while (pos < size)
-    {
-        if (m_incomingLeft > 0)
-        {
-            uint64_t take = std::min<uint64_t>(m_incomingLeft, size - pos);
-            pos += take;
-            m_incomingLeft -= take;
-            m_received += take;
-            if (m_incomingLeft == 0 && m_onChunk)
-            {
-                m_onChunk(*this, m_incoming);
-            }
-            continue;
-        }
-        std::size_t take = std::min(TensorChunkHeader::SIZE - m_headerBytes.size(), size - pos);
-        m_headerBytes.insert(m_headerBytes.end(), data + pos, data + pos + take);
-        pos += take;
-        if (m_headerBytes.size() < TensorChunkHeader::SIZE)
-        {
-            continue;
-        }
-        m_incoming = Deserialize(m_headerBytes.data());
-        m_headerBytes.clear();
-        m_incomingLeft = m_incoming.GetLength();
-        if (m_incomingLeft == 0 && m_onChunk)
-        {
-            m_onChunk(*this, m_incoming);
-        }
-    }
 }
 
 uint64_t
 LinuxTensorConnection::GetPayloadBytesSent() const
 {
-    return m_sent;
+    return m_scheduler.GetPayloadBytes();
 }
 
 uint64_t
 LinuxTensorConnection::GetPayloadBytesReceived() const
 {
-    return m_received;
+    return m_parser.GetPayloadBytes();
 }
 
 // ---- LinuxProtocolHost ---------------------------------------------------------------------

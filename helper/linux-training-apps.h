@@ -10,6 +10,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/ring-allreduce-protocol.h"
 #include "ns3/tensor-chunk-header.h"
+#include "ns3/tensor-framing.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-protocol.h"
 #include "ns3/training-result.h"
@@ -96,8 +97,9 @@ struct LinuxJob
 
 /**
  * \ingroup distributed-training
- * \brief The TensorConnection framing (TensorChunkHeader, WIN multiplexing, control before data)
- * over a kernel TCP socket with Boost.Asio. Payload is zeros; only sizes and timing matter.
+ * \brief TensorConnection's framing (the same TensorFrameScheduler and TensorFrameParser:
+ * TensorChunkHeader, WIN multiplexing, control before data) over a kernel TCP socket with
+ * Boost.Asio. Payload is zeros; only sizes and timing matter.
  */
 class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorConnection>,
                               public TensorSink
@@ -138,16 +140,6 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
     uint64_t GetPayloadBytesReceived() const;
 
   private:
-    /// A tensor waiting to be sent (as TensorConnection::Stream).
-    struct Stream
-    {
-        TensorChunkHeader header; //!< header template
-        uint64_t bytes;           //!< tensor size
-        uint64_t sent;            //!< bytes sent
-        uint32_t services;        //!< times picked
-        double firstByte;         //!< when its first chunk was picked
-    };
-
     /// Run TrySend after the current event (once, however many messages it queues).
     void PostSend();
     /// Pick the next message (control first; WIN multiplexing as TensorConnection).
@@ -156,29 +148,18 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
     void TrySend();
     /// Read more bytes.
     void Read();
-    /**
-     * \param data received bytes
-     * \param size how many
-     */
-    void Parse(const uint8_t* data, std::size_t size);
 
     LinuxJob& m_job;                           //!< the run
     boost::asio::ip::tcp::socket m_socket;     //!< the kernel socket
-    uint64_t m_window;                         //!< WIN
     ChunkHandler m_onChunk;                    //!< message handler
-    std::deque<TensorChunkHeader> m_control;   //!< control messages to send
-    std::deque<Stream> m_streams;              //!< tensors to send
+    TensorFrameScheduler m_scheduler;          //!< what goes next (as TensorConnection)
+    TensorFrameParser m_parser;                //!< the received stream (as TensorConnection)
     bool m_writing{false};                     //!< an async write is in progress
     bool m_posted{false};                      //!< a TrySend is posted
     uint8_t m_header[TensorChunkHeader::SIZE]; //!< serialized header of the pending message
     bool m_headerPending{false};               //!< m_header not yet written
     uint64_t m_payloadLeft{0};                 //!< payload bytes of the pending message to write
-    uint64_t m_sent{0};                        //!< payload bytes sent
-    uint64_t m_received{0};                    //!< payload bytes received
     std::vector<uint8_t> m_rx;                 //!< receive buffer
-    std::vector<uint8_t> m_headerBytes;        //!< a header being collected
-    TensorChunkHeader m_incoming;              //!< header of the message being received
-    uint64_t m_incomingLeft{0};                //!< its payload bytes still to come
 };
 
 /**

@@ -11,6 +11,7 @@
 #include "ns3/training-scenario.h"
 
 #include <algorithm>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -174,6 +175,28 @@ ProgramOptions::Add(const std::string& name, const std::string& help, Time& valu
         });
 }
 
+void
+ProgramOptions::AddProfile(std::string& file, const std::string& trace, const std::string& help)
+{
+    file = std::string(DT_SOURCE_DIR) + "/traces/" + trace;
+    Add("profile", help, file);
+}
+
+int
+ProgramOptions::Run(const std::function<void()>& body)
+{
+    try
+    {
+        body();
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::cerr << "error: " << e.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}
+
 const ProgramOptions::Option*
 ProgramOptions::Find(const std::string& name) const
 {
@@ -187,18 +210,13 @@ ProgramOptions::Find(const std::string& name) const
     return nullptr;
 }
 
-void
-ProgramOptions::Parse(int argc, char* argv[]) const
+ProgramOptions::Given
+ProgramOptions::Split(const std::vector<std::string>& args, std::vector<std::string>& others) const
 {
-    // Our options are checked here; --help, ns-3's own --Print* and --ns3::... options and
-    // unknown names are left to ns3::CommandLine below (which refuses the unknown ones). It
-    // knows our options only for --help: it would refuse a bare --flag bound to a string.
-    std::vector<std::pair<const Option*, std::string>> given;
+    Given given;
     std::set<std::string> seen;
-    std::vector<char*> rest{argv[0]}; // what CommandLine sees: all but our options
-    for (int i = 1; i < argc; ++i)
+    for (const std::string& arg : args)
     {
-        const std::string arg = argv[i];
         if (arg.rfind("--", 0) != 0)
         {
             throw TrainingInputError("'" + arg + "': stray argument (expected --name=value)");
@@ -209,7 +227,7 @@ ProgramOptions::Parse(int argc, char* argv[]) const
         const Option* o = name.find("::") == std::string::npos ? Find(name) : nullptr;
         if (!o)
         {
-            rest.push_back(argv[i]);
+            others.push_back(arg); // --help, ns-3's own options and unknown ones
             continue;
         }
         if (!seen.insert(name).second)
@@ -218,6 +236,28 @@ ProgramOptions::Parse(int argc, char* argv[]) const
         }
         given.emplace_back(o, eq == std::string::npos ? "true" : arg.substr(eq + 1));
     }
+    return given;
+}
+
+std::vector<std::string>
+ProgramOptions::ParseKnown(const std::vector<std::string>& args) const
+{
+    std::vector<std::string> others;
+    for (const auto& [option, value] : Split(args, others))
+    {
+        option->apply(value);
+    }
+    return others;
+}
+
+void
+ProgramOptions::Parse(int argc, char* argv[]) const
+{
+    // Our options are checked here; --help, ns-3's own --Print* and --ns3::... options and
+    // unknown names are left to ns3::CommandLine below (which refuses the unknown ones). It
+    // knows our options only for --help: it would refuse a bare --flag bound to a string.
+    std::vector<std::string> rest{argv[0]}; // what CommandLine sees: all but our options
+    const Given given = Split(std::vector<std::string>(argv + 1, argv + argc), rest);
     CommandLine cmd;
     cmd.Usage(m_usage);
     std::vector<std::string> sink(m_options.size());
@@ -226,7 +266,7 @@ ProgramOptions::Parse(int argc, char* argv[]) const
         sink[i] = m_options[i].defaultText;
         cmd.AddValue(m_options[i].name, m_options[i].help, sink[i]);
     }
-    cmd.Parse(static_cast<int>(rest.size()), rest.data());
+    cmd.Parse(rest);
     for (const auto& [option, value] : given)
     {
         option->apply(value);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -83,12 +84,40 @@ class ProgramOptions
     void Add(const std::string& name, const std::string& help, Time& value);
 
     /**
+     * \brief The --profile option of the examples and benchmarks: a training profile JSON file,
+     * by default one of the traces shipped in the module's traces/ folder.
+     * \param file receives the path (set to the default here)
+     * \param trace the default trace's file name in traces/
+     * \param help the line for --help
+     */
+    void AddProfile(std::string& file,
+                    const std::string& trace,
+                    const std::string& help = "Training profile JSON file");
+
+    /**
+     * \brief Run a program's body with the module's error convention: a TrainingInputError is
+     * printed as "error: ..." on stderr and gives exit status 1.
+     * \param body the program (parsing its command line included)
+     * \return the exit status (0 when body returns)
+     */
+    static int Run(const std::function<void()>& body);
+
+    /**
      * \brief Parse the program's arguments into the bound variables.
      * \param argc argument count
      * \param argv arguments (argv[0] is the program)
      * \throws TrainingInputError for a stray argument, a repeated option or a bad value
      */
     void Parse(int argc, char* argv[]) const;
+
+    /**
+     * \brief Parse() without ns3::CommandLine: check the arguments and apply the table's own.
+     * \param args the arguments (without the program name)
+     * \return the arguments the table does not know (--help, ns-3's own --ns3::...= and
+     * --Print..., unknown names), which Parse() hands to ns3::CommandLine
+     * \throws TrainingInputError for a stray argument, a repeated option or a bad value
+     */
+    std::vector<std::string> ParseKnown(const std::vector<std::string>& args) const;
 
   private:
     /// One option.
@@ -100,8 +129,19 @@ class ProgramOptions
         std::function<void(const std::string&)> apply; //!< parse and store
     };
 
+    /// Options given on a line, in order, with their value texts.
+    using Given = std::vector<std::pair<const Option*, std::string>>;
+
     /// \return the option of that name, or nullptr
     const Option* Find(const std::string& name) const;
+
+    /**
+     * \brief Sort a line: the table's options (stray arguments and repeats refused) and others.
+     * \param args the arguments (without the program name)
+     * \param others receives the arguments the table does not know
+     * \return the table's options in line order
+     */
+    Given Split(const std::vector<std::string>& args, std::vector<std::string>& others) const;
 
     std::string m_usage;           //!< for --help
     std::vector<Option> m_options; //!< in --help order

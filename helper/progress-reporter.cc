@@ -101,34 +101,32 @@ ProgressReporter::Report(double wallSeconds)
 {
     ++m_reports;
     const double remaining = EstimateRemaining(m_done, m_expected, wallSeconds);
-    char line[256];
+    char head[256];
+    std::snprintf(head,
+                  sizeof(head),
+                  "[%s] simulated %.6f s, %llu of %llu worker steps done",
+                  m_label.c_str(),
+                  Simulator::Now().GetSeconds(),
+                  static_cast<unsigned long long>(m_done),
+                  static_cast<unsigned long long>(m_expected));
+    char tail[128];
     if (remaining < 0)
     {
-        std::snprintf(line,
-                      sizeof(line),
-                      "[%s] simulated %.6f s, %llu of %llu worker steps done, wall %.0f s, "
-                      "remaining unknown until a step completes",
-                      m_label.c_str(),
-                      Simulator::Now().GetSeconds(),
-                      static_cast<unsigned long long>(m_done),
-                      static_cast<unsigned long long>(m_expected),
+        std::snprintf(tail,
+                      sizeof(tail),
+                      ", wall %.0f s, remaining unknown until a step completes",
                       wallSeconds);
     }
     else
     {
-        std::snprintf(line,
-                      sizeof(line),
-                      "[%s] simulated %.6f s, %llu of %llu worker steps done (%.0f%%), wall %.0f "
-                      "s, about %.0f s remaining",
-                      m_label.c_str(),
-                      Simulator::Now().GetSeconds(),
-                      static_cast<unsigned long long>(m_done),
-                      static_cast<unsigned long long>(m_expected),
+        std::snprintf(tail,
+                      sizeof(tail),
+                      " (%.0f%%), wall %.0f s, about %.0f s remaining",
                       100.0 * m_done / m_expected,
                       wallSeconds,
                       remaining);
     }
-    m_os << line << std::endl;
+    m_os << head << tail << std::endl;
 }
 
 } // namespace ns3

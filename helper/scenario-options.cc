@@ -630,6 +630,15 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::FlowBackend::RecordTransfers"]
                              = r.records ? "true" : "false";
                      }));
+    o.push_back(Make("jobs",
+                     "",
+                     "Several training jobs on one fabric: a JSON file (or inline JSON text) "
+                     "holding a list of job objects of per-job options (doc/fabric.rst, Several "
+                     "jobs); the other options are the fabric's",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.jobs = v;
+                     }));
     o.push_back(Make("recordsFile",
                      "",
                      "Stream the per-step and per-transfer records to this JSON Lines file "
@@ -810,7 +819,9 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
             }
             try
             {
-                Set(request, key, JsonText(value, where + ": ." + key));
+                // --jobs also takes its list inline: the JSON text of the list.
+                const bool inlineJobs = key == "jobs" && (value.is_array() || value.is_object());
+                Set(request, key, inlineJobs ? value.dump() : JsonText(value, where + ": ." + key));
             }
             catch (const TrainingInputError& e)
             {
@@ -850,64 +861,56 @@ struct GivenArguments
 {
     std::vector<std::pair<std::string, std::string>> options; //!< name, value
     std::string scenarioFile;                                 //!< --scenario, if given
-    std::vector<std::string> others; //!< --help, ns-3's own and unknown arguments
 };
 
-/// Sort the arguments; refuse stray arguments and repeated options.
-GivenArguments
-CollectArguments(const std::vector<std::string>& args)
+/**
+ * \brief The table as a command line (ProgramOptions splits and checks the line); the values
+ * are only collected, and applied afterwards by BuildRequest.
+ * \param usage for --help
+ * \param given receives the options given
+ * \return the command line
+ */
+ProgramOptions
+TableCommandLine(const std::string& usage, GivenArguments& given)
 {
-    GivenArguments given;
-    std::set<std::string> seen;
-    for (const std::string& arg : args)
+    ProgramOptions cmd(usage);
+    cmd.Add("scenario",
+            "JSON file of options (command-line options override it)",
+            "",
+            [&given](const std::string& v)
+            {
+                given.scenarioFile = v;
+            });
+    for (const ScenarioOptions::Option& o : ScenarioOptions::GetOptions())
     {
-        if (arg.rfind("--", 0) != 0)
-        {
-            throw TrainingInputError("'" + arg + "': stray argument (expected --name=value)");
-        }
-        const std::size_t eq = arg.find('=');
-        const std::string name
-            = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
-        if (name.find("::") != std::string::npos
-            || (!ScenarioOptions::Find(name) && name != "scenario"))
-        {
-            given.others.push_back(arg); // help, ns-3's own options and unknown ones
-            continue;
-        }
-        if (!seen.insert(name).second)
-        {
-            throw TrainingInputError("--" + name + ": given twice (expected each option once)");
-        }
-        const std::string value = eq == std::string::npos ? "true" : arg.substr(eq + 1);
-        if (name == "scenario")
-        {
-            given.scenarioFile = value;
-        }
-        else
-        {
-            given.options.emplace_back(name, value);
-        }
+        cmd.Add(o.name,
+                o.help,
+                o.defaultValue,
+                [&given, name = o.name](const std::string& v)
+                {
+                    given.options.emplace_back(name, v);
+                });
     }
-    return given;
+    return cmd;
 }
 
-/// \return the defaults, then the --scenario file, then the command line's options
+/// \return the defaults, then the --scenario file, then the command line's options (presets
+/// first, so that single options override them whatever their order)
 RunRequest
-BuildRequest(const GivenArguments& given)
+BuildRequest(GivenArguments given)
 {
     RunRequest request = ScenarioOptions::MakeDefault();
     if (!given.scenarioFile.empty())
     {
         ScenarioOptions::ApplyJsonFile(given.scenarioFile, request);
     }
-    std::vector<std::pair<std::string, std::string>> options = given.options;
-    std::stable_partition(options.begin(),
-                          options.end(),
+    std::stable_partition(given.options.begin(),
+                          given.options.end(),
                           [](const auto& g)
                           {
                               return IsPreset(g.first);
                           });
-    for (const auto& [name, value] : options)
+    for (const auto& [name, value] : given.options)
     {
         ScenarioOptions::Set(request, name, value);
     }
@@ -920,54 +923,17 @@ RunRequest
 ScenarioOptions::FromArguments(const std::vector<std::string>& args,
                                std::vector<std::string>& others)
 {
-    const GivenArguments given = CollectArguments(args);
-    others = given.others;
-    return BuildRequest(given);
+    GivenArguments given;
+    others = TableCommandLine("", given).ParseKnown(args);
+    return BuildRequest(std::move(given));
 }
 
 RunRequest
 ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage)
 {
-    // The line is split and checked by ProgramOptions; the values are applied afterwards, the
-    // scenario file first, so that command-line options override it whatever their order.
-    ProgramOptions cmd(usage);
-    std::string scenarioFile;
-    std::vector<std::pair<std::string, std::string>> given;
-    cmd.Add("scenario",
-            "JSON file of options (command-line options override it)",
-            "",
-            [&scenarioFile](const std::string& v)
-            {
-                scenarioFile = v;
-            });
-    for (const Option& o : GetOptions())
-    {
-        cmd.Add(o.name,
-                o.help,
-                o.defaultValue,
-                [&given, name = o.name](const std::string& v)
-                {
-                    given.emplace_back(name, v);
-                });
-    }
-    cmd.Parse(argc, argv);
-
-    RunRequest request = MakeDefault();
-    if (!scenarioFile.empty())
-    {
-        ApplyJsonFile(scenarioFile, request);
-    }
-    std::stable_partition(given.begin(),
-                          given.end(),
-                          [](const auto& g)
-                          {
-                              return IsPreset(g.first);
-                          });
-    for (const auto& [name, value] : given)
-    {
-        Set(request, name, value);
-    }
-    return request;
+    GivenArguments given;
+    TableCommandLine(usage, given).Parse(argc, argv);
+    return BuildRequest(std::move(given));
 }
 
 uint64_t

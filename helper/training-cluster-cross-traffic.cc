@@ -33,6 +33,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-worker-application.h"
 #include "ns3/uinteger.h"
 
@@ -76,7 +77,8 @@ TrainingClusterHelper::InstallCrossTraffic()
         const double duty = share / on;
         OnOffHelper onoff(factory, remote);
         onoff.SetAttribute("DataRate", DataRateValue(DataRate(static_cast<uint64_t>(on))));
-        onoff.SetAttribute("PacketSize", UintegerValue(m_scenario.mtu - 52));
+        onoff.SetAttribute("PacketSize",
+                           UintegerValue(TrainingNetwork::GetSegmentSize(m_scenario)));
         onoff.SetAttribute("OnTime",
                            StringValue("ns3::ExponentialRandomVariable[Mean="
                                        + std::to_string(m_crossOnTime.GetSeconds()) + "]"));

@@ -117,6 +117,21 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
                    : std::make_shared<const FabricTopology>(FabricTopology::FromScenario(scenario));
 }
 
+void
+TrainingClusterHelper::ConfigureJobs(const TrainingScenario& fabric,
+                                     const FabricTopology& placed,
+                                     const std::vector<std::string>& names)
+{
+    // Every role a "worker" node of a server-less scenario: nodes, links and addresses in the
+    // set's role order; InstallJob() gives each job its own range of them. The architecture
+    // stays the caller's: it chooses the socket-buffer rule (one ns-3 default for all sockets).
+    m_scenario = fabric;
+    m_scenario.workers = placed.GetNRoles();
+    m_scenario.servers = 0;
+    m_fabric = fabric.topology == "star" ? nullptr : std::make_shared<const FabricTopology>(placed);
+    m_hostNames = names;
+}
+
 const TrainingScenario&
 TrainingClusterHelper::GetScenario() const
 {
@@ -231,7 +246,8 @@ TrainingClusterHelper::ConfigureTcp() const
     NS_LOG_FUNCTION(this);
     const TypeId tid = LookupTcpTypeId();
     Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(tid));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(m_scenario.mtu - 52));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize",
+                       UintegerValue(TrainingNetwork::GetSegmentSize(m_scenario)));
     // RcvBufSize > SndBufSize works around an ns-3.37 crash (segfault in TcpRateLinux::SkbSent).
     // TcpTxBuffer::NextSeg rule (2) accepts m_sentSize <= rWnd and returns a segment of
     // min(SMSS, rWnd - m_sentSize) bytes (tcp-tx-buffer.cc:1023-1027): 0 bytes when the sent

@@ -94,6 +94,17 @@ AsyncPsModel::CheckRhoThreshold(double rhoThreshold)
     }
 }
 
+MvaSolver
+AsyncPsModel::SeedNetwork(MvaSolver::Discipline link)
+{
+    MvaSolver m;
+    m.AddStation("worker", MvaSolver::DELAY);
+    m.AddStation("uplink", link);
+    m.AddStation("server", MvaSolver::PS);
+    m.AddStation("downlink", link);
+    return m;
+}
+
 AsyncPsModel::Prediction
 AsyncPsModel::Solve(MvaSolver::Discipline link) const
 {
@@ -115,11 +126,11 @@ AsyncPsModel::Solve(MvaSolver::Discipline link, const std::vector<double>& worke
                         "link stations are FCFS or PS");
     const bool extra = m_params.transferExtra > 0;
 
-    MvaSolver solver;
-    const std::size_t worker = solver.AddStation("worker", MvaSolver::DELAY);
-    const std::size_t uplink = solver.AddStation("uplink", link);
-    const std::size_t server = solver.AddStation("server", MvaSolver::PS);
-    const std::size_t downlink = solver.AddStation("downlink", link);
+    MvaSolver solver = SeedNetwork(link);
+    const std::size_t worker = WORKER;
+    const std::size_t uplink = UPLINK;
+    const std::size_t server = SERVER;
+    const std::size_t downlink = DOWNLINK;
     const std::size_t latency
         = extra ? solver.AddStation("transfer-extra", MvaSolver::DELAY) : solver.GetNStations();
 

@@ -7,6 +7,7 @@
 
 #include "mva-solver.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -158,6 +159,23 @@ class AsyncPsModel
      * \throws TrainingInputError unless 0 <= rhoThreshold <= 1
      */
     static void CheckRhoThreshold(double rhoThreshold);
+
+    /// The stations of SeedNetwork(), by index.
+    enum SeedStation : std::size_t
+    {
+        WORKER = 0,   //!< the workers' compute (delay station)
+        UPLINK = 1,   //!< worker -> server transfers
+        SERVER = 2,   //!< the server's update (PS station)
+        DOWNLINK = 3, //!< server -> worker transfers
+    };
+
+    /**
+     * \brief The queueing network of 000 Fig. 5 without its customers: the workers (delay),
+     * the uplink, the server (PS) and the downlink.
+     * \param link the link stations' discipline (FCFS or PS)
+     * \return the network (add the worker classes)
+     */
+    static MvaSolver SeedNetwork(MvaSolver::Discipline link);
 
     /** \return the inputs */
     const Params& GetParams() const;

@@ -79,6 +79,14 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
 void
 FlowPsEngine::RecomputeEach(uint32_t gi)
 {
+    DescribeActive(gi);
+    m_sharing.AssignRates(m_flows, m_groups[gi].capacity, m_rates);
+    ApplyEach(gi, m_rates.data());
+}
+
+void
+FlowPsEngine::DescribeActive(uint32_t gi)
+{
     // One pass drops the stale entries of the active list (as CompactActive, keeping the order)
     // and describes the live ones to the sharing model.
     Group& g = m_groups[gi];
@@ -107,10 +115,40 @@ FlowPsEngine::RecomputeEach(uint32_t gi)
     {
         ComputeWindowCaps(gi);
     }
-    m_sharing.AssignRates(m_flows, g.capacity, m_rates);
+}
+
+void
+FlowPsEngine::ApplyEach(uint32_t gi, const double* rates)
+{
+    const Group& g = m_groups[gi];
     for (std::size_t i = 0; i < g.active.size(); ++i)
     {
-        SetClassRate(m_conns[g.active[i].conn].cls, m_rates[i]);
+        SetClassRate(m_conns[g.active[i].conn].cls, rates[i]);
+    }
+}
+
+void
+FlowPsEngine::CollectFlows(std::vector<SharingModel::Flow>& flows)
+{
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        m_groups[gi].dirty = false;
+        DescribeActive(gi);
+        m_collected[gi] = m_flows.size();
+        flows.insert(flows.end(), m_flows.begin(), m_flows.end());
+    }
+}
+
+void
+FlowPsEngine::ApplyRates(const double* rates)
+{
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        ApplyEach(gi, rates);
+        rates += m_collected[gi];
+        ++rateComputations;
+        sharingFlows += m_collected[gi];
+        PushCheck(gi);
     }
 }
 

@@ -117,7 +117,7 @@ FlowPsEngine::Overhead(uint32_t layer) const
 }
 
 void
-FlowPsEngine::Run()
+FlowPsEngine::StartAll()
 {
     if (m_options.recordTransfers && !m_result.recordStream)
     {
@@ -132,6 +132,12 @@ FlowPsEngine::Run()
     {
         StartStep(w, 0);
     }
+}
+
+void
+FlowPsEngine::Run()
+{
+    StartAll();
     RecomputeDirty();
     while (!m_queue.IsEmpty())
     {
@@ -144,6 +150,43 @@ FlowPsEngine::Run()
             RecomputeDirty();
         }
     }
+}
+
+void
+FlowPsEngine::BeginShared(double startTime, uint64_t* prioritySeq)
+{
+    m_sharedSeq = prioritySeq;
+    m_plainMaxMin = false; // a class per connection: no link is private to one job's flow
+    m_fcfs = false;        // the jobs' flows are served together (FlowJobSimulator)
+    m_now = startTime;
+    StartAll();
+}
+
+double
+FlowPsEngine::NextEventTime() const
+{
+    return m_queue.IsEmpty() ? INF : std::max(m_queue.PeekTime(), m_now);
+}
+
+void
+FlowPsEngine::HandleNext()
+{
+    Event e = m_queue.Pop();
+    // The queue's own clock may lag the shared one (it only moves with this job's events).
+    m_now = std::max(e.time, m_now);
+    Handle(e);
+}
+
+void
+FlowPsEngine::SetNow(double now)
+{
+    m_now = now;
+}
+
+bool
+FlowPsEngine::IsDirty() const
+{
+    return m_groups[0].dirty || m_groups[1].dirty;
 }
 
 void
@@ -547,7 +590,7 @@ FlowPsEngine::Activate(uint32_t ci)
     NS_ASSERT_MSG(c.admitted > c.head, "activating a connection with nothing ready");
     c.active = true;
     c.lastTime = m_now;
-    c.priority = ++m_prioritySeq;
+    c.priority = m_sharedSeq ? ++*m_sharedSeq : ++m_prioritySeq;
     c.activeSince = m_now;
     g.active.push_back(ActiveEntry{ci, c.priority});
     ++g.nActive;

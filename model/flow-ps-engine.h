@@ -176,6 +176,40 @@ class FlowPsEngine
      */
     std::vector<double> GetLinkBytes(Direction d) const;
 
+    // ---- several jobs on one fabric (FlowJobSimulator): one clock, one rate computation ----
+
+    /**
+     * \brief Begin the run at startTime without computing rates: the caller drives the events
+     * (NextEventTime, HandleNext) and computes the rates of every job's flows together
+     * (CollectFlows, sharing model, ApplyRates). Every connection is then its own rate class
+     * (a link private to one job's connection may carry another job's: no aggregation).
+     * \param startTime when the workers begin their first step (s)
+     * \param prioritySeq activation counter shared by the jobs (FCFS order across jobs)
+     */
+    void BeginShared(double startTime, uint64_t* prioritySeq);
+    /** \return the time of the next pending event, infinity if none */
+    double NextEventTime() const;
+    /**
+     * \brief Handle the next pending event (not before now).
+     */
+    void HandleNext();
+    /** \param now the shared clock (s); the engine's present moves to it */
+    void SetNow(double now);
+    /** \return true when an active set changed since the last CollectFlows */
+    bool IsDirty() const;
+    /**
+     * \brief Append a description of every active connection (DOWN, then UP) for the sharing
+     * model; the engine counts them for ApplyRates.
+     * \param flows where to append
+     */
+    void CollectFlows(std::vector<SharingModel::Flow>& flows);
+    /**
+     * \brief Take the rates of the connections CollectFlows described, in its order, and
+     * schedule the next checks.
+     * \param rates their rates (bytes/s)
+     */
+    void ApplyRates(const double* rates);
+
     uint64_t events{0};           //!< events handled
     uint64_t rateComputations{0}; //!< sharing-model calls
     uint64_t rebases{0};          //!< rate-class histories restarted
@@ -185,6 +219,8 @@ class FlowPsEngine
     uint64_t classWork{0};
 
   private:
+    /// Reserve the records, open the window without warm-up and start every worker's step 0.
+    void StartAll();
     /**
      * \brief Push an event.
      * \param time when (>= now)
@@ -353,6 +389,18 @@ class FlowPsEngine
      * \param gi group index
      */
     void RecomputeEach(uint32_t gi);
+    /**
+     * \brief Fill m_flows with the group's active connections (dropping stale entries of its
+     * list) and, with the window model, their caps.
+     * \param gi group index
+     */
+    void DescribeActive(uint32_t gi);
+    /**
+     * \brief Each active connection of the group takes its rate (DescribeActive's order).
+     * \param gi group index
+     * \param rates the rates
+     */
+    void ApplyEach(uint32_t gi, const double* rates);
     /**
      * \brief FCFS: serve the connections in activation order, one server's at a time merged,
      * and stop on a server once its link is full (flow-ps-fcfs.cc).
@@ -639,6 +687,8 @@ class FlowPsEngine
     std::vector<uint32_t> m_freeClasses;     //!< classes without members
     bool m_plainMaxMin{false};               //!< the model is plain max-min: aggregate classes
     bool m_honourCaps{false};                //!< plain max-min honours the flow cap
+    uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
+    std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
     uint32_t m_realLinks{0};                 //!< links of the fabric (then virtual ones)
     std::vector<uint32_t> m_rekey;           //!< scratch: workers whose bundles to rekey
     std::vector<uint32_t> m_bundle;          //!< scratch: a worker's active connections

@@ -22,16 +22,28 @@ NS_LOG_COMPONENT_DEFINE("OsfModel");
 namespace
 {
 
-void
-Check(bool ok, const std::string& what, double v, const std::string& expected)
-{
-    TrainingInputError::Require(ok, "OSF model", what, v, expected);
-}
+/// The checks of this model's inputs.
+constexpr TrainingInputError::Checker Check("OSF model");
 
 void
 CheckNonNegative(const std::string& what, double v)
 {
     Check(std::isfinite(v) && v >= 0, what, v, "a finite value >= 0");
+}
+
+/**
+ * \param n layers
+ * \return a plan that buffers, sends and waits nothing after any of them
+ */
+OsfModel::FusionPlan
+EmptyPlan(std::size_t n)
+{
+    OsfModel::FusionPlan plan;
+    plan.buffered.assign(n, 0.0);
+    plan.sent.assign(n, 0.0);
+    plan.wait.assign(n, 0.0);
+    plan.flush.assign(n, false);
+    return plan;
 }
 
 } // namespace
@@ -234,11 +246,7 @@ OsfModel::Fusion(double bufferBytes, double firstBufferBytes, double timeout) co
     const std::vector<double>& d = m_params.layerBytes;
     const std::vector<double>& tb = m_params.backward;
     const std::size_t n = d.size();
-    FusionPlan plan;
-    plan.buffered.assign(n, 0.0);
-    plan.sent.assign(n, 0.0);
-    plan.wait.assign(n, 0.0);
-    plan.flush.assign(n, false);
+    FusionPlan plan = EmptyPlan(n);
     bool firstBucket = true;
     for (std::size_t i = n; i-- > 0;)
     {
@@ -284,11 +292,7 @@ OsfModel::AdaFusion() const
     const std::vector<double>& d = m_params.layerBytes;
     const std::vector<double>& tb = m_params.backward;
     const std::size_t n = d.size();
-    FusionPlan plan;
-    plan.buffered.assign(n, 0.0);
-    plan.sent.assign(n, 0.0);
-    plan.wait.assign(n, 0.0);
-    plan.flush.assign(n, false);
+    FusionPlan plan = EmptyPlan(n);
     plan.buffered[n - 1] = d[n - 1];
     for (std::size_t i = n - 1; i-- > 0;)
     {

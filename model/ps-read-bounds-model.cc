@@ -17,11 +17,8 @@ namespace ns3
 namespace
 {
 
-void
-Check(bool ok, const std::string& what, double v, const std::string& expected)
-{
-    TrainingInputError::Require(ok, "PS read-time bounds", what, v, expected);
-}
+/// The checks of this model's inputs.
+constexpr TrainingInputError::Checker Check("PS read-time bounds");
 
 } // namespace
 

@@ -17,11 +17,8 @@ namespace ns3
 namespace
 {
 
-void
-Check(bool ok, const std::string& what, double v, const std::string& expected)
-{
-    TrainingInputError::Require(ok, "ring AllReduce model", what, v, expected);
-}
+/// The checks of this model's inputs.
+constexpr TrainingInputError::Checker Check("ring AllReduce model");
 
 void
 CheckCommon(double bytes, double bandwidth, double latency)
@@ -87,11 +84,9 @@ RingAllReduceModel::StashStrongScalingTime(uint32_t nodes,
                                            double bytes,
                                            double bandwidth)
 {
-    Check(nodes >= 1, "n", nodes, "at least 1 node");
     Check(std::isfinite(single) && single >= 0, "T_1", single, "a time >= 0");
-    CheckCommon(bytes, bandwidth, latency);
-    const double n = nodes;
-    return single / n + (latency + 2 * bytes / (n * bandwidth)) * (n - 1);
+    // Strong scaling (003 Sec. 6.2): the per-step time with T_C = T_1 / n (which refuses n = 0).
+    return StashStepTime(nodes, nodes > 0 ? single / nodes : 0, latency, bytes, bandwidth);
 }
 
 uint32_t

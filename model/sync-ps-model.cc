@@ -21,11 +21,8 @@ NS_LOG_COMPONENT_DEFINE("SyncPsModel");
 namespace
 {
 
-void
-Check(bool ok, const std::string& what, double v, const std::string& expected)
-{
-    TrainingInputError::Require(ok, "sync PS model", what, v, expected);
-}
+/// The checks of this model's inputs.
+constexpr TrainingInputError::Checker Check("sync PS model");
 
 } // namespace
 

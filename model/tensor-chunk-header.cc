@@ -86,6 +86,26 @@ TensorChunkHeader::Deserialize(Buffer::Iterator start)
 }
 
 void
+TensorChunkHeader::ToBytes(uint8_t* out) const
+{
+    Buffer b;
+    b.AddAtStart(SIZE);
+    Serialize(b.Begin());
+    b.CopyData(out, SIZE);
+}
+
+TensorChunkHeader
+TensorChunkHeader::FromBytes(const uint8_t* data)
+{
+    Buffer b;
+    b.AddAtStart(SIZE);
+    b.Begin().Write(data, SIZE);
+    TensorChunkHeader h;
+    h.Deserialize(b.Begin());
+    return h;
+}
+
+void
 TensorChunkHeader::SetType(MessageType type)
 {
     m_type = type;

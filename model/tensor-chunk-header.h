@@ -56,6 +56,18 @@ class TensorChunkHeader : public Header
     /// Serialized size of every header.
     static constexpr uint32_t SIZE = 45;
 
+    /**
+     * \brief Serialize() into plain bytes (for streams that are not ns-3 packets).
+     * \param out SIZE bytes
+     */
+    void ToBytes(uint8_t* out) const;
+    /**
+     * \brief Deserialize() from plain bytes.
+     * \param data SIZE bytes written by ToBytes() or Serialize()
+     * \return the header
+     */
+    static TensorChunkHeader FromBytes(const uint8_t* data);
+
     /** \param type message type */
     void SetType(MessageType type);
     /** \return message type */

@@ -27,11 +27,7 @@ TensorConnection::GetTypeId()
 }
 
 TensorConnection::TensorConnection()
-    : m_window(0),
-      m_pendingOffset(0),
-      m_sentPayload(0),
-      m_receivedPayload(0),
-      m_payloadLeft(0)
+    : m_pendingOffset(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -52,8 +48,7 @@ TensorConnection::DoDispose()
         m_socket = nullptr;
     }
     m_onChunk = ChunkCallback();
-    m_control.clear();
-    m_streams.clear();
+    m_scheduler.Clear();
     m_pending = nullptr;
     m_sendEvent.Cancel();
     m_holdEvent.Cancel();
@@ -66,7 +61,7 @@ TensorConnection::Attach(Ptr<Socket> socket, uint64_t windowBytes, ChunkCallback
 {
     NS_LOG_FUNCTION(this << socket << windowBytes);
     m_socket = socket;
-    m_window = windowBytes;
+    m_scheduler.SetWindow(windowBytes);
     m_onChunk = onChunk;
     m_socket->SetRecvCallback(MakeCallback(&TensorConnection::HandleRead, this));
     m_socket->SetSendCallback(MakeCallback(&TensorConnection::HandleSendSpace, this));
@@ -76,13 +71,7 @@ void
 TensorConnection::SendControl(const TensorChunkHeader& header)
 {
     NS_LOG_FUNCTION(this << header);
-    TensorChunkHeader h = header;
-    h.SetLength(0);
-    h.SetOffset(0);
-    h.SetTensorBytes(0);
-    Ptr<Packet> p = Create<Packet>();
-    p->AddHeader(h);
-    m_control.push_back(p);
+    m_scheduler.QueueControl(header);
     ScheduleSend();
 }
 
@@ -90,8 +79,8 @@ void
 TensorConnection::SendTensor(const TensorChunkHeader& header, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << header << bytes);
-    const bool starts = m_streams.empty();
-    m_streams.push_back({header, bytes, 0, 0, Time()});
+    const bool starts = !m_scheduler.HasTensors();
+    m_scheduler.QueueTensor(header, bytes);
     if (starts && m_maxJitter.IsStrictlyPositive())
     {
         // A new transfer: hold its data for a random start delay (control messages go on).
@@ -127,51 +116,13 @@ TensorConnection::ScheduleSend()
 Ptr<Packet>
 TensorConnection::NextMessage()
 {
-    if (!m_control.empty())
-    {
-        Ptr<Packet> p = m_control.front();
-        m_control.pop_front();
-        return p;
-    }
-    if (m_streams.empty() || Simulator::Now() < m_holdUntil)
+    TensorChunkHeader h;
+    if (!m_scheduler.Next(Simulator::Now(), Simulator::Now() < m_holdUntil, h))
     {
         return nullptr;
     }
-    Stream s = m_streams.front();
-    m_streams.pop_front();
-    if (s.services == 0 && s.sent == 0)
-    {
-        s.firstByte = Simulator::Now();
-    }
-    uint64_t remaining = s.bytes - s.sent;
-    // First service of a stream: at most WIN bytes (001 Sec. 3.2.2); later services: the rest.
-    uint64_t chunk = remaining;
-    if (m_window > 0 && s.services == 0)
-    {
-        chunk = std::min(remaining, m_window);
-    }
-    chunk = std::min(chunk, MAX_CHUNK);
-    TensorChunkHeader h = s.header;
-    h.SetOffset(s.sent);
-    h.SetLength(static_cast<uint32_t>(chunk));
-    h.SetTensorBytes(s.bytes);
-    h.SetTimestamp(s.firstByte);
-    Ptr<Packet> p = Create<Packet>(static_cast<uint32_t>(chunk));
+    Ptr<Packet> p = Create<Packet>(h.GetLength()); // virtual (zero-filled) payload
     p->AddHeader(h);
-    s.sent += chunk;
-    m_sentPayload += chunk;
-    if (s.sent < s.bytes)
-    {
-        if (m_window > 0 && s.services == 0)
-        {
-            s.services = 1;
-            m_streams.push_back(s); // waits at the tail for its second service
-        }
-        else
-        {
-            m_streams.push_front(s); // a chunk larger than MAX_CHUNK: continue at once
-        }
-    }
     return p;
 }
 
@@ -234,69 +185,41 @@ TensorConnection::HandleRead(Ptr<Socket> socket)
         {
             break;
         }
-        Parse(packet);
-    }
-}
-
-void
-TensorConnection::Parse(Ptr<Packet> packet)
-{
-    const uint32_t size = packet->GetSize();
-    uint32_t pos = 0;
-    while (pos < size)
-    {
-        if (m_payloadLeft > 0)
-        {
-            uint64_t take = std::min<uint64_t>(m_payloadLeft, size - pos);
-            pos += static_cast<uint32_t>(take);
-            m_payloadLeft -= take;
-            m_receivedPayload += take;
-            if (m_payloadLeft == 0 && !m_onChunk.IsNull())
+        // Only header bytes are copied out of the packet; the payload is counted.
+        m_parser.Feed(
+            packet->GetSize(),
+            [&packet](std::size_t pos, std::size_t n, uint8_t* out)
             {
-                m_onChunk(this, m_incoming);
-            }
-            continue;
-        }
-        // Collect the bytes of the next header (it may span several received packets).
-        uint32_t need = TensorChunkHeader::SIZE - static_cast<uint32_t>(m_headerBytes.size());
-        uint32_t take = std::min(need, size - pos);
-        std::size_t old = m_headerBytes.size();
-        m_headerBytes.resize(old + take);
-        // CopyData reads from the packet's start: cut the header's bytes out first if needed.
-        Ptr<Packet> piece = pos == 0 ? packet : packet->CreateFragment(pos, take);
-        piece->CopyData(m_headerBytes.data() + old, take);
-        pos += take;
-        if (m_headerBytes.size() < TensorChunkHeader::SIZE)
-        {
-            continue;
-        }
-        Ptr<Packet> h = Create<Packet>(m_headerBytes.data(), TensorChunkHeader::SIZE);
-        h->RemoveHeader(m_incoming);
-        m_headerBytes.clear();
-        m_payloadLeft = m_incoming.GetLength();
-        if (m_payloadLeft == 0 && !m_onChunk.IsNull())
-        {
-            m_onChunk(this, m_incoming);
-        }
+                // CopyData reads from the packet's start: cut the header's bytes out first.
+                Ptr<Packet> piece = pos == 0 ? packet : packet->CreateFragment(pos, n);
+                piece->CopyData(out, n);
+            },
+            [this](const TensorChunkHeader& h)
+            {
+                if (!m_onChunk.IsNull())
+                {
+                    m_onChunk(this, h);
+                }
+            });
     }
 }
 
 uint64_t
 TensorConnection::GetPayloadBytesSent() const
 {
-    return m_sentPayload;
+    return m_scheduler.GetPayloadBytes();
 }
 
 uint64_t
 TensorConnection::GetPayloadBytesReceived() const
 {
-    return m_receivedPayload;
+    return m_parser.GetPayloadBytes();
 }
 
 bool
 TensorConnection::IsIdle() const
 {
-    return !m_pending && m_control.empty() && m_streams.empty();
+    return !m_pending && m_scheduler.IsEmpty();
 }
 
 Ptr<Socket>

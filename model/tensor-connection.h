@@ -6,6 +6,7 @@
 #define TENSOR_CONNECTION_H
 
 #include "tensor-chunk-header.h"
+#include "tensor-framing.h"
 #include "training-protocol.h"
 
 #include "ns3/callback.h"
@@ -16,9 +17,6 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/socket.h"
 
-#include <deque>
-#include <vector>
-
 namespace ns3
 {
 
@@ -27,19 +25,14 @@ namespace ns3
  * \brief One TCP connection of the training applications: frames tensors and control messages
  * onto the byte stream, and parses the stream that comes back.
  *
- * Sending: control messages (header only) go out before any tensor chunk not yet handed to TCP.
- * Tensors are *streams* served by a scheduler:
- *  - window 0: whole tensors, first in first out;
- *  - window WIN > 0: the HTTP/2 multiplexing model of 001_33040fda0f1f6815.txt Sec. 3.2.2
- *    (Fig. 12): streams wait in a FIFO; the head stream's first service sends at most WIN bytes
- *    and, if bytes remain, the stream goes to the tail for its second service, which sends the
- *    rest.
- * Chunks are handed to the socket as its send buffer frees up (as BulkSendApplication does), so
- * the scheduler decides the order in which bytes enter TCP. Messages queued at the same instant
- * are scheduled together (sending starts in a zero-delay event after them).
- *
- * Receiving: the stream is cut back into chunks by counting bytes (headers are real bytes, payload
- * is virtual); the chunk callback fires when a chunk's last byte has arrived.
+ * Which message goes next and the header it carries is TensorFrameScheduler's (control before
+ * data, whole tensors or WIN multiplexing), shared with the kernel-socket twin
+ * LinuxTensorConnection; cutting the received stream back into messages is TensorFrameParser's.
+ * This class adds the ns-3 socket: chunks are handed to the socket as its send buffer frees up
+ * (as BulkSendApplication does), so the scheduler decides the order in which bytes enter TCP.
+ * Messages queued at the same instant are scheduled together (sending starts in a zero-delay
+ * event after them). Headers are real bytes, payload is virtual (zero-filled packets); the
+ * chunk callback fires when a chunk's last byte has arrived.
  */
 class TensorConnection : public Object, public TensorSink
 {
@@ -103,23 +96,10 @@ class TensorConnection : public Object, public TensorSink
     /** \return the socket */
     Ptr<Socket> GetSocket() const;
 
-    /// Largest chunk handed to TCP at once (a header's length field is 32 bits).
-    static constexpr uint64_t MAX_CHUNK = 1ULL << 30;
-
   protected:
     void DoDispose() override;
 
   private:
-    /// A tensor being sent.
-    struct Stream
-    {
-        TensorChunkHeader header; //!< template for its chunks
-        uint64_t bytes;           //!< total payload
-        uint64_t sent;            //!< payload already chunked
-        uint32_t services;        //!< how many times it was served
-        Time firstByte;           //!< when its first chunk entered TCP
-    };
-
     /// Hand as much as possible to the socket.
     void TrySend();
     /// Run TrySend() once, after everything queued at this instant.
@@ -133,26 +113,18 @@ class TensorConnection : public Object, public TensorSink
     void HandleSendSpace(Ptr<Socket> socket, uint32_t available);
     /** \param socket the socket with data to read */
     void HandleRead(Ptr<Socket> socket);
-    /** \param packet received bytes, in stream order */
-    void Parse(Ptr<Packet> packet);
 
-    Ptr<Socket> m_socket;               //!< the TCP socket
-    uint64_t m_window;                  //!< WIN (0 = whole tensors)
-    ChunkCallback m_onChunk;            //!< receive callback
-    std::deque<Ptr<Packet>> m_control;  //!< control messages not yet handed to TCP
-    std::deque<Stream> m_streams;       //!< tensors not fully handed to TCP
-    Ptr<Packet> m_pending;              //!< message partly handed to TCP
-    uint32_t m_pendingOffset;           //!< bytes of m_pending already handed to TCP
-    uint64_t m_sentPayload;             //!< payload bytes handed to TCP
-    uint64_t m_receivedPayload;         //!< payload bytes received
-    std::vector<uint8_t> m_headerBytes; //!< bytes of the incoming header read so far
-    TensorChunkHeader m_incoming;       //!< header of the incoming chunk
-    uint64_t m_payloadLeft;             //!< payload bytes of the incoming chunk still to come
-    EventId m_sendEvent;                //!< pending TrySend()
-    Time m_maxJitter;                   //!< largest start delay of a transfer (0: none)
-    Ptr<UniformRandomVariable> m_rng;   //!< draws the start delays
-    Time m_holdUntil;                   //!< tensor data waits until then (a transfer's start)
-    EventId m_holdEvent;                //!< TrySend() at m_holdUntil
+    Ptr<Socket> m_socket;             //!< the TCP socket
+    ChunkCallback m_onChunk;          //!< receive callback
+    TensorFrameScheduler m_scheduler; //!< what goes next
+    TensorFrameParser m_parser;       //!< the received stream
+    Ptr<Packet> m_pending;            //!< message partly handed to TCP
+    uint32_t m_pendingOffset;         //!< bytes of m_pending already handed to TCP
+    EventId m_sendEvent;              //!< pending TrySend()
+    Time m_maxJitter;                 //!< largest start delay of a transfer (0: none)
+    Ptr<UniformRandomVariable> m_rng; //!< draws the start delays
+    Time m_holdUntil;                 //!< tensor data waits until then (a transfer's start)
+    EventId m_holdEvent;              //!< TrySend() at m_holdUntil
 };
 
 } // namespace ns3

@@ -64,6 +64,38 @@ class TrainingInputError : public std::runtime_error
                                      + expected + ")");
         }
     }
+
+    /**
+     * \brief Require() with the model named once: a model's source defines
+     * `const TrainingInputError::Checker Check("OSF model");` and calls
+     * `Check(ok, "Q", q, "bytes >= 0")`.
+     */
+    class Checker
+    {
+      public:
+        /** \param where the model, e.g. "OSF model" (a string literal) */
+        explicit constexpr Checker(const char* where)
+            : m_where(where)
+        {
+        }
+
+        /**
+         * \param ok whether v is acceptable
+         * \param what the parameter
+         * \param v its value
+         * \param expected what is acceptable
+         */
+        void operator()(bool ok,
+                        const std::string& what,
+                        double v,
+                        const std::string& expected) const
+        {
+            Require(ok, m_where, what, v, expected);
+        }
+
+      private:
+        const char* m_where; //!< the model
+    };
 };
 
 } // namespace ns3

@@ -12,7 +12,13 @@ namespace ns3
 uint32_t
 TrainingNetwork::GetSegmentSize(const TrainingScenario& s)
 {
-    return s.mtu - 52;
+    return GetSegmentSize(s.mtu);
+}
+
+uint32_t
+TrainingNetwork::GetSegmentSize(uint32_t mtu)
+{
+    return mtu - 52;
 }
 
 uint32_t
@@ -42,7 +48,13 @@ TrainingNetwork::GetLinkGoodputBytesPerSecond(const TrainingScenario& s)
 double
 TrainingNetwork::GetEthernetGoodputBytesPerSecond(double rateBps, uint32_t mtu)
 {
-    return rateBps / 8 * (mtu - 52.0) / (mtu + 14.0);
+    return rateBps / 8 * GetSegmentSize(mtu) / GetEthernetFrameBytes(mtu);
+}
+
+uint32_t
+TrainingNetwork::GetEthernetFrameBytes(uint32_t mtu)
+{
+    return mtu + 14;
 }
 
 double

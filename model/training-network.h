@@ -39,6 +39,11 @@ class TrainingNetwork
      *         which ns-3 and Linux send by default)
      */
     static uint32_t GetSegmentSize(const TrainingScenario& s);
+    /**
+     * \param mtu an MTU (bytes, at least 53)
+     * \return GetSegmentSize() of a scenario with that MTU
+     */
+    static uint32_t GetSegmentSize(uint32_t mtu);
 
     /**
      * \param s the scenario
@@ -71,6 +76,12 @@ class TrainingNetwork
      * \return bytes per second
      */
     static double GetEthernetGoodputBytesPerSecond(double rateBps, uint32_t mtu);
+    /**
+     * \param mtu the MTU in bytes
+     * \return bytes a Linux tbf shaper or fifo counts for one full-size packet: MTU + 14
+     *         (Ethernet header, no preamble, no FCS)
+     */
+    static uint32_t GetEthernetFrameBytes(uint32_t mtu);
 
     /**
      * \brief Goodput of one saturated TCP flow: the link goodput, at most the per-flow cap

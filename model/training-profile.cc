@@ -829,36 +829,32 @@ TrainingProfile::GetTotalParamBytes() const
 }
 
 Time
-TrainingProfile::GetForwardTime() const
+TrainingProfile::SumLayerTimes(double Layer::*field) const
 {
     double us = 0;
     for (const auto& l : m_layers)
     {
-        us += l.forwardUs;
+        us += l.*field;
     }
     return FromMicroseconds(us);
+}
+
+Time
+TrainingProfile::GetForwardTime() const
+{
+    return SumLayerTimes(&Layer::forwardUs);
 }
 
 Time
 TrainingProfile::GetBackwardTime() const
 {
-    double us = 0;
-    for (const auto& l : m_layers)
-    {
-        us += l.backwardUs;
-    }
-    return FromMicroseconds(us);
+    return SumLayerTimes(&Layer::backwardUs);
 }
 
 Time
 TrainingProfile::GetUpdateTime() const
 {
-    double us = 0;
-    for (const auto& l : m_layers)
-    {
-        us += l.updateUs;
-    }
-    return FromMicroseconds(us);
+    return SumLayerTimes(&Layer::updateUs);
 }
 
 Time

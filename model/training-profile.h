@@ -196,6 +196,12 @@ class TrainingProfile
     bool operator==(const TrainingProfile& other) const;
 
   private:
+    /**
+     * \param field a mean time of Layer (forwardUs, backwardUs or updateUs)
+     * \return its sum over the layers
+     */
+    Time SumLayerTimes(double Layer::*field) const;
+
     std::string m_model;              //!< model name
     uint32_t m_batchSize;             //!< samples per step
     std::string m_provenance;         //!< provenance object, JSON text

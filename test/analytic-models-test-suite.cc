@@ -43,18 +43,6 @@ const double APPROX_ERROR_PS = 0.035;
 /// The same with FCFS links, 000 Eq. (2) (measured 6.75 %).
 const double APPROX_ERROR_FCFS = 0.07;
 
-/// The seed's network (Fig. 5): worker delay, uplink, server PS, downlink.
-MvaSolver
-SeedNetwork(MvaSolver::Discipline link)
-{
-    MvaSolver m;
-    m.AddStation("worker", MvaSolver::DELAY);
-    m.AddStation("uplink", link);
-    m.AddStation("server", MvaSolver::PS);
-    m.AddStation("downlink", link);
-    return m;
-}
-
 /**
  * Textbook single-class MVA of the seed's network with K identical customers, written out
  * independently of MvaSolver: level n uses the totals of level n-1.
@@ -128,14 +116,14 @@ class MvaHandWorkedTestCase : public TestCase
         for (auto link : {MvaSolver::PS, MvaSolver::FCFS})
         {
             const bool fcfs = link == MvaSolver::FCFS;
-            MvaSolver one = SeedNetwork(link);
+            MvaSolver one = AsyncPsModel::SeedNetwork(link);
             one.AddClass({z, su, ss, sd});
             NS_TEST_EXPECT_MSG_EQ_TOL(one.SolveExact(1 << 20).throughput,
                                       x1,
                                       REL * x1,
                                       "K = 1, fcfs " << fcfs);
             // Two classes of one customer each: the seed's {0,1}^2 lattice.
-            MvaSolver two = SeedNetwork(link);
+            MvaSolver two = AsyncPsModel::SeedNetwork(link);
             two.AddClass({z, su, ss, sd});
             two.AddClass({z, su, ss, sd});
             MvaSolver::Solution s = two.SolveExact(1 << 20);
@@ -153,7 +141,7 @@ class MvaHandWorkedTestCase : public TestCase
                                       "hand recursion at K = 2");
             // K = 4 as four classes of one customer, and as one class of four.
             const double want4 = HandSingleClass(z, su, ss, sd, 4, fcfs);
-            MvaSolver four = SeedNetwork(link);
+            MvaSolver four = AsyncPsModel::SeedNetwork(link);
             for (int k = 0; k < 4; ++k)
             {
                 four.AddClass({z, su, ss, sd});
@@ -162,7 +150,7 @@ class MvaHandWorkedTestCase : public TestCase
                                       want4,
                                       REL * want4,
                                       "K = 4 distinct classes, fcfs " << fcfs);
-            MvaSolver grouped = SeedNetwork(link);
+            MvaSolver grouped = AsyncPsModel::SeedNetwork(link);
             grouped.AddClass({z, su, ss, sd}, 4);
             NS_TEST_EXPECT_MSG_EQ_TOL(grouped.SolveExact(1 << 20).throughput,
                                       want4,
@@ -201,7 +189,7 @@ class MvaHeterogeneousTestCase : public TestCase
         const double f2 = z2 + 2 * (su + su * (xa * su - 0.5 * xa * su)) + ss * (1 + xa * ss);
         const double xF = 1.0 / f1 + 1.0 / f2;
 
-        MvaSolver ps = SeedNetwork(MvaSolver::PS);
+        MvaSolver ps = AsyncPsModel::SeedNetwork(MvaSolver::PS);
         ps.AddClass({z1, su, ss, sd});
         ps.AddClass({z2, su, ss, sd});
         MvaSolver::Solution s = ps.SolveExact(1 << 20);
@@ -209,7 +197,7 @@ class MvaHeterogeneousTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(s.perCustomerThroughput[0], 1.0 / c1, REL, "X_1");
         NS_TEST_EXPECT_MSG_EQ_TOL(s.perCustomerThroughput[1], 1.0 / c2, REL, "X_2");
 
-        MvaSolver fc = SeedNetwork(MvaSolver::FCFS);
+        MvaSolver fc = AsyncPsModel::SeedNetwork(MvaSolver::FCFS);
         fc.AddClass({z1, su, ss, sd});
         fc.AddClass({z2, su, ss, sd});
         NS_TEST_EXPECT_MSG_EQ_TOL(fc.SolveExact(1 << 20).throughput, xF, REL * xF, "FCFS");
@@ -217,8 +205,8 @@ class MvaHeterogeneousTestCase : public TestCase
         // Three fast and two slow workers: grouped classes equal the {0,1}^5 lattice.
         for (auto link : {MvaSolver::PS, MvaSolver::FCFS})
         {
-            MvaSolver flat = SeedNetwork(link);
-            MvaSolver grouped = SeedNetwork(link);
+            MvaSolver flat = AsyncPsModel::SeedNetwork(link);
+            MvaSolver grouped = AsyncPsModel::SeedNetwork(link);
             for (int k = 0; k < 3; ++k)
             {
                 flat.AddClass({z1, su, ss, sd});
@@ -267,9 +255,9 @@ class MvaSingleWorkerTestCase : public TestCase
         for (const auto& s : cases)
         {
             const double sum = s[0] + s[1] + s[2] + s[3];
-            MvaSolver ps = SeedNetwork(MvaSolver::PS);
+            MvaSolver ps = AsyncPsModel::SeedNetwork(MvaSolver::PS);
             ps.AddClass(s);
-            MvaSolver fc = SeedNetwork(MvaSolver::FCFS);
+            MvaSolver fc = AsyncPsModel::SeedNetwork(MvaSolver::FCFS);
             fc.AddClass(s);
             MvaSolver::Solution a = ps.SolveExact(2);
             MvaSolver::Solution b = fc.SolveExact(2);
@@ -317,7 +305,7 @@ class MvaBoundsTestCase : public TestCase
                     double previous = 0;
                     for (uint32_t k = 1; k <= 14; ++k)
                     {
-                        MvaSolver m = SeedNetwork(link);
+                        MvaSolver m = AsyncPsModel::SeedNetwork(link);
                         m.AddClass({dm[0], dm[1], dm[2], dm[1]}, k);
                         double x = exact ? m.SolveExact(1 << 20).throughput
                                          : m.SolveApproximate(1e-12, 100000).throughput;
@@ -391,7 +379,7 @@ class MvaApproximationErrorTestCase : public TestCase
                 {
                     for (bool hetero : {false, true})
                     {
-                        MvaSolver m = SeedNetwork(link);
+                        MvaSolver m = AsyncPsModel::SeedNetwork(link);
                         if (hetero && k > 1)
                         {
                             m.AddClass({z, 1.0, 0.1, 1.0}, k / 2);
@@ -1275,7 +1263,7 @@ class ModelsBadInputTestCase : public TestCase
                               true,
                               "Cynthia zero transfer time (zero bandwidth upstream)");
 
-        MvaSolver m = SeedNetwork(MvaSolver::PS);
+        MvaSolver m = AsyncPsModel::SeedNetwork(MvaSolver::PS);
         NS_TEST_EXPECT_MSG_EQ(ThrowsInputError(
                                   [&]
                                   {

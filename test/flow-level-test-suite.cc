@@ -8,6 +8,8 @@
  * and async drift.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
@@ -804,17 +806,7 @@ class SyncPsClosedFormTestCase : public TestCase
     void DoRun() override
     {
         TrainingProfile p = FiveLayerProfile();
-        double m = 0;
-        double tf = 0;
-        double tb = 0;
-        double ts = 0;
-        for (const auto& l : p.GetLayers())
-        {
-            m += l.paramBytes;
-            tf += l.forwardUs * 1e-6;
-            tb += l.backwardUs * 1e-6;
-            ts += l.updateUs * 1e-6;
-        }
+        const auto [m, tf, tb, ts] = tests::SumLayers(p);
         for (uint32_t k : {1u, 2u, 3u, 4u, 8u})
         {
             TrainingScenario s = BaseScenario(k);
@@ -859,15 +851,7 @@ class RingClosedFormTestCase : public TestCase
     void DoRun() override
     {
         TrainingProfile p = FiveLayerProfile();
-        double m = 0;
-        double tf = 0;
-        double tb = 0;
-        for (const auto& l : p.GetLayers())
-        {
-            m += l.paramBytes;
-            tf += l.forwardUs * 1e-6;
-            tb += l.backwardUs * 1e-6;
-        }
+        const auto [m, tf, tb, ts] = tests::SumLayers(p);
         for (uint32_t k : {2u, 3u, 4u, 8u})
         {
             for (uint64_t q : {TrainingScenario::UNLIMITED_BUCKET, uint64_t(0)})
@@ -913,15 +897,7 @@ class RingCostsTestCase : public TestCase
     void DoRun() override
     {
         TrainingProfile p = FiveLayerProfile();
-        double m = 0;
-        double tf = 0;
-        double tb = 0;
-        for (const auto& l : p.GetLayers())
-        {
-            m += l.paramBytes;
-            tf += l.forwardUs * 1e-6;
-            tb += l.backwardUs * 1e-6;
-        }
+        const auto [m, tf, tb, ts] = tests::SumLayers(p);
         const uint32_t k = 4;
         const double d = 15e-6;
         const double red = 2e9;

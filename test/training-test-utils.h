@@ -74,6 +74,34 @@ MakeProfile(const std::vector<uint64_t>& sizes,
     return p;
 }
 
+/// A profile's per-layer figures summed: M (bytes) and T_F, T_B, T_S (seconds) of the papers'
+/// closed forms.
+struct LayerSums
+{
+    double bytes{0};    //!< M
+    double forward{0};  //!< T_F
+    double backward{0}; //!< T_B
+    double update{0};   //!< T_S
+};
+
+/**
+ * \param p a profile
+ * \return its layers' mean figures summed
+ */
+inline LayerSums
+SumLayers(const TrainingProfile& p)
+{
+    LayerSums s;
+    for (const auto& l : p.GetLayers())
+    {
+        s.bytes += l.paramBytes;
+        s.forward += l.forwardUs * 1e-6;
+        s.backward += l.backwardUs * 1e-6;
+        s.update += l.updateUs * 1e-6;
+    }
+    return s;
+}
+
 } // namespace tests
 } // namespace ns3
 

@@ -696,7 +696,7 @@ FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 std::vector<double>
 FlowPsEngine::GetLinkBytes(Direction d) const
 {
-    std::vector<double> bytes(m_groups[d].capacity.size(), 0);
+    std::vector<double> bytes(m_realLinks, 0); // not the virtual links of bundles
     for (const Connection& c : m_conns)
     {
         for (uint32_t k = 0; c.dir == d && k < c.nLinks; ++k)

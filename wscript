@@ -47,6 +47,7 @@ def build(bld):
         'model/fcfs-sharing.cc',
         'model/flow-event-core.cc',
         'model/flow-job-simulator.cc',
+        'model/flow-ps-bundles.cc',
         'model/flow-ps-classes.cc',
         'model/flow-ps-engine.cc',
         'model/flow-ps-fcfs.cc',

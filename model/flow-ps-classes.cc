@@ -51,6 +51,10 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
     // Plain max-min gives every flow of a class the same rate, so each class is one flow of
     // weight = its members (and a cap of members x theirs): the cost is per class, not per flow.
     Group& g = m_groups[gi];
+    if (!g.bundles.empty())
+    {
+        SetBundleCapacities(gi);
+    }
     m_flows.resize(g.classes.size());
     m_weights.resize(g.classes.size());
     for (std::size_t i = 0; i < g.classes.size(); ++i)
@@ -185,8 +189,7 @@ FlowPsEngine::CompactActive(uint32_t gi)
                                 active.end(),
                                 [this](const ActiveEntry& e)
                                 {
-                                    const Connection& c = m_conns[e.conn];
-                                    return !c.active || c.priority != e.priority;
+                                    return !IsLive(e);
                                 }),
                  active.end());
 }
@@ -492,6 +495,11 @@ FlowPsEngine::CountLinks(uint32_t ci, bool add)
             others[n++] = g.linkXor[l] ^ (add ? ci : 0); // the one that had, or now has, it alone
         }
     }
+    if (m_p > 1)
+    {
+        CountWorkers(ci, add, others.data(), n);
+        return;
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         Rekey(others[i]);
@@ -499,7 +507,18 @@ FlowPsEngine::CountLinks(uint32_t ci, bool add)
 }
 
 ClassKey
-FlowPsEngine::KeyOf(uint32_t ci) const
+FlowPsEngine::KeyOf(uint32_t ci)
+{
+    ClassKey key = LinkKeyOf(ci);
+    if (m_p > 1)
+    {
+        BundleKey(ci, key);
+    }
+    return key;
+}
+
+ClassKey
+FlowPsEngine::LinkKeyOf(uint32_t ci) const
 {
     // A link that only this connection crosses limits it like a cap of its capacity: it is part
     // of the cap, so that connections behind their own NICs can share one class.

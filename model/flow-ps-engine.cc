@@ -64,6 +64,7 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         }
     }
     m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
     m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
     {
@@ -72,6 +73,11 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         {
             g.linkCount.assign(g.capacity.size(), 0);
             g.linkXor.assign(g.capacity.size(), 0);
+            if (m_p > 1)
+            {
+                g.linkWorkers.assign(g.capacity.size(), 0);
+                g.linkWorkerXor.assign(g.capacity.size(), 0);
+            }
         }
         if (m_fcfs)
         {
@@ -151,6 +157,7 @@ FlowPsEngine::BeginShared(double startTime, uint64_t* prioritySeq)
 {
     m_sharedSeq = prioritySeq;
     m_plainMaxMin = false; // a class per connection: no link is private to one job's flow
+    m_fcfs = false;        // the jobs' flows are served together (FlowJobSimulator)
     m_now = startTime;
     StartAll();
 }
@@ -689,7 +696,7 @@ FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 std::vector<double>
 FlowPsEngine::GetLinkBytes(Direction d) const
 {
-    std::vector<double> bytes(m_groups[d].capacity.size(), 0);
+    std::vector<double> bytes(m_realLinks, 0); // not the virtual links of bundles
     for (const Connection& c : m_conns)
     {
         for (uint32_t k = 0; c.dir == d && k < c.nLinks; ++k)

@@ -85,7 +85,8 @@ struct ClassKey
 {
     std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< shared links, ascending
     uint32_t nLinks{0};                                    //!< entries of links used
-    double cap{INF}; //!< per-flow cap: the flow cap (if honoured) and the private links
+    double cap{INF};  //!< per-flow cap: the flow cap (if honoured) and the private links
+    uint32_t slot{0}; //!< a bundle's member (flow-ps-bundles.cc): its server + 1; else 0
 
     /**
      * \param o another key
@@ -102,6 +103,10 @@ eturn strict weak order
         {
             return cap < o.cap;
         }
+        if (slot != o.slot)
+        {
+            return slot < o.slot;
+        }
         return std::lexicographical_compare(links.begin(),
                                             links.begin() + nLinks,
                                             o.links.begin(),
@@ -112,16 +117,20 @@ eturn strict weak order
 /// The links of one direction and the connections active on them.
 struct Group
 {
-    std::vector<ActiveEntry> active;    //!< active connections in activation order (some stale)
-    uint32_t nActive{0};                //!< active connections
-    std::vector<double> capacity;       //!< per directed link of the fabric (bytes/s)
-    bool dirty{false};                  //!< the active set changed since the last rate computation
-    uint64_t version{0};                //!< version of the pending check event
-    std::vector<uint32_t> classes;      //!< its live rate classes
-    std::vector<uint32_t> byTime;       //!< its live rate classes, a heap by earliest nextTime
-    std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
-    std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
-    std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
+    std::vector<ActiveEntry> active;     //!< active connections in activation order (some stale)
+    uint32_t nActive{0};                 //!< active connections
+    std::vector<double> capacity;        //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};                   //!< the active set changed since the last rate computation
+    uint64_t version{0};                 //!< version of the pending check event
+    std::vector<uint32_t> classes;       //!< its live rate classes
+    std::vector<uint32_t> byTime;        //!< its live rate classes, a heap by earliest nextTime
+    std::vector<uint32_t> linkCount;     //!< plain max-min: active connections per link
+    std::vector<uint32_t> linkXor;       //!< plain max-min: XOR of their indices (the one if alone)
+    std::map<ClassKey, uint32_t> byKey;  //!< plain max-min: the class of each key
+    std::vector<uint32_t> linkWorkers;   //!< plain max-min, P > 1: workers active per link
+    std::vector<uint32_t> linkWorkerXor; //!< plain max-min, P > 1: XOR of those workers
+    std::map<std::vector<uint64_t>, uint32_t> bundles; //!< bundle signature: its virtual links
+    std::vector<double> virtualCap; //!< per virtual link: the capacity of one bundle's link
     /// FCFS: per server, the connections activated on its link in activation order (some stale)
     std::vector<std::vector<ActiveEntry>> queues;
     std::vector<uint32_t> queueHead;   //!< FCFS: per server, first entry that may be live
@@ -508,9 +517,57 @@ class FlowPsEngine
     void CountLinks(uint32_t ci, bool add);
     /**
      * \param ci connection index
-     * \return its key with the current link counts
+     * \return its class key with the current link counts (with P > 1, as a bundle member)
      */
-    ClassKey KeyOf(uint32_t ci) const;
+    ClassKey KeyOf(uint32_t ci);
+    /**
+     * \param ci connection index
+     * \return its key by its own links: those two connections cross, the others in the cap
+     */
+    ClassKey LinkKeyOf(uint32_t ci) const;
+    /**
+     * \brief P > 1: count the connection's worker on its links (flow-ps-bundles.cc) and rekey
+     * every bundle whose signature may have changed.
+     * \param ci connection index (just activated, or deactivated)
+     * \param add true to add, false to remove
+     * \param others connections whose link went from one connection to two or back
+     * \param nOthers how many
+     */
+    void CountWorkers(uint32_t ci, bool add, const uint32_t* others, uint32_t nOthers);
+    /**
+     * \param ci connection index
+     * \param l link
+     * \return whether another active connection of its worker and direction crosses l
+     */
+    bool MateCrosses(uint32_t ci, uint32_t l) const;
+    /**
+     * \param g group
+     * \param l link
+     * \return whether two or more connections, all of one worker, cross l
+     */
+    bool IsBundleLink(const Group& g, uint32_t l) const;
+    /**
+     * \brief Fill m_bundle and m_private for the worker of ci.
+     * \param ci connection index
+     */
+    void FindBundle(uint32_t ci);
+    /**
+     * \param gi group index
+     * \return the first virtual link of the signature of m_bundle / m_private (new if none)
+     */
+    uint32_t BundleBase(uint32_t gi);
+    /**
+     * \brief P > 1: turn a connection's key into its bundle member's key (if its worker has
+     * links to itself): its shared links, the virtual links of its private ones, its server.
+     * \param ci connection index
+     * \param key in: LinkKeyOf(ci); out: the member's key
+     */
+    void BundleKey(uint32_t ci, ClassKey& key);
+    /**
+     * \brief Virtual links' capacities: one bundle's times the bundles of their signature.
+     * \param gi group index
+     */
+    void SetBundleCapacities(uint32_t gi);
     /**
      * \param gi group index
      * \param key a key
@@ -573,6 +630,16 @@ class FlowPsEngine
     }
 
     /**
+     * \param e an entry of an active list or of an FCFS queue
+     * \return whether its connection is still active since it was listed
+     */
+    bool IsLive(const ActiveEntry& e) const
+    {
+        const Connection& c = m_conns[e.conn];
+        return c.active && c.priority == e.priority;
+    }
+
+    /**
      * \param w worker
      * \param p server
      * \param d direction
@@ -622,12 +689,17 @@ class FlowPsEngine
     bool m_honourCaps{false};                //!< plain max-min honours the flow cap
     uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
     std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
-    bool m_fcfs{false};                      //!< the model is FCFS: serve queue by queue
-    bool m_heapDeferred{false};              //!< in a full rate computation: rebuild the heap
-    std::vector<double> m_remaining;         //!< FCFS scratch: capacity left per link
-    std::vector<uint32_t> m_linkRound;       //!< FCFS scratch: round that set m_remaining
-    std::vector<uint32_t> m_connRound;       //!< FCFS scratch: round that served a connection
-    uint32_t m_round{0};                     //!< FCFS: rate computations so far
+    uint32_t m_realLinks{0};                 //!< links of the fabric (then virtual ones)
+    std::vector<uint32_t> m_rekey;           //!< scratch: workers whose bundles to rekey
+    std::vector<uint32_t> m_bundle;          //!< scratch: a worker's active connections
+    std::vector<std::pair<uint32_t, uint64_t>> m_private; //!< scratch: (link, members mask)
+    std::vector<uint64_t> m_sig;                          //!< scratch: a bundle signature
+    bool m_fcfs{false};                //!< the model is FCFS: serve queue by queue
+    bool m_heapDeferred{false};        //!< in a full rate computation: rebuild the heap
+    std::vector<double> m_remaining;   //!< FCFS scratch: capacity left per link
+    std::vector<uint32_t> m_linkRound; //!< FCFS scratch: round that set m_remaining
+    std::vector<uint32_t> m_connRound; //!< FCFS scratch: round that served a connection
+    uint32_t m_round{0};               //!< FCFS: rate computations so far
     std::vector<std::pair<uint64_t, uint32_t>> m_cursors; //!< FCFS scratch: (priority, server)
     std::vector<std::size_t> m_cursorPos; //!< FCFS scratch: per server, queue position
     std::vector<std::size_t> m_stack;     //!< scratch: heap positions to visit

@@ -38,8 +38,7 @@ FlowPsEngine::EnqueueFcfs(uint32_t ci)
                                q.end(),
                                [this](const ActiveEntry& e)
                                {
-                                   const Connection& x = m_conns[e.conn];
-                                   return !x.active || x.priority != e.priority;
+                                   return !IsLive(e);
                                }),
                 q.end());
         g.queueHead[c.server] = 0;
@@ -50,13 +49,8 @@ std::size_t
 FlowPsEngine::NextLive(const Group& g, uint32_t p, std::size_t pos) const
 {
     const auto& q = g.queues[p];
-    while (pos < q.size())
+    while (pos < q.size() && !IsLive(q[pos]))
     {
-        const Connection& c = m_conns[q[pos].conn];
-        if (c.active && c.priority == q[pos].priority)
-        {
-            break;
-        }
         ++pos;
     }
     return pos;

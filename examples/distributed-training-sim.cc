@@ -23,6 +23,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -288,6 +289,22 @@ PrintSummary(const TrainingProfile& profile,
     }
 }
 
+/// The non-zero per-port drop counters of a result as "port=n;port=n" (no commas: one CSV field).
+std::string
+DropsByPort(const TrainingResult& r)
+{
+    std::string out;
+    for (const auto& [key, value] : r.inputs)
+    {
+        if (key.rfind("drops:", 0) == 0)
+        {
+            out += (out.empty() ? "" : ";") + key.substr(6) + "="
+                   + std::to_string(std::lround(value));
+        }
+    }
+    return out;
+}
+
 /// --csvRow: one row per result with the key numbers of the congestion study.
 void
 AppendCsvRows(const std::string& file,
@@ -302,7 +319,11 @@ AppendCsvRows(const std::string& file,
                                                "rto_timeouts",
                                                "fast_recoveries",
                                                "drops_server_ports",
-                                               "cross_goodput_bps"};
+                                               "cross_goodput_bps",
+                                               "ecmp_fabric_flows",
+                                               "ecmp_max_flows_per_link",
+                                               "ecmp_shared_links",
+                                               "ecmp_collided_flows"};
     std::ifstream probe(file);
     const bool empty = !probe || probe.peek() == std::ifstream::traits_type::eof();
     std::ofstream out(file, std::ios::app);
@@ -316,7 +337,7 @@ AppendCsvRows(const std::string& file,
         {
             out << "," << c;
         }
-        out << "\n";
+        out << ",topology,uplink_bps,placement,ecmp_seed,drops_by_port\n";
     }
     for (const auto& r : results)
     {
@@ -333,6 +354,11 @@ AppendCsvRows(const std::string& file,
         {
             out << "," << Input(r, c);
         }
+        // Fabric columns (doc/fabric-congestion.rst); a list placement's commas become ';'.
+        std::string placement = s.placement;
+        std::replace(placement.begin(), placement.end(), ',', ';');
+        out << "," << s.topology << "," << s.uplinkRate.GetBitRate() << "," << placement << ","
+            << s.ecmpSeed << "," << DropsByPort(r);
         out << "\n";
     }
     if (!out)
@@ -390,6 +416,155 @@ CloseRecordStream(RecordStream& stream, const std::vector<TrainingResult>& resul
                 stream.GetPath().c_str());
 }
 
+/// --jobs: one block per job and the fabric table of one backend's result.
+void
+PrintJobSet(const TrainingJobSet& set, const JobSetResult& r)
+{
+    std::printf("%s %s (%.1f s wall)\n", r.backend.c_str(), r.variant.c_str(), r.wallSeconds);
+    std::printf("  %-10s %-22s %-10s %4s %8s %12s %11s %6s %6s\n",
+                "job",
+                "model",
+                "arch",
+                "K",
+                "start(s)",
+                "samples/s",
+                "step (ms)",
+                "RTOs",
+                "retx");
+    for (std::size_t j = 0; j < r.jobs.size(); ++j)
+    {
+        const TrainingJob& job = set.GetJobs()[j];
+        const TrainingResult& x = r.jobs[j];
+        const std::string arch = job.scenario.GetArchitectureName() + "-"
+                                 + (job.scenario.architecture == TrainingScenario::RING_ALLREDUCE
+                                        ? std::string("sync")
+                                        : job.scenario.GetModeName());
+        std::printf(
+            "  %-10s %-22s %-10s %4u %8.3f %12.2f %11.3f %6s %6s\n",
+            job.name.c_str(),
+            job.profile->GetModel().substr(0, 22).c_str(),
+            arch.c_str(),
+            job.scenario.workers,
+            job.startTime,
+            x.throughput,
+            x.stepTimeMean * 1e3,
+            r.countsLosses ? std::to_string(static_cast<long>(Input(x, "rto_timeouts"))).c_str()
+                           : "-",
+            r.countsLosses
+                ? std::to_string(static_cast<long>(Input(x, "retransmitted_segments"))).c_str()
+                : "-");
+        for (const auto& note : x.notes)
+        {
+            std::printf("             note: %s\n", note.c_str());
+        }
+    }
+    std::printf("  fabric window %.6f .. %.6f s; links that carried data:\n",
+                r.windowStart,
+                r.windowEnd);
+    std::printf("  %-32s %8s %8s %8s\n", "link", "util %", "drops", "ECN");
+    for (const auto& l : r.links)
+    {
+        if (l.utilisation <= 0 && l.drops <= 0)
+        {
+            continue;
+        }
+        if (r.countsLosses)
+        {
+            std::printf("  %-32s %8.1f %8.0f %8.0f\n",
+                        l.name.c_str(),
+                        100 * l.utilisation,
+                        l.drops,
+                        l.ecnMarks);
+        }
+        else
+        {
+            std::printf("  %-32s %8.1f %8s %8s\n", l.name.c_str(), 100 * l.utilisation, "-", "-");
+        }
+    }
+    for (const auto& note : r.notes)
+    {
+        std::printf("  note: %s\n", note.c_str());
+    }
+}
+
+/// --jobs: several jobs on one fabric with the chosen backend(s) (packet and flow for "all").
+void
+RunJobSet(const RunRequest& request)
+{
+    if (request.workerSweep.size() > 1 || !request.csv.empty() || !request.csvRow.empty()
+        || !request.recordsFile.empty())
+    {
+        throw TrainingInputError("--jobs: with a --workers sweep, --csv, --csvRow or "
+                                 "--recordsFile (expected per-job options in the jobs file and "
+                                 "--output for the result)");
+    }
+    // Inline JSON text (the validation runner's scenarios) or a file name.
+    const bool text = request.jobs.front() == '[' || request.jobs.front() == '{';
+    const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
+                                    : TrainingJobSet::FromFile(request.jobs, request);
+    std::printf("fabric: %s\n", set.GetFabric().Describe().c_str());
+    for (const auto& job : set.GetJobs())
+    {
+        std::string hosts;
+        for (uint32_t h : job.hosts)
+        {
+            hosts += (hosts.empty() ? "" : ",") + std::to_string(h);
+        }
+        std::printf("job %s: %s, %s, K=%u, %u steps (%u warm-up), hosts %s, start %.3f s\n",
+                    job.name.c_str(),
+                    job.profile->GetModel().c_str(),
+                    job.scenario.GetArchitectureName().c_str(),
+                    job.scenario.workers,
+                    job.scenario.steps,
+                    job.scenario.warmup,
+                    hosts.c_str(),
+                    job.startTime);
+    }
+    std::vector<JobSetResult> results;
+    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    {
+        if (request.backend == "all" ? !entry.inAll : request.backend != entry.name)
+        {
+            continue;
+        }
+        Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
+        try
+        {
+            const std::string why = b->GetUnavailableReason();
+            if (!why.empty())
+            {
+                throw TrainingInputError("--backend=" + entry.name + ": " + why);
+            }
+            for (auto& r : b->RunJobs(set))
+            {
+                PrintJobSet(set, r);
+                results.push_back(std::move(r));
+            }
+        }
+        catch (const TrainingInputError& e)
+        {
+            if (request.backend != "all")
+            {
+                throw;
+            }
+            std::fprintf(stderr,
+                         "note: --backend=all: backend %s skipped: %s\n",
+                         entry.name.c_str(),
+                         e.what());
+        }
+    }
+    if (!request.output.empty())
+    {
+        std::ofstream out(request.output);
+        out << JobSetResult::MakeDocument(set, results, request.records) << "\n";
+        if (!out)
+        {
+            throw TrainingInputError("--output: cannot write '" + request.output + "'");
+        }
+        std::printf("wrote %s\n", request.output.c_str());
+    }
+}
+
 } // namespace
 
 int
@@ -403,6 +578,11 @@ main(int argc, char* argv[])
             "Simulate distributed DNN training (parameter server or ring AllReduce) with the "
             "packet-level (ns-3 TCP), flow-level, analytical or Linux-kernel backend.");
         request.ApplyBackendDefaults();
+        if (!request.jobs.empty())
+        {
+            RunJobSet(request);
+            return 0;
+        }
         const TrainingProfile profile = TrainingProfile::LoadFromFile(request.profile);
         if (request.workerSweep.size() > 1)
         {

@@ -70,31 +70,12 @@ grid_cross() {
   echo "cross-bulk1-worker $base --crossTraffic=bulk --crossFlows=1 --crossTarget=worker"
 }
 
-# Run one line: LABEL OPTIONS... -> $tmp/LABEL.csv with the label as first column.
-run() {
-  local label=$1
-  shift
-  # shellcheck disable=SC2086
-  "$bin" $common "$@" --csvRow="$tmp/$label.raw" > "$tmp/$label.log" 2>&1 ||
-    { echo "error: $label failed, see below" >&2; cat "$tmp/$label.log" >&2; return 1; }
-  awk -v l="$label" 'NR == 1 { print "label," $0; next } { print l "," $0 }' \
-    "$tmp/$label.raw" > "$tmp/$label.csv"
-}
-export -f run
-export bin common tmp
+# shellcheck source=examples/sweep-lib.sh
+. "$here/examples/sweep-lib.sh"
 
 for m in $modes; do
-  "grid_$m" > "$tmp/$m.args"
-  echo "$m: $(wc -l < "$tmp/$m.args") points on $jobs processes -> $out/$m.csv"
-  start=$(date +%s)
-  xargs -P "$jobs" -L 1 bash -c 'run "$@"' _ < "$tmp/$m.args"
-  echo "$m: done in $(( $(date +%s) - start )) s"
+  run_grid "$m"
   csv=$out/$m.csv
-  first=1
-  while read -r label _; do
-    if [ $first = 1 ]; then head -1 "$tmp/$label.csv" > "$csv"; first=0; fi
-    tail -n +2 "$tmp/$label.csv" >> "$csv"
-  done < "$tmp/$m.args"
   # Summary: one line per point. err_X = (X - packet) / packet; inflation = packet step time /
   # flow ps step time.
   awk -F, '

@@ -225,6 +225,19 @@ ReadRows(const ValidationMatrix& matrix,
             row.stepTime = r.value("step_time_mean_s", 0.0);
             row.job = job.id;
             AddWallAndNotes(r, row);
+            if (r.contains("jobs") && r["jobs"].is_array())
+            {
+                // Several jobs on one fabric (--jobs): one row per job, "<scenario>/<job>".
+                for (const auto& jr : r["jobs"])
+                {
+                    ValidationMatrix::Row x = row;
+                    x.scenario = s.name + "/" + jr.value("name", std::string("job"));
+                    x.throughput = jr.value("throughput_samples_per_s", 0.0);
+                    x.stepTime = jr.value("step_time_mean_s", 0.0);
+                    rows.push_back(x);
+                }
+                continue;
+            }
             rows.push_back(row);
             if (relabel)
             {

@@ -557,19 +557,38 @@ AnalyticBackend::GetEvaluators()
     return evaluators;
 }
 
+std::vector<JobSetResult>
+AnalyticBackend::RunJobs(const TrainingJobSet& /* set */) const
+{
+    throw TrainingInputError("--jobs: several jobs with the analytic backend (expected one job: "
+                             "its models have one job and one bottleneck, a NIC; use "
+                             "--backend=packet or flow)");
+}
+
+std::string
+AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
+                                      const TrainingScenario& scenario) const
+{
+    if (scenario.topology == "star")
+    {
+        return "";
+    }
+    return "--topology: '" + scenario.topology
+           + "' with the analytic backend (expected star: its models have one bottleneck, the "
+             "server's or a worker's NIC, and no ECMP paths or oversubscribed uplinks; use "
+             "--backend=flow)";
+}
+
 std::vector<TrainingResult>
 AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
     NS_LOG_FUNCTION(this);
     profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
     scenario.Validate(profile);
-    if (scenario.topology != "star")
+    const std::string unsupported = GetUnsupportedReason(profile, scenario);
+    if (!unsupported.empty())
     {
-        throw TrainingInputError(
-            "--topology: '" + scenario.topology
-            + "' with the analytic backend (expected star: its models have one "
-              "bottleneck, the server's or a worker's NIC, and no ECMP paths "
-              "or oversubscribed uplinks; use --backend=flow)");
+        throw TrainingInputError(unsupported);
     }
     AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
     const Derived d = Derive(profile, scenario);

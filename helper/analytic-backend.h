@@ -91,6 +91,20 @@ class AnalyticBackend : public TrainingBackend
                                     const TrainingScenario& scenario) const override;
 
     /**
+     * \param set several jobs
+     * \return never
+     * \throws TrainingInputError always: the closed forms are of one job and one bottleneck
+     */
+    std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
+
+    /**
+     * \return why a fabric (--topology other than star) is not for the closed forms, else ""
+     *         (--backend=all then skips this backend on fabrics with that note)
+     */
+    std::string GetUnsupportedReason(const TrainingProfile& profile,
+                                     const TrainingScenario& scenario) const override;
+
+    /**
      * \brief Set an attribute from text, reporting a rejected value as TrainingInputError
      * (SetAttribute() would abort the program instead).
      * \param name attribute name, e.g. "RhoThreshold"

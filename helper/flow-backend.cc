@@ -4,6 +4,8 @@
 
 #include "flow-backend.h"
 
+#include "training-job-set.h"
+
 #include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
@@ -11,6 +13,7 @@
 #include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/fcfs-sharing.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/log.h"
@@ -19,7 +22,11 @@
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <limits>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -379,6 +386,192 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
     fcfs.notes.push_back("part of --sharing=hybrid");
     ps.notes.push_back("part of --sharing=hybrid");
     return {hybrid, fcfs, ps};
+}
+
+namespace
+{
+
+/// Move a job's records and window by its start time (an engine begins at 0, and nothing in it
+/// depends on absolute time: random streams are keyed by worker and step).
+void
+ShiftResult(TrainingResult& r, double t0)
+{
+    for (auto& x : r.steps)
+    {
+        x.start += t0;
+        x.end += t0;
+    }
+    for (auto& x : r.transfers)
+    {
+        x.start += t0;
+        x.end += t0;
+    }
+    r.windowStart += t0;
+    r.windowEnd += t0;
+}
+
+/// \return [first step start, last step end] of a result
+std::pair<double, double>
+ActiveInterval(const TrainingResult& r)
+{
+    std::pair<double, double> span{std::numeric_limits<double>::infinity(), 0};
+    for (const auto& x : r.steps)
+    {
+        span.first = std::min(span.first, x.start);
+        span.second = std::max(span.second, x.end);
+    }
+    return span;
+}
+
+/**
+ * Refuse two jobs of which one is a ring that cross one directed link while both run: the ring
+ * engine evaluates a step in closed form, so it cannot share a link with another job's flows.
+ */
+void
+CheckIndependent(const TrainingJobSet& set, const std::vector<TrainingResult>& results)
+{
+    const auto& jobs = set.GetJobs();
+    auto ring = [&](uint32_t j)
+    {
+        return jobs[j].scenario.architecture == TrainingScenario::RING_ALLREDUCE;
+    };
+    for (uint32_t i = 0; i < jobs.size(); ++i)
+    {
+        const auto a = ActiveInterval(results[i]);
+        const auto li = set.GetJobLinks(i);
+        for (uint32_t j = i + 1; j < jobs.size(); ++j)
+        {
+            const auto b = ActiveInterval(results[j]);
+            if ((!ring(i) && !ring(j)) || a.first >= b.second || b.first >= a.second)
+            {
+                continue; // shared by the PS engines, or one ends before the other starts
+            }
+            const auto lj = set.GetJobLinks(j);
+            std::vector<uint32_t> common;
+            std::set_intersection(li.begin(),
+                                  li.end(),
+                                  lj.begin(),
+                                  lj.end(),
+                                  std::back_inserter(common));
+            if (!common.empty())
+            {
+                throw TrainingInputError(
+                    "--jobs: jobs " + jobs[i].name + " and " + jobs[j].name + " both cross "
+                    + set.GetFabric().GetLink(common.front()).name + " (and "
+                    + std::to_string(common.size() - 1)
+                    + " more links) while both run, and one is a ring: the flow backend's ring "
+                      "engine computes steps in closed form and cannot share a link with another "
+                      "job (expected --backend=packet, or placements or start times that keep "
+                      "a ring apart)");
+            }
+        }
+    }
+}
+
+} // namespace
+
+std::vector<TrainingResult>
+FlowBackend::RunJobResults(const TrainingJobSet& set) const
+{
+    const auto& jobs = set.GetJobs();
+    if (m_windowModel || (!m_customSharing && m_sharing == HYBRID))
+    {
+        throw TrainingInputError("--jobs: with --windowModel or --sharing=hybrid (expected one "
+                                 "job; several jobs run with one sharing model, no window)");
+    }
+    Ptr<SharingModel> model = m_customSharing ? m_customSharing : CreateSharing(m_sharing);
+    std::vector<FlowLevelSimulator::Job> ps;
+    for (const auto& job : jobs)
+    {
+        if (job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            ps.push_back({job.profile.get(), &job.scenario, job.startTime});
+        }
+    }
+    // Parameter-server jobs: one clock, one rate computation over all their connections.
+    std::vector<TrainingResult> shared;
+    if (!ps.empty())
+    {
+        shared = FlowLevelSimulator::RunJobs(ps, model, MakeOptions(set.GetFabricScenario()));
+    }
+    std::vector<TrainingResult> results;
+    std::size_t next = 0;
+    for (const auto& job : jobs)
+    {
+        if (job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            RecordModelParameters(model, shared[next]);
+            results.push_back(std::move(shared[next++]));
+            continue;
+        }
+        // A ring on its own (CheckIndependent makes sure it shares no link while it runs).
+        TrainingResult r = RunOne(*job.profile, job.scenario, ALLREDUCE);
+        ShiftResult(r, job.startTime);
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+std::vector<JobSetResult>
+FlowBackend::RunJobs(const TrainingJobSet& set) const
+{
+    NS_LOG_FUNCTION(this);
+    auto wallStart = std::chrono::steady_clock::now();
+    const auto& jobs = set.GetJobs();
+    const FabricTopology& placed = set.GetFabric();
+    JobSetResult out;
+    out.backend = "flow";
+    out.variant = m_customSharing ? m_customSharing->GetName() : GetSharingName(m_sharing);
+    std::vector<double> utilisation(placed.GetNLinks(), 0);
+    std::vector<uint8_t> listed(placed.GetNLinks(), 0);
+    std::vector<TrainingResult> results = RunJobResults(set);
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+    {
+        TrainingResult& r = results[j];
+        r.inputs["start_time_s"] = jobs[j].startTime;
+        // The job's own fabric has the shared one's links in the same order; only the placed
+        // hosts' names differ ("worker0" there, "<job>.worker0" here).
+        const FabricTopology own = FabricTopology::FromScenario(jobs[j].scenario);
+        std::map<std::string, double> renamed;
+        for (uint32_t l = 0; l < own.GetNLinks(); ++l)
+        {
+            auto it = r.linkUtilisation.find(own.GetLink(l).name);
+            if (it != r.linkUtilisation.end())
+            {
+                renamed[placed.GetLink(l).name] = it->second;
+                utilisation[l] += it->second;
+                listed[l] = 1;
+                if (r.bottleneck == it->first)
+                {
+                    r.bottleneck = placed.GetLink(l).name;
+                }
+            }
+        }
+        r.linkUtilisation = renamed;
+        out.jobs.push_back(std::move(r));
+    }
+    CheckIndependent(set, out.jobs);
+    out.windowStart = std::numeric_limits<double>::infinity();
+    for (const auto& r : out.jobs)
+    {
+        out.windowStart = std::min(out.windowStart, r.windowStart);
+        out.windowEnd = std::max(out.windowEnd, r.windowEnd);
+    }
+    for (uint32_t l = 0; l < placed.GetNLinks(); ++l)
+    {
+        if (listed[l])
+        {
+            out.links.push_back({placed.GetLink(l).name, utilisation[l], 0, 0});
+        }
+    }
+    out.notes.push_back("flow: parameter-server jobs share one clock and one rate computation; "
+                        "a ring job runs on its own (it shares no link while it runs); link "
+                        "utilisation = the sum of the jobs' utilisations in their own windows; "
+                        "the fluid model has no queues: no drops, ECN marks or RTOs are "
+                        "modelled");
+    out.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return {out};
 }
 
 } // namespace ns3

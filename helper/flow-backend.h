@@ -98,7 +98,25 @@ class FlowBackend : public TrainingBackend
   protected:
     void DoDispose() override;
 
+    /**
+     * \brief Several jobs: the parameter-server jobs in one shared run
+     * (FlowLevelSimulator::RunJobs: one clock, one rate computation of the Sharing model over
+     * every job's active connections); a ring job on its own engine (closed-form steps), which
+     * is exact as long as it crosses no link another job uses while both run (checked).
+     * \param set the jobs
+     * \return one result (the Sharing attribute's variant)
+     * \throws TrainingInputError for --windowModel or hybrid sharing, or a ring job that
+     *         shares a link while it runs (naming the two jobs and the link)
+     */
+    std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
+
   private:
+    /**
+     * \param set the jobs
+     * \return per job, its result at the shared clock's times (RunJobs)
+     */
+    std::vector<TrainingResult> RunJobResults(const TrainingJobSet& set) const;
+
     /**
      * \param scenario the scenario (the window model takes its socket buffer, round trip and
      *        buffers from it, as TrainingClusterHelper would build them)

@@ -7,8 +7,10 @@
 #include "congestion-monitor.h"
 #include "progress-reporter.h"
 #include "training-cluster-helper.h"
+#include "training-job-set.h"
 
 #include "ns3/boolean.h"
+#include "ns3/ecmp-collisions.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -19,7 +21,9 @@
 #include "ns3/training-network.h"
 
 #include <chrono>
+#include <functional>
 #include <iostream>
+#include <limits>
 #include <map>
 
 namespace ns3
@@ -48,18 +52,34 @@ struct Collector
     uint32_t steps{0};                                 //!< steps
     std::vector<uint64_t> txBytes;                     //!< per link direction, bytes sent
     std::map<double, std::vector<uint64_t>> snapshots; //!< txBytes at window candidates
+    /// Several jobs: the collector of the whole run (link bytes, snapshots, steps of all jobs)
+    Collector* fabric{nullptr};
+
+    /// \return the collector that counts links and steps of the whole run
+    Collector& Run()
+    {
+        return fabric ? *fabric : *this;
+    }
 
     void OnStep(const TrainingResult::StepRecord& r)
     {
         result->AddStep(r);
-        if (++completed == expected)
+        Collector& run = Run();
+        if (++run.completed == run.expected)
         {
             Simulator::Stop();
         }
-        if (reporter)
+        if (run.reporter)
         {
-            reporter->StepDone();
+            run.reporter->StepDone();
         }
+    }
+
+    /// Keep the link bytes now (a window bound of some job).
+    void Snapshot(double t)
+    {
+        Collector& run = Run();
+        run.snapshots[t] = run.txBytes;
     }
 
     void OnRingStep(const TrainingResult::StepRecord& r)
@@ -68,7 +88,7 @@ struct Collector
         // worker's end of those steps is a candidate (before OnStep may stop the simulation).
         if (r.step + 1 == warmup || r.step + 1 == steps)
         {
-            snapshots[r.end] = txBytes;
+            Snapshot(r.end);
         }
         OnStep(r);
     }
@@ -83,7 +103,7 @@ struct Collector
         // Window bounds are always the end of a step warmup-1 or steps-1 (TrainingResult).
         if (step + 1 == warmup || step + 1 == steps)
         {
-            snapshots[when.GetSeconds()] = txBytes;
+            Snapshot(when.GetSeconds());
         }
     }
 
@@ -284,7 +304,10 @@ ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingRes
         }
         for (uint32_t p = 0; p < servers; ++p)
         {
-            if (port == TrainingNetwork::GetLinkName("server" + std::to_string(p), false))
+            // "switch->server0" on the star, "leaf1->server0" or "edge0->server0" on a fabric.
+            const std::string towards = "->server" + std::to_string(p);
+            if (port.size() > towards.size()
+                && port.compare(port.size() - towards.size(), towards.size(), towards) == 0)
             {
                 serverDrops += drops;
                 serverMarks += c.ecnMarks;
@@ -297,6 +320,68 @@ ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingRes
         result->inputs["drops_server_ports"] = serverDrops;
         result->inputs["ecn_marks_server_ports"] = serverMarks;
     }
+}
+
+/// Run f, then destroy the simulator whether f returned or threw (the next run starts clean).
+void
+RunThenDestroy(const std::function<void()>& f)
+{
+    try
+    {
+        f();
+    }
+    catch (...)
+    {
+        Simulator::Destroy();
+        throw;
+    }
+    Simulator::Destroy();
+}
+
+/// The TCP counters of one job's own sockets (its CongestionMonitor has no devices).
+void
+ReportJobTcp(const CongestionMonitor& monitor, TrainingResult* result)
+{
+    const CongestionMonitor::Counters t = monitor.GetTotals();
+    result->inputs["retransmitted_segments"] = t.retransmittedSegments;
+    result->inputs["retransmitted_bytes"] = t.retransmittedBytes;
+    result->inputs["rto_timeouts"] = t.rtoTimeouts;
+    result->inputs["fast_recoveries"] = t.fastRecoveries;
+}
+
+/**
+ * The fabric counters of a multi-job run: every directed link's utilisation over the fabric
+ * window (the earliest job window start to the latest job window end; both are snapshots) and
+ * its drops and ECN marks over the whole run.
+ */
+void
+ReportFabric(const Collector& run,
+             const std::vector<TrainingClusterHelper::MonitoredLink>& links,
+             const CongestionMonitor& monitor,
+             JobSetResult& out)
+{
+    out.windowStart = std::numeric_limits<double>::infinity();
+    out.windowEnd = 0;
+    for (const auto& r : out.jobs)
+    {
+        out.windowStart = std::min(out.windowStart, r.windowStart);
+        out.windowEnd = std::max(out.windowEnd, r.windowEnd);
+    }
+    const double window = out.windowEnd - out.windowStart;
+    const auto before = run.BytesAt(out.windowStart);
+    const auto after = run.BytesAt(out.windowEnd);
+    for (std::size_t i = 0; i < links.size(); ++i)
+    {
+        const CongestionMonitor::Counters c = monitor.GetPort(links[i].name);
+        JobSetResult::Link l;
+        l.name = links[i].name;
+        l.utilisation = window > 0 ? (after[i] - before[i]) * 8.0 / (links[i].bitRate * window) : 0;
+        l.drops = c.deviceDrops + c.queueDiscDrops;
+        l.ecnMarks = c.ecnMarks;
+        out.links.push_back(l);
+    }
+    out.notes.push_back("fabric utilisation: bytes over the fabric window (first job window start "
+                        "to last job window end); drops and ECN marks: whole run");
 }
 
 } // namespace
@@ -363,16 +448,11 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     {
         result.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"
     }
-    try
-    {
-        RunCluster(profile, scenario, cluster, result);
-    }
-    catch (...)
-    {
-        Simulator::Destroy();
-        throw;
-    }
-    Simulator::Destroy();
+    RunThenDestroy(
+        [&]
+        {
+            RunCluster(profile, scenario, cluster, result);
+        });
     result.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return {result};
@@ -411,7 +491,137 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
     ReportWindow(collector, links, cross.GetN() > 0, &result);
     result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
     ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
+    EcmpCollisions::Report(scenario, result);
     result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
+}
+
+namespace
+{
+
+/// The run-wide knobs of a multi-job run.
+struct JobRunKnobs
+{
+    int64_t streamBase;  //!< first random stream
+    Time maxSimTime;     //!< stop time (0: none)
+    bool progress;       //!< progress reports
+    Time progressPeriod; //!< between reports
+};
+
+/// Install, connect and run every job of the set on the built cluster; fill out.
+void
+RunJobCluster(const TrainingJobSet& set,
+              Ptr<TrainingClusterHelper> cluster,
+              const JobRunKnobs& knobs,
+              JobSetResult& out)
+{
+    cluster->ConfigureTcp();
+    cluster->Build();
+    const auto& jobs = set.GetJobs();
+    std::vector<ApplicationContainer> apps;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        apps.push_back(cluster->InstallJob(jobs[j].profile,
+                                           jobs[j].scenario,
+                                           set.GetRoleOffset(j),
+                                           Seconds(jobs[j].startTime)));
+    }
+    cluster->AssignStreams(knobs.streamBase);
+    Ptr<CongestionMonitor> fabricMonitor = CreateObject<CongestionMonitor>();
+    TrainingResult whole;
+    Collector run;
+    run.result = &whole;
+    run.expected = 0;
+    const auto links = cluster->GetMonitoredLinks();
+    ConnectLinkCounters(*cluster, links, ApplicationContainer(), *fabricMonitor, run);
+    out.jobs.resize(jobs.size());
+    std::vector<Collector> collectors(jobs.size());
+    std::vector<Ptr<CongestionMonitor>> monitors;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        const TrainingScenario& s = jobs[j].scenario;
+        out.jobs[j].backend = out.backend;
+        out.jobs[j].variant = out.variant;
+        collectors[j].result = &out.jobs[j];
+        collectors[j].expected = s.workers * s.steps;
+        collectors[j].warmup = s.warmup;
+        collectors[j].steps = s.steps;
+        collectors[j].fabric = &run;
+        run.expected += s.workers * s.steps;
+        monitors.push_back(CreateObject<CongestionMonitor>());
+        monitors.back()->InstallApplications(apps[j]);
+        ConnectApplications(apps[j],
+                            s.architecture == TrainingScenario::RING_ALLREDUCE,
+                            collectors[j]);
+    }
+    Simulate(run, whole, knobs.maxSimTime, knobs.progress, knobs.progressPeriod);
+    out.notes = whole.notes;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        const TrainingScenario& s = jobs[j].scenario;
+        TrainingResult& r = out.jobs[j];
+        r.Finalize(s, jobs[j].profile->GetBatchSize() * s.gpusPerNode);
+        r.inputs["gpus_per_node"] = s.gpusPerNode;
+        r.inputs["start_time_s"] = jobs[j].startTime;
+        r.inputs["events"] = whole.inputs["events"];
+        r.inputs["simulated_s"] = whole.inputs["simulated_s"];
+        ReportWindow(run, links, false, &r);
+        ReportJobTcp(*monitors[j], &r);
+        r.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
+        r.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(s);
+    }
+    ReportFabric(run, links, *fabricMonitor, out);
+}
+
+} // namespace
+
+std::vector<JobSetResult>
+PacketBackend::RunJobs(const TrainingJobSet& set) const
+{
+    NS_LOG_FUNCTION(this);
+    const TrainingScenario& fabric = set.GetFabricScenario();
+    auto wallStart = std::chrono::steady_clock::now();
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(fabric.seed);
+    JobSetResult out;
+    out.backend = "packet";
+    out.variant = fabric.tcpVariant;
+    out.countsLosses = true;
+    std::vector<std::string> names;
+    const FabricTopology& placed = set.GetFabric();
+    for (uint32_t r = 0; r < placed.GetNRoles(); ++r)
+    {
+        names.push_back(placed.GetNode(placed.GetHostNode(placed.GetRoleHost(r))).name);
+    }
+    // One socket buffer for every socket (a Config default): the ring rule (at least 1 MiB)
+    // only when every job is a ring, else the parameter servers' rule.
+    TrainingScenario network = fabric;
+    network.architecture = TrainingScenario::RING_ALLREDUCE;
+    for (const auto& job : set.GetJobs())
+    {
+        if (job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            network.architecture = TrainingScenario::PARAMETER_SERVER;
+        }
+    }
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->ConfigureJobs(network, placed, names);
+    if (fabric.hostModel != "ns3")
+    {
+        out.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"
+    }
+    const JobRunKnobs knobs{m_streamBase, m_maxSimTime, m_progress, m_progressInterval};
+    RunThenDestroy(
+        [&]
+        {
+            RunJobCluster(set, cluster, knobs, out);
+        });
+    out.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    for (auto& r : out.jobs)
+    {
+        r.wallSeconds = out.wallSeconds;
+    }
+    return {out};
 }
 
 } // namespace ns3

@@ -52,6 +52,16 @@ class PacketBackend : public TrainingBackend
     std::vector<TrainingResult> Run(const TrainingProfile& profile,
                                     const TrainingScenario& scenario) const override;
 
+    /**
+     * \brief Several jobs in one simulation: every job's applications on its hosts of the one
+     * fabric (TrainingClusterHelper::ConfigureJobs / InstallJob), started at its start time;
+     * per-job results (with the TCP counters of its own sockets: retransmissions, RTO
+     * expiries, fast recoveries) and per-link bytes, drops and ECN marks.
+     * \param set the jobs
+     * \return one result
+     */
+    std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
+
   private:
     /**
      * \brief Build the cluster, install the job, simulate and fill the result.

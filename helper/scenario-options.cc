@@ -630,6 +630,15 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.backendDefaults["ns3::FlowBackend::RecordTransfers"]
                              = r.records ? "true" : "false";
                      }));
+    o.push_back(Make("jobs",
+                     "",
+                     "Several training jobs on one fabric: a JSON file (or inline JSON text) "
+                     "holding a list of job objects of per-job options (doc/fabric.rst, Several "
+                     "jobs); the other options are the fabric's",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.jobs = v;
+                     }));
     o.push_back(Make("recordsFile",
                      "",
                      "Stream the per-step and per-transfer records to this JSON Lines file "
@@ -810,7 +819,9 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
             }
             try
             {
-                Set(request, key, JsonText(value, where + ": ." + key));
+                // --jobs also takes its list inline: the JSON text of the list.
+                const bool inlineJobs = key == "jobs" && (value.is_array() || value.is_object());
+                Set(request, key, inlineJobs ? value.dump() : JsonText(value, where + ": ." + key));
             }
             catch (const TrainingInputError& e)
             {

@@ -36,6 +36,7 @@ struct RunRequest
     bool records{true};      //!< --records: per-step and per-transfer records
     std::string recordsFile; //!< --recordsFile: stream the records to this JSON Lines file
     bool progress{true};     //!< --progress: progress of long runs on stderr
+    std::string jobs;        //!< --jobs: several jobs on one fabric (TrainingJobSet file)
 
     /// Apply backendDefaults through Config::SetDefault (before creating backends).
     void ApplyBackendDefaults() const;

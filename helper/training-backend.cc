@@ -4,6 +4,8 @@
 
 #include "training-backend.h"
 
+#include "training-job-set.h"
+
 #include "ns3/object-factory.h"
 #include "ns3/training-input-error.h"
 
@@ -29,6 +31,14 @@ TrainingBackend::RunComparison(const TrainingProfile& profile,
                                const TrainingScenario& scenario) const
 {
     return Run(profile, scenario);
+}
+
+std::vector<JobSetResult>
+TrainingBackend::RunJobs(const TrainingJobSet& /* set */) const
+{
+    throw TrainingInputError("--jobs: backend " + GetInstanceTypeId().GetName()
+                             + " runs one job at a time (expected --backend=packet or flow for "
+                               "several jobs on one fabric)");
 }
 
 std::string

@@ -17,6 +17,9 @@
 namespace ns3
 {
 
+class TrainingJobSet;
+struct JobSetResult;
+
 /**
  * \ingroup distributed-training
  * \brief What every backend is: scenario + profile -> results of one schema.
@@ -56,6 +59,14 @@ class TrainingBackend : public Object
      */
     virtual std::vector<TrainingResult> RunComparison(const TrainingProfile& profile,
                                                       const TrainingScenario& scenario) const;
+
+    /**
+     * \brief Run several jobs on one fabric (TrainingJobSet, --jobs).
+     * \param set the placed, validated jobs
+     * \return one result per variant: per-job results and fabric counters
+     * \throws TrainingInputError if the backend cannot (the default: it runs one job at a time)
+     */
+    virtual std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const;
 
     /**
      * \return an empty string if the backend can run on this host, else why not and what to do

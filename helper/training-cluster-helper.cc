@@ -117,6 +117,21 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
                    : std::make_shared<const FabricTopology>(FabricTopology::FromScenario(scenario));
 }
 
+void
+TrainingClusterHelper::ConfigureJobs(const TrainingScenario& fabric,
+                                     const FabricTopology& placed,
+                                     const std::vector<std::string>& names)
+{
+    // Every role a "worker" node of a server-less scenario: nodes, links and addresses in the
+    // set's role order; InstallJob() gives each job its own range of them. The architecture
+    // stays the caller's: it chooses the socket-buffer rule (one ns-3 default for all sockets).
+    m_scenario = fabric;
+    m_scenario.workers = placed.GetNRoles();
+    m_scenario.servers = 0;
+    m_fabric = fabric.topology == "star" ? nullptr : std::make_shared<const FabricTopology>(placed);
+    m_hostNames = names;
+}
+
 const TrainingScenario&
 TrainingClusterHelper::GetScenario() const
 {

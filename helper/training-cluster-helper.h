@@ -110,6 +110,35 @@ class TrainingClusterHelper : public Object
                                         const TrainingScenario& scenario);
 
     /**
+     * \brief Several jobs on one cluster (TrainingJobSet): the set's fabric scenario with one
+     * node per role of every job, in the set's role order (job by job, each its workers then
+     * its servers), hosts named "<job>.worker<i>" / "<job>.server<p>". Call before Build();
+     * then InstallJob() each job. Every role node is in GetWorkers(), role r at index r.
+     * \param fabric the set's fabric scenario (network, TCP, topology); its architecture
+     *        chooses the socket-buffer rule of every socket (TrainingNetwork)
+     * \param placed the set's placed fabric (GetFabric())
+     * \param names host name of each role
+     */
+    void ConfigureJobs(const TrainingScenario& fabric,
+                       const FabricTopology& placed,
+                       const std::vector<std::string>& names);
+
+    /**
+     * \brief Install one job of a ConfigureJobs() cluster on its role nodes. Jobs use their
+     * own hosts, so they share the service port (Port) and the ephemeral ports without clash,
+     * and both backends see the same 5-tuples (FlowFabric).
+     * \param profile the job's DNN
+     * \param scenario the job's scenario
+     * \param offset its first role
+     * \param start when its applications start (its first step)
+     * \return its applications (servers first)
+     */
+    ApplicationContainer InstallJob(std::shared_ptr<const TrainingProfile> profile,
+                                    const TrainingScenario& scenario,
+                                    uint32_t offset,
+                                    Time start);
+
+    /**
      * \brief Install the background traffic (the scenario's crossTraffic; nothing for "none"): one
      * PacketSink on the target (server 0 or worker 0, CrossTarget) on CrossPort, and one sender
      * per cross host, started at time 0 and never stopped: a BulkSendApplication (TCP) for
@@ -277,6 +306,33 @@ class TrainingClusterHelper : public Object
     /** \return server nodes: the scenario's servers, none for a ring */
     uint32_t GetServerNodeCount() const;
 
+    /**
+     * \brief The parameter-server applications of one job on given nodes.
+     * \param profile the DNN
+     * \param scenario the job
+     * \param workers its worker nodes
+     * \param servers its server nodes
+     * \param addresses its servers' addresses
+     * \return the applications: servers first, then workers
+     */
+    ApplicationContainer InstallPs(std::shared_ptr<const TrainingProfile> profile,
+                                   const TrainingScenario& scenario,
+                                   const NodeContainer& workers,
+                                   const NodeContainer& servers,
+                                   const std::vector<Ipv4Address>& addresses);
+    /**
+     * \brief The ring applications of one job on given nodes.
+     * \param profile the DNN
+     * \param scenario the job
+     * \param workers its nodes, ring order
+     * \param addresses their addresses
+     * \return the applications, worker 0 first
+     */
+    ApplicationContainer InstallRing(std::shared_ptr<const TrainingProfile> profile,
+                                     const TrainingScenario& scenario,
+                                     const NodeContainer& workers,
+                                     const std::vector<Ipv4Address>& addresses);
+
     TrainingScenario m_scenario; //!< the network and run knobs (Configure)
 
     uint16_t m_port;      //!< servers' port
@@ -293,6 +349,7 @@ class TrainingClusterHelper : public Object
     ApplicationContainer m_apps;                    //!< installed applications
     std::shared_ptr<const FabricTopology> m_fabric; //!< the fabric (null: the star)
     std::vector<Ptr<NetDevice>> m_fabricDevices;    //!< per directed link: its sending device
+    std::vector<std::string> m_hostNames;           //!< ConfigureJobs: name of each role's host
 };
 
 } // namespace ns3

@@ -79,14 +79,28 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
                                                  const TrainingScenario& scenario)
 {
     NS_LOG_FUNCTION(this);
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t p = 0; p < GetServerNodeCount(); ++p)
+    {
+        addresses.push_back(GetServerAddress(p));
+    }
+    return InstallPs(profile, scenario, m_workerNodes, m_serverNodes, addresses);
+}
+
+ApplicationContainer
+TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
+                                 const TrainingScenario& scenario,
+                                 const NodeContainer& workers,
+                                 const NodeContainer& servers,
+                                 const std::vector<Ipv4Address>& addresses)
+{
     std::vector<uint32_t> owners = scenario.AssignLayersToServers(*profile);
-    std::vector<std::vector<uint32_t>> layers(GetServerNodeCount());
+    std::vector<std::vector<uint32_t>> layers(servers.GetN());
     for (std::size_t l = 0; l < owners.size(); ++l)
     {
         layers[owners[l]].push_back(static_cast<uint32_t>(l));
     }
-    std::vector<Ipv4Address> addresses;
-    for (uint32_t p = 0; p < GetServerNodeCount(); ++p)
+    for (uint32_t p = 0; p < servers.GetN(); ++p)
     {
         if (layers[p].empty())
         {
@@ -94,32 +108,31 @@ TrainingClusterHelper::InstallParameterServerJob(std::shared_ptr<const TrainingP
                                      + " would own no layer with --partition="
                                      + scenario.GetPartitionName() + " (expected fewer servers)");
         }
-        addresses.push_back(GetServerAddress(p));
     }
 
     ApplicationContainer apps;
-    for (uint32_t p = 0; p < GetServerNodeCount(); ++p)
+    for (uint32_t p = 0; p < servers.GetN(); ++p)
     {
         Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
         ps->SetAttribute("Port", UintegerValue(m_port));
         ps->SetAttribute("ServerIndex", UintegerValue(p));
-        ps->SetAttribute("Workers", UintegerValue(m_scenario.workers));
+        ps->SetAttribute("Workers", UintegerValue(scenario.workers));
         ps->SetAttribute("Mode", StringValue(scenario.GetModeName()));
         ps->SetAttribute("Overlap", BooleanValue(scenario.overlap));
         ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
         ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         ps->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
         ps->SetModel(profile, layers[p]);
-        m_serverNodes.Get(p)->AddApplication(ps);
+        servers.Get(p)->AddApplication(ps);
         apps.Add(ps);
     }
-    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    for (uint32_t w = 0; w < scenario.workers; ++w)
     {
         Ptr<TrainingWorkerApplication> worker = CreateObject<TrainingWorkerApplication>();
         SetWorkerAttributes(worker, w, m_port, scenario);
         worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         worker->SetModel(profile, owners, addresses);
-        m_workerNodes.Get(w)->AddApplication(worker);
+        workers.Get(w)->AddApplication(worker);
         apps.Add(worker);
     }
     InstallBufferTuners(apps);
@@ -132,22 +145,60 @@ TrainingClusterHelper::InstallRingJob(std::shared_ptr<const TrainingProfile> pro
                                       const TrainingScenario& scenario)
 {
     NS_LOG_FUNCTION(this);
+    std::vector<Ipv4Address> addresses;
+    for (uint32_t w = 0; w < m_workerNodes.GetN(); ++w)
+    {
+        addresses.push_back(GetWorkerAddress(w));
+    }
+    return InstallRing(profile, scenario, m_workerNodes, addresses);
+}
+
+ApplicationContainer
+TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profile,
+                                   const TrainingScenario& scenario,
+                                   const NodeContainer& workers,
+                                   const std::vector<Ipv4Address>& addresses)
+{
     ApplicationContainer apps;
-    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    for (uint32_t w = 0; w < scenario.workers; ++w)
     {
         Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
         SetWorkerAttributes(app, w, m_port, scenario);
-        app->SetAttribute("Workers", UintegerValue(m_scenario.workers));
+        app->SetAttribute("Workers", UintegerValue(scenario.workers));
         app->SetAttribute("BucketBytes", UintegerValue(scenario.bucketBytes));
         app->SetAttribute("FirstBucketBytes", UintegerValue(scenario.firstBucketBytes));
         app->SetAttribute("FusionTimeout", TimeValue(scenario.fusionTimeout));
         app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
-        app->SetModel(profile, GetWorkerAddress((w + 1) % m_scenario.workers));
-        m_workerNodes.Get(w)->AddApplication(app);
+        app->SetModel(profile, addresses[(w + 1) % scenario.workers]);
+        workers.Get(w)->AddApplication(app);
         apps.Add(app);
     }
     InstallBufferTuners(apps);
     m_apps.Add(apps);
+    return apps;
+}
+
+ApplicationContainer
+TrainingClusterHelper::InstallJob(std::shared_ptr<const TrainingProfile> profile,
+                                  const TrainingScenario& scenario,
+                                  uint32_t offset,
+                                  Time start)
+{
+    NS_LOG_FUNCTION(this << offset << start);
+    const bool ps = scenario.architecture == TrainingScenario::PARAMETER_SERVER;
+    NodeContainer workers;
+    NodeContainer servers;
+    std::vector<Ipv4Address> workerAddresses;
+    std::vector<Ipv4Address> serverAddresses;
+    for (uint32_t r = 0; r < scenario.workers + (ps ? scenario.servers : 0); ++r)
+    {
+        const bool worker = r < scenario.workers;
+        (worker ? workers : servers).Add(m_workerNodes.Get(offset + r));
+        (worker ? workerAddresses : serverAddresses).push_back(GetWorkerAddress(offset + r));
+    }
+    ApplicationContainer apps = ps ? InstallPs(profile, scenario, workers, servers, serverAddresses)
+                                   : InstallRing(profile, scenario, workers, workerAddresses);
+    apps.Start(start);
     return apps;
 }
 

@@ -404,6 +404,10 @@ TrainingClusterHelper::GetServerAddress(uint32_t p) const
 std::string
 TrainingClusterHelper::GetHostName(uint32_t host) const
 {
+    if (host < m_hostNames.size())
+    {
+        return m_hostNames[host];
+    }
     TrainingScenario s;
     s.workers = m_scenario.workers;
     return TrainingNetwork::GetHostName(s, host);

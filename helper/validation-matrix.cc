@@ -173,7 +173,10 @@ class MatrixReader
                      "option set by the runner",
                      "scenario fields 'workers', 'profile', 'backends' or flow_variants instead");
             }
-            const std::string text = OptionText(value, Join(path, key));
+            // --jobs takes its list inline (JSON text) as well as a file name.
+            const std::string text = name == "jobs" && (value.is_array() || value.is_object())
+                                         ? value.dump()
+                                         : OptionText(value, Join(path, key));
             // The driver's own option table checks the value now, not 600 jobs later.
             try
             {

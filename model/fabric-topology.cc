@@ -10,6 +10,7 @@
 #include "training-network.h"
 #include "training-scenario.h"
 
+#include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -908,6 +909,18 @@ FabricTopology::FromScenario(const TrainingScenario& s)
 {
     const uint32_t servers = s.architecture == TrainingScenario::PARAMETER_SERVER ? s.servers : 0;
     const uint32_t roles = s.workers + servers;
+    FabricTopology t = Unplaced(s, roles);
+    t.m_roleHost = t.Place("--placement", s.placement, roles, s.seed);
+    for (uint32_t r = 0; r < roles; ++r)
+    {
+        t.SetHostName(t.m_roleHost[r], TrainingNetwork::GetHostName(s, r));
+    }
+    return t;
+}
+
+FabricTopology
+FabricTopology::Unplaced(const TrainingScenario& s, uint32_t roles)
+{
     LinkSpec host{s.nicRate, s.linkDelay, s.queueSize};
     LinkSpec uplink{s.uplinkRate.GetBitRate() > 0 ? s.uplinkRate : s.nicRate,
                     s.linkDelay,
@@ -931,12 +944,18 @@ FabricTopology::FromScenario(const TrainingScenario& s)
         t = FromJsonFile(s.topology);
     }
     t.SetEcmpSeed(s.ecmpSeed);
-    t.m_roleHost = t.Place("--placement", s.placement, roles, s.seed);
-    for (uint32_t r = 0; r < roles; ++r)
-    {
-        t.SetHostName(t.m_roleHost[r], TrainingNetwork::GetHostName(s, r));
-    }
     return t;
+}
+
+void
+FabricTopology::SetRoles(const std::vector<uint32_t>& hosts, const std::vector<std::string>& names)
+{
+    NS_ASSERT(hosts.size() == names.size());
+    m_roleHost = hosts;
+    for (std::size_t r = 0; r < hosts.size(); ++r)
+    {
+        SetHostName(hosts[r], names[r]);
+    }
 }
 
 uint32_t

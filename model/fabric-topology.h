@@ -160,6 +160,24 @@ class FabricTopology
      */
     static FabricTopology FromScenario(const TrainingScenario& scenario);
 
+    /**
+     * \brief The scenario's fabric before placement (FromScenario without its last step): a
+     * star gets one host per role, a leaf-spine without hostsPerLeaf just enough hosts for them.
+     * \param scenario the scenario (its fabric fields)
+     * \param roles roles the fabric must hold (sizes the star and an unsized leaf-spine)
+     * \return the fabric, no role placed
+     * \throws TrainingInputError for a bad topology file
+     */
+    static FabricTopology Unplaced(const TrainingScenario& scenario, uint32_t roles);
+
+    /**
+     * \brief Place roles on chosen hosts and rename those hosts (several jobs on one fabric:
+     * TrainingJobSet places each job and names its hosts "<job>.worker<i>").
+     * \param hosts host of each role (distinct, valid)
+     * \param names new name of each role's host (unique)
+     */
+    void SetRoles(const std::vector<uint32_t>& hosts, const std::vector<std::string>& names);
+
     /** \return number of placed roles (workers, then servers) */
     uint32_t GetNRoles() const;
     /**

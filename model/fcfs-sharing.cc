@@ -66,20 +66,14 @@ FcfsSharing::AssignRates(const std::vector<Flow>& flows,
     }
     for (uint32_t i : m_order)
     {
-        const Flow& f = flows[i];
-        double rate
-            = f.nLinks == 0 ? std::numeric_limits<double>::infinity() : capacity[f.links[0]];
-        for (uint32_t k = 0; k < f.nLinks; ++k)
-        {
-            rate = std::min(rate, m_remaining[f.links[k]]);
-        }
-        rate = std::max(rate, 0.0);
-        rates[i] = rate;
-        for (uint32_t k = 0; k < f.nLinks; ++k)
-        {
-            m_remaining[f.links[k]] -= rate;
-        }
+        rates[i] = Serve(flows[i].links.data(), flows[i].nLinks, capacity, m_remaining.data());
     }
+}
+
+bool
+FcfsSharing::IsFirstComeFirstServed() const
+{
+    return true;
 }
 
 std::string

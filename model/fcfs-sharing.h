@@ -7,6 +7,9 @@
 
 #include "sharing-model.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace ns3
 {
 
@@ -41,6 +44,36 @@ class FcfsSharing : public SharingModel
 
     /** \return "fcfs" */
     std::string GetName() const override;
+
+    /** \return true */
+    bool IsFirstComeFirstServed() const override;
+
+    /**
+     * \brief The rule for one flow, in priority order: it takes all the capacity still free on
+     * every link it crosses (infinity if it crosses none), never less than 0.
+     * \param links the links it crosses
+     * \param nLinks how many
+     * \param capacity link capacities (bytes/s)
+     * \param remaining per link: capacity still free before it (reduced by its rate)
+     * \return its rate (bytes/s)
+     */
+    static double Serve(const uint32_t* links,
+                        uint32_t nLinks,
+                        const std::vector<double>& capacity,
+                        double* remaining)
+    {
+        double rate = nLinks == 0 ? std::numeric_limits<double>::infinity() : capacity[links[0]];
+        for (uint32_t k = 0; k < nLinks; ++k)
+        {
+            rate = std::min(rate, remaining[links[k]]);
+        }
+        rate = std::max(rate, 0.0);
+        for (uint32_t k = 0; k < nLinks; ++k)
+        {
+            remaining[links[k]] -= rate;
+        }
+        return rate;
+    }
 };
 
 } // namespace ns3

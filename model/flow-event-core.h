@@ -143,6 +143,12 @@ class EventQueue
         return m_heap.empty() || m_heap.top().time > m_now;
     }
 
+    /** \return the time of the earliest event (the queue must not be empty) */
+    double PeekTime() const
+    {
+        return m_heap.top().time;
+    }
+
     /** \return the present (seconds) */
     double Now() const
     {

@@ -4,6 +4,7 @@
 
 #include "flow-level-simulator.h"
 
+#include "ecmp-collisions.h"
 #include "flow-event-core.h"
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
@@ -107,7 +108,6 @@ FlowLevelSimulator::Run()
     m_sharingFlows = 0;
     m_classWork = 0;
     const double flowCap = GetFlowCap();
-    const uint32_t k = m_scenario.workers;
 
     // The fabric (the star unless the scenario says otherwise) and the bytes each of its
     // directed links carried inside the measurement window.
@@ -142,12 +142,24 @@ FlowLevelSimulator::Run()
         result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;
     }
 
+    Finish(result, fabric, bytes, wallStart);
+    return result;
+}
+
+void
+FlowLevelSimulator::Finish(TrainingResult& result,
+                           const flow::FlowFabric& fabric,
+                           const std::vector<double>& bytes,
+                           std::chrono::steady_clock::time_point wallStart) const
+{
+    const uint32_t k = m_scenario.workers;
     // A node of G GPUs processes G batches per step (as the analytic and packet backends).
     result.Finalize(m_scenario, m_profile.GetBatchSize() * m_scenario.gpusPerNode);
     fabric.Report(bytes, result);
     if (m_scenario.topology != "star")
     {
         result.inputs["bisection_bps"] = fabric.GetTopology().GetBisectionBandwidth();
+        EcmpCollisions::Report(m_scenario, result);
     }
 
     if (m_scenario.mode == TrainingScenario::ASYNC && k > 1 && IsLockstep(result))
@@ -161,7 +173,6 @@ FlowLevelSimulator::Run()
     AddInputs(result);
     result.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
-    return result;
 }
 
 void

@@ -10,13 +10,20 @@
 
 #include "ns3/ptr.h"
 
+#include <chrono>
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
 
 class TrainingProfile;
 class TrainingScenario;
+
+namespace flow
+{
+class FlowFabric;
+}
 
 /**
  * \ingroup distributed-training
@@ -128,7 +135,42 @@ class FlowLevelSimulator
     /** \return the per-flow cap (bytes/s), infinity when the scenario has none */
     double GetFlowCap() const;
 
+    /// One job of RunJobs.
+    struct Job
+    {
+        const TrainingProfile* profile;   //!< its DNN (validated)
+        const TrainingScenario* scenario; //!< its scenario (parameter server, validated)
+        double startTime;                 //!< when its workers begin (s)
+    };
+
+    /**
+     * \brief Several parameter-server jobs on one fabric (issue 16): one clock, one event loop
+     * over the jobs' engines, and one rate computation of the sharing model over the active
+     * connections of every job whenever an active set changes, so that jobs crossing a link
+     * share it as the model says. Each job's scenario must place it on the same fabric (as
+     * TrainingJobSet does: the same topology, links in the same order).
+     * \param jobs the jobs
+     * \param sharing the sharing model
+     * \param options run options (the window model is not supported here)
+     * \return one finalized result per job, in order, at the shared clock's times
+     */
+    static std::vector<TrainingResult> RunJobs(const std::vector<Job>& jobs,
+                                               Ptr<const SharingModel> sharing,
+                                               const Options& options);
+
   private:
+    /**
+     * \brief Finalize a run: window and throughput, link report, lockstep note, inputs.
+     * \param result the run's records
+     * \param fabric its fabric
+     * \param bytes bytes per directed link inside the window
+     * \param wallStart when the run began (wall clock)
+     */
+    void Finish(TrainingResult& result,
+                const flow::FlowFabric& fabric,
+                const std::vector<double>& bytes,
+                std::chrono::steady_clock::time_point wallStart) const;
+
     /**
      * \brief The model inputs of the run (B, cap, M, T_F, T_B, T_S, layers, events).
      * \param result the result to complete

@@ -21,16 +21,27 @@ void
 FlowPsEngine::Recompute(uint32_t gi)
 {
     m_groups[gi].dirty = false;
-    if (m_plainMaxMin)
+    if (m_fcfs)
     {
-        RecomputeAggregates(gi);
+        RecomputeFcfs(gi); // changes few classes: the heap follows each
     }
     else
     {
-        RecomputeEach(gi);
+        // Every class's rate may change: one heap rebuild instead of a sift per class.
+        m_heapDeferred = true;
+        if (m_plainMaxMin)
+        {
+            RecomputeAggregates(gi);
+        }
+        else
+        {
+            RecomputeEach(gi);
+        }
+        m_heapDeferred = false;
+        HeapRebuild(gi);
+        sharingFlows += m_flows.size();
     }
     ++rateComputations;
-    sharingFlows += m_flows.size();
     PushCheck(gi);
 }
 
@@ -64,6 +75,14 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
 void
 FlowPsEngine::RecomputeEach(uint32_t gi)
 {
+    DescribeActive(gi);
+    m_sharing.AssignRates(m_flows, m_groups[gi].capacity, m_rates);
+    ApplyEach(gi, m_rates.data());
+}
+
+void
+FlowPsEngine::DescribeActive(uint32_t gi)
+{
     // One pass drops the stale entries of the active list (as CompactActive, keeping the order)
     // and describes the live ones to the sharing model.
     Group& g = m_groups[gi];
@@ -92,10 +111,40 @@ FlowPsEngine::RecomputeEach(uint32_t gi)
     {
         ComputeWindowCaps(gi);
     }
-    m_sharing.AssignRates(m_flows, g.capacity, m_rates);
+}
+
+void
+FlowPsEngine::ApplyEach(uint32_t gi, const double* rates)
+{
+    const Group& g = m_groups[gi];
     for (std::size_t i = 0; i < g.active.size(); ++i)
     {
-        SetClassRate(m_conns[g.active[i].conn].cls, m_rates[i]);
+        SetClassRate(m_conns[g.active[i].conn].cls, rates[i]);
+    }
+}
+
+void
+FlowPsEngine::CollectFlows(std::vector<SharingModel::Flow>& flows)
+{
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        m_groups[gi].dirty = false;
+        DescribeActive(gi);
+        m_collected[gi] = m_flows.size();
+        flows.insert(flows.end(), m_flows.begin(), m_flows.end());
+    }
+}
+
+void
+FlowPsEngine::ApplyRates(const double* rates)
+{
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        ApplyEach(gi, rates);
+        rates += m_collected[gi];
+        ++rateComputations;
+        sharingFlows += m_collected[gi];
+        PushCheck(gi);
     }
 }
 
@@ -167,6 +216,7 @@ FlowPsEngine::NewClass(uint32_t gi)
     cl.nextTime = INF;
     cl.listPos = static_cast<uint32_t>(g.classes.size());
     g.classes.push_back(k);
+    HeapInsert(k);
     return k;
 }
 
@@ -177,6 +227,7 @@ FlowPsEngine::ReleaseClass(uint32_t k)
     Group& g = m_groups[cl.group];
     cl.live = false;
     cl.ClearDrains();
+    HeapRemove(k);
     const uint32_t moved = g.classes.back();
     g.classes[cl.listPos] = moved;
     m_classes[moved].listPos = cl.listPos;
@@ -248,21 +299,19 @@ FlowPsEngine::RefreshClass(uint32_t k)
         cl.PopDrain();
     }
     cl.nextTime = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
+    if (!m_heapDeferred)
+    {
+        HeapUpdate(k);
+    }
 }
 
 void
 FlowPsEngine::PushCheck(uint32_t gi)
 {
-    // The earliest drain time of the group's classes, by a scan: a rate computation already
-    // costs per class, and it changes the drain times of all of them (a heap would hold as many
-    // stale entries).
+    // The earliest drain time of the group's classes: the top of its heap.
     Group& g = m_groups[gi];
-    double next = INF;
-    for (uint32_t k : g.classes)
-    {
-        next = std::min(next, m_classes[k].nextTime);
-    }
-    classWork += g.classes.size();
+    const double next = g.byTime.empty() ? INF : m_classes[g.byTime.front()].nextTime;
+    ++classWork;
     ++g.version;
     if (next < INF)
     {
@@ -276,16 +325,33 @@ FlowPsEngine::CollectDrained(uint32_t gi)
     Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
-    classWork += g.classes.size();
-    for (uint32_t k : g.classes)
+    // The classes due by now are the heap's top: a walk down from the root that stops below
+    // any class due later visits them and their children only.
+    m_stack.clear();
+    if (!g.byTime.empty())
     {
-        RateClass& cl = m_classes[k];
-        if (cl.nextTime > m_now)
+        m_stack.push_back(0);
+    }
+    while (!m_stack.empty())
+    {
+        const std::size_t i = m_stack.back();
+        m_stack.pop_back();
+        ++classWork;
+        if (m_classes[g.byTime[i]].nextTime > m_now)
         {
             continue;
         }
+        m_touched.push_back(g.byTime[i]);
+        for (std::size_t c = 2 * i + 1; c <= 2 * i + 2 && c < g.byTime.size(); ++c)
+        {
+            m_stack.push_back(c);
+        }
+    }
+    for (uint32_t k : m_touched)
+    {
+        RateClass& cl = m_classes[k];
         cl.nextTime = INF; // set again by RefreshClass once the drained are handled
-        m_touched.push_back(k);
+        HeapUpdate(k);
         while (cl.HasDrain())
         {
             const RateClass::Drain d = cl.TopDrain();
@@ -308,6 +374,77 @@ FlowPsEngine::CollectDrained(uint32_t gi)
               {
                   return m_conns[a].priority < m_conns[b].priority;
               });
+}
+
+void
+FlowPsEngine::HeapInsert(uint32_t k)
+{
+    Group& g = m_groups[m_classes[k].group];
+    m_classes[k].heapPos = static_cast<uint32_t>(g.byTime.size());
+    g.byTime.push_back(k);
+    HeapFix(g, g.byTime.size() - 1);
+}
+
+void
+FlowPsEngine::HeapRemove(uint32_t k)
+{
+    Group& g = m_groups[m_classes[k].group];
+    const std::size_t i = m_classes[k].heapPos;
+    const uint32_t moved = g.byTime.back();
+    g.byTime.pop_back();
+    if (i < g.byTime.size())
+    {
+        g.byTime[i] = moved;
+        m_classes[moved].heapPos = static_cast<uint32_t>(i);
+        HeapFix(g, i);
+    }
+}
+
+void
+FlowPsEngine::HeapUpdate(uint32_t k)
+{
+    HeapFix(m_groups[m_classes[k].group], m_classes[k].heapPos);
+}
+
+void
+FlowPsEngine::HeapFix(Group& g, std::size_t i, bool up)
+{
+    auto& h = g.byTime;
+    const uint32_t k = h[i];
+    const double t = m_classes[k].nextTime;
+    while (up && i > 0 && m_classes[h[(i - 1) / 2]].nextTime > t)
+    {
+        h[i] = h[(i - 1) / 2];
+        m_classes[h[i]].heapPos = static_cast<uint32_t>(i);
+        i = (i - 1) / 2;
+    }
+    for (std::size_t c = 2 * i + 1; c < h.size(); c = 2 * i + 1)
+    {
+        if (c + 1 < h.size() && m_classes[h[c + 1]].nextTime < m_classes[h[c]].nextTime)
+        {
+            ++c;
+        }
+        if (m_classes[h[c]].nextTime >= t)
+        {
+            break;
+        }
+        h[i] = h[c];
+        m_classes[h[i]].heapPos = static_cast<uint32_t>(i);
+        i = c;
+    }
+    h[i] = k;
+    m_classes[k].heapPos = static_cast<uint32_t>(i);
+}
+
+void
+FlowPsEngine::HeapRebuild(uint32_t gi)
+{
+    Group& g = m_groups[gi];
+    for (std::size_t i = g.byTime.size() / 2; i-- > 0;)
+    {
+        HeapFix(g, i, false); // bottom-up: the subtrees below i are heaps already
+    }
+    classWork += g.byTime.size();
 }
 
 void

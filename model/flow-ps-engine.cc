@@ -64,6 +64,7 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         }
     }
     m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
     {
         g.capacity = in.fabric.GetCapacity();
@@ -72,6 +73,19 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
             g.linkCount.assign(g.capacity.size(), 0);
             g.linkXor.assign(g.capacity.size(), 0);
         }
+        if (m_fcfs)
+        {
+            g.queues.resize(m_p);
+            g.queueHead.assign(m_p, 0);
+            g.queueActive.assign(m_p, 0);
+        }
+    }
+    if (m_fcfs)
+    {
+        m_remaining.assign(in.fabric.GetCapacity().size(), 0);
+        m_linkRound.assign(in.fabric.GetCapacity().size(), 0);
+        m_connRound.assign(m_conns.size(), 0);
+        m_cursorPos.assign(m_p, 0);
     }
     m_workers.resize(m_k);
     for (auto& ws : m_workers)
@@ -97,7 +111,7 @@ FlowPsEngine::Overhead(uint32_t layer) const
 }
 
 void
-FlowPsEngine::Run()
+FlowPsEngine::StartAll()
 {
     if (m_options.recordTransfers && !m_result.recordStream)
     {
@@ -112,6 +126,12 @@ FlowPsEngine::Run()
     {
         StartStep(w, 0);
     }
+}
+
+void
+FlowPsEngine::Run()
+{
+    StartAll();
     RecomputeDirty();
     while (!m_queue.IsEmpty())
     {
@@ -124,6 +144,42 @@ FlowPsEngine::Run()
             RecomputeDirty();
         }
     }
+}
+
+void
+FlowPsEngine::BeginShared(double startTime, uint64_t* prioritySeq)
+{
+    m_sharedSeq = prioritySeq;
+    m_plainMaxMin = false; // a class per connection: no link is private to one job's flow
+    m_now = startTime;
+    StartAll();
+}
+
+double
+FlowPsEngine::NextEventTime() const
+{
+    return m_queue.IsEmpty() ? INF : std::max(m_queue.PeekTime(), m_now);
+}
+
+void
+FlowPsEngine::HandleNext()
+{
+    Event e = m_queue.Pop();
+    // The queue's own clock may lag the shared one (it only moves with this job's events).
+    m_now = std::max(e.time, m_now);
+    Handle(e);
+}
+
+void
+FlowPsEngine::SetNow(double now)
+{
+    m_now = now;
+}
+
+bool
+FlowPsEngine::IsDirty() const
+{
+    return m_groups[0].dirty || m_groups[1].dirty;
 }
 
 void
@@ -527,7 +583,7 @@ FlowPsEngine::Activate(uint32_t ci)
     NS_ASSERT_MSG(c.admitted > c.head, "activating a connection with nothing ready");
     c.active = true;
     c.lastTime = m_now;
-    c.priority = ++m_prioritySeq;
+    c.priority = m_sharedSeq ? ++*m_sharedSeq : ++m_prioritySeq;
     c.activeSince = m_now;
     g.active.push_back(ActiveEntry{ci, c.priority});
     ++g.nActive;
@@ -536,6 +592,10 @@ FlowPsEngine::Activate(uint32_t ci)
         CompactActive(c.dir);
     }
     Classify(ci);
+    if (m_fcfs)
+    {
+        EnqueueFcfs(ci);
+    }
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -551,6 +611,10 @@ FlowPsEngine::Deactivate(uint32_t ci)
     if (m_plainMaxMin)
     {
         CountLinks(ci, false);
+    }
+    if (m_fcfs)
+    {
+        --g.queueActive[c.server];
     }
     g.dirty = true;
     MarkOtherDirection(c.dir);

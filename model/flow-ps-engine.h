@@ -118,9 +118,15 @@ struct Group
     bool dirty{false};                  //!< the active set changed since the last rate computation
     uint64_t version{0};                //!< version of the pending check event
     std::vector<uint32_t> classes;      //!< its live rate classes
+    std::vector<uint32_t> byTime;       //!< its live rate classes, a heap by earliest nextTime
     std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
+    /// FCFS: per server, the connections activated on its link in activation order (some stale)
+    std::vector<std::vector<ActiveEntry>> queues;
+    std::vector<uint32_t> queueHead;   //!< FCFS: per server, first entry that may be live
+    std::vector<uint32_t> queueActive; //!< FCFS: per server, active connections
+    std::vector<uint32_t> served;      //!< FCFS: connections given a positive rate last time
 };
 
 /// One worker's state for its current step.
@@ -161,6 +167,40 @@ class FlowPsEngine
      */
     std::vector<double> GetLinkBytes(Direction d) const;
 
+    // ---- several jobs on one fabric (FlowJobSimulator): one clock, one rate computation ----
+
+    /**
+     * \brief Begin the run at startTime without computing rates: the caller drives the events
+     * (NextEventTime, HandleNext) and computes the rates of every job's flows together
+     * (CollectFlows, sharing model, ApplyRates). Every connection is then its own rate class
+     * (a link private to one job's connection may carry another job's: no aggregation).
+     * \param startTime when the workers begin their first step (s)
+     * \param prioritySeq activation counter shared by the jobs (FCFS order across jobs)
+     */
+    void BeginShared(double startTime, uint64_t* prioritySeq);
+    /** \return the time of the next pending event, infinity if none */
+    double NextEventTime() const;
+    /**
+     * \brief Handle the next pending event (not before now).
+     */
+    void HandleNext();
+    /** \param now the shared clock (s); the engine's present moves to it */
+    void SetNow(double now);
+    /** \return true when an active set changed since the last CollectFlows */
+    bool IsDirty() const;
+    /**
+     * \brief Append a description of every active connection (DOWN, then UP) for the sharing
+     * model; the engine counts them for ApplyRates.
+     * \param flows where to append
+     */
+    void CollectFlows(std::vector<SharingModel::Flow>& flows);
+    /**
+     * \brief Take the rates of the connections CollectFlows described, in its order, and
+     * schedule the next checks.
+     * \param rates their rates (bytes/s)
+     */
+    void ApplyRates(const double* rates);
+
     uint64_t events{0};           //!< events handled
     uint64_t rateComputations{0}; //!< sharing-model calls
     uint64_t rebases{0};          //!< rate-class histories restarted
@@ -170,6 +210,8 @@ class FlowPsEngine
     uint64_t classWork{0};
 
   private:
+    /// Reserve the records, open the window without warm-up and start every worker's step 0.
+    void StartAll();
     /**
      * \brief Push an event.
      * \param time when (>= now)
@@ -338,6 +380,72 @@ class FlowPsEngine
      * \param gi group index
      */
     void RecomputeEach(uint32_t gi);
+    /**
+     * \brief Fill m_flows with the group's active connections (dropping stale entries of its
+     * list) and, with the window model, their caps.
+     * \param gi group index
+     */
+    void DescribeActive(uint32_t gi);
+    /**
+     * \brief Each active connection of the group takes its rate (DescribeActive's order).
+     * \param gi group index
+     * \param rates the rates
+     */
+    void ApplyEach(uint32_t gi, const double* rates);
+    /**
+     * \brief FCFS: serve the connections in activation order, one server's at a time merged,
+     * and stop on a server once its link is full (flow-ps-fcfs.cc).
+     * \param gi group index
+     */
+    void RecomputeFcfs(uint32_t gi);
+    /**
+     * \brief FCFS: a connection that became active joins its server's queue.
+     * \param ci connection index
+     */
+    void EnqueueFcfs(uint32_t ci);
+    /**
+     * \brief FCFS: the first live entry of a server's queue at or after pos (size if none).
+     * \param g group
+     * \param p server
+     * \param pos position in its queue
+     * \return the position
+     */
+    std::size_t NextLive(const Group& g, uint32_t p, std::size_t pos) const;
+    /**
+     * \brief FCFS: the rate of one connection by FcfsSharing::Serve, with the capacity left on
+     * its links in this rate computation.
+     * \param gi group index
+     * \param ci connection index
+     * \return its rate (bytes/s)
+     */
+    double ServeFcfs(uint32_t gi, uint32_t ci);
+    /**
+     * \brief Put a new class (nextTime INF) in its group's heap.
+     * \param k rate class
+     */
+    void HeapInsert(uint32_t k);
+    /**
+     * \brief Take a released class out of its group's heap.
+     * \param k rate class
+     */
+    void HeapRemove(uint32_t k);
+    /**
+     * \brief Restore the heap after k's nextTime changed.
+     * \param k rate class
+     */
+    void HeapUpdate(uint32_t k);
+    /**
+     * \brief Sift the heap entry at position i up (if `up`) or down to its place.
+     * \param g group
+     * \param i position
+     * \param up may move up (false while rebuilding bottom-up)
+     */
+    void HeapFix(Group& g, std::size_t i, bool up = true);
+    /**
+     * \brief Rebuild a group's heap (after a rate computation that changed most classes).
+     * \param gi group index
+     */
+    void HeapRebuild(uint32_t gi);
     /**
      * \brief A class's members' new rate: its history grows, or is rebased when it outgrew them.
      * \param k rate class
@@ -512,6 +620,17 @@ class FlowPsEngine
     std::vector<uint32_t> m_freeClasses;     //!< classes without members
     bool m_plainMaxMin{false};               //!< the model is plain max-min: aggregate classes
     bool m_honourCaps{false};                //!< plain max-min honours the flow cap
+    uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
+    std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
+    bool m_fcfs{false};                      //!< the model is FCFS: serve queue by queue
+    bool m_heapDeferred{false};              //!< in a full rate computation: rebuild the heap
+    std::vector<double> m_remaining;         //!< FCFS scratch: capacity left per link
+    std::vector<uint32_t> m_linkRound;       //!< FCFS scratch: round that set m_remaining
+    std::vector<uint32_t> m_connRound;       //!< FCFS scratch: round that served a connection
+    uint32_t m_round{0};                     //!< FCFS: rate computations so far
+    std::vector<std::pair<uint64_t, uint32_t>> m_cursors; //!< FCFS scratch: (priority, server)
+    std::vector<std::size_t> m_cursorPos; //!< FCFS scratch: per server, queue position
+    std::vector<std::size_t> m_stack;     //!< scratch: heap positions to visit
 };
 
 } // namespace flow

@@ -206,6 +206,7 @@ class RateClass
     std::vector<uint32_t> members; //!< connections in the class
     uint32_t group{0};             //!< direction (FlowPsEngine group) of its members
     uint32_t listPos{0};           //!< index in its group's list of live classes
+    uint32_t heapPos{0};           //!< index in its group's heap of classes by nextTime
     double nextTime{INF};          //!< its earliest valid drain time
     bool live{false};              //!< has members (else on the free list)
 

@@ -53,6 +53,12 @@ SharingModel::IsPlainMaxMin(bool& /* honoursCaps */) const
     return false;
 }
 
+bool
+SharingModel::IsFirstComeFirstServed() const
+{
+    return false;
+}
+
 void
 SharingModel::AssignAggregateRates(const std::vector<Flow>& aggregates,
                                    const std::vector<double>& weights,

@@ -82,6 +82,16 @@ class SharingModel : public Object
     virtual bool IsPlainMaxMin(bool& honoursCaps) const;
 
     /**
+     * \brief Whether AssignRates is first come, first served (FcfsSharing): flows are served in
+     * priority order and each takes FcfsSharing::Serve of what its predecessors left. Then a flow
+     * crossing a link that earlier flows filled gets 0 and changes nothing for the later ones, so
+     * an engine may serve the flows in that order itself and stop on a link once it is full (the
+     * flow engines do: a rate computation then costs per flow that can get a rate, not per flow).
+     * \return true for FCFS; false (the default) otherwise
+     */
+    virtual bool IsFirstComeFirstServed() const;
+
+    /**
      * \brief Max-min fair rates of aggregates of identical flows (IsPlainMaxMin models): aggregate
      * i stands for weights[i] flows and its Flow::cap is weights[i] times theirs (caps are always
      * honoured: give infinity for none). rates[i] is the aggregate's rate, weights[i] times each

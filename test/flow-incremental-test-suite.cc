@@ -11,11 +11,14 @@
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/flow-rate-class.h"
+#include "ns3/fcfs-sharing.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/test.h"
 #include "ns3/training-scenario.h"
 
+#include <cmath>
 #include <map>
+#include <sstream>
 #include <utility>
 
 using namespace ns3;
@@ -110,6 +113,16 @@ class PerFlowPsSharing : public PsSharing
     }
 };
 
+/// FcfsSharing without its IsFirstComeFirstServed: the engine hands it every flow.
+class PerFlowFcfsSharing : public FcfsSharing
+{
+  public:
+    bool IsFirstComeFirstServed() const override
+    {
+        return false;
+    }
+};
+
 /**
  * \param s the scenario
  * \param p the profile
@@ -149,6 +162,155 @@ DriftingProfile()
                               50,
                               {0.6, 1.0, 1.7, 0.9, 1.3});
 }
+
+/**
+ * \param a a result
+ * \param b the reference
+ * \param tol relative tolerance (0: bit for bit)
+ * \return "" if a has b's throughput and step ends (by worker and step: workers that end at
+ *         one instant may be recorded in another order) within tol, else the first difference
+ */
+std::string
+FirstDifference(const TrainingResult& a, const TrainingResult& b, double tol)
+{
+    std::ostringstream out;
+    out.precision(17);
+    if (std::abs(a.throughput - b.throughput) > tol * b.throughput)
+    {
+        out << "throughput " << a.throughput << " vs " << b.throughput;
+        return out.str();
+    }
+    std::map<std::pair<uint32_t, uint32_t>, double> ends;
+    for (const auto& st : b.steps)
+    {
+        ends[{st.worker, st.step}] = st.end;
+    }
+    if (a.steps.size() != ends.size())
+    {
+        return "step records: " + std::to_string(a.steps.size()) + " vs "
+               + std::to_string(ends.size());
+    }
+    for (const auto& st : a.steps)
+    {
+        const double ref = ends[{st.worker, st.step}];
+        if (std::abs(st.end - ref) > tol * ref)
+        {
+            out << "worker " << st.worker << " step " << st.step << " ends " << st.end << " vs "
+                << ref;
+            return out.str();
+        }
+    }
+    return "";
+}
+
+/**
+ * \param c 0: star, async, K = 24, P = servers; 1: 2:1 leaf-spine, sync, K = 12, P = servers + 1,
+ *          spread; 2: k = 4 fat-tree, async, K = 12, P = servers + 1, random, overlap, WIN 1 MB
+ * \param servers servers of case 0
+ * \return the scenario
+ */
+TrainingScenario
+FabricCase(int c, uint32_t servers)
+{
+    TrainingScenario s;
+    s.steps = 6;
+    s.warmup = 1;
+    s.workers = c == 0 ? 24 : 12;
+    s.servers = c == 0 ? servers : servers + 1;
+    s.mode = c == 1 ? TrainingScenario::SYNC : TrainingScenario::ASYNC;
+    if (c == 1)
+    {
+        s.topology = "leafspine";
+        s.leaves = 4;
+        s.spines = 2;
+        s.hostsPerLeaf = 4;
+        s.uplinkRate = DataRate("5Gbps");
+        s.placement = "spread";
+    }
+    else if (c == 2)
+    {
+        s.topology = "fattree";
+        s.fatTreeK = 4;
+        s.placement = "random";
+        s.overlap = true;
+        s.windowBytes = 1000000;
+    }
+    return s;
+}
+
+/**
+ * FCFS served queue by queue (flow-ps-fcfs.cc: a server's queue stops at its full link) against
+ * the reference (FcfsSharing handed every active flow): bit for bit the same step ends and
+ * throughput, with one and two servers on the star, two and three on a 2:1 leaf-spine (sync) and
+ * on a k = 4 fat-tree (async, random placement, overlap, WIN splits).
+ */
+class FcfsQueuesMatchEveryFlowTestCase : public TestCase
+{
+  public:
+    FcfsQueuesMatchEveryFlowTestCase()
+        : TestCase("flow: FCFS served queue by queue gives bit for bit the step times of "
+                   "FcfsSharing over every flow (star P = 1, 2; leaf-spine; fat-tree)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = DriftingProfile();
+        for (int c = 0; c < 3; ++c)
+        {
+            for (uint32_t servers : {1U, 2U})
+            {
+                const TrainingScenario s = FabricCase(c, servers);
+                const std::string d =
+                    FirstDifference(RunFlow(s, p, CreateObject<FcfsSharing>()),
+                                    RunFlow(s, p, CreateObject<PerFlowFcfsSharing>()),
+                                    0);
+                NS_TEST_ASSERT_MSG_EQ(d, "", "case " << c << ", P = " << s.servers);
+            }
+        }
+    }
+};
+
+/**
+ * Async FCFS on the star: one connection at a time has the server's link, so a rate
+ * computation serves the head of the server's queue (and maybe the next, if the head's own NIC
+ * is what limits it) and stops. Measured: at most 2 flows per computation for K = 50 and 400,
+ * where the reference hands the model every active connection (> 100 per computation at 400).
+ */
+class FcfsCostTestCase : public TestCase
+{
+  public:
+    FcfsCostTestCase()
+        : TestCase("flow: async FCFS on the star serves at most 2 flows per rate computation at "
+                   "K = 50 and 400 (the per-flow reference: > 100 at 400)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = DriftingProfile();
+        for (uint32_t k : {50U, 400U})
+        {
+            TrainingScenario s;
+            s.workers = k;
+            s.steps = 4;
+            s.warmup = 1;
+            s.mode = TrainingScenario::ASYNC;
+            uint64_t flows = 0;
+            uint64_t computations = 0;
+            RunFlow(s, p, CreateObject<FcfsSharing>(), &flows, &computations);
+            NS_TEST_ASSERT_MSG_GT(computations, k, "rates were computed as flows came and went");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(flows, 2 * computations, "K = " << k);
+            if (k == 400)
+            {
+                RunFlow(s, p, CreateObject<PerFlowFcfsSharing>(), &flows, &computations);
+                NS_TEST_ASSERT_MSG_GT(flows, 100 * computations, "the reference sees every flow");
+            }
+        }
+    }
+};
 
 /**
  * Rate classes for PS (one aggregate per set of flows that share the same links with the same
@@ -325,6 +487,8 @@ class FlowIncrementalTestSuite : public TestSuite
         AddTestCase(new AggregatesMatchPerFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new RateComputationCostTestCase, DT_TEST_QUICK);
         AddTestCase(new EngineWorkPerEventTestCase, DT_TEST_QUICK);
+        AddTestCase(new FcfsQueuesMatchEveryFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new FcfsCostTestCase, DT_TEST_QUICK);
     }
 };
 

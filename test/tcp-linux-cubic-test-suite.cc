@@ -424,19 +424,30 @@ class FriendlyRegionTestCase : public TestCase
     }
 };
 
-/// PacketSink Rx: count bytes of flow i and note when it has all.
-void
-OnRx(std::vector<uint64_t>* got,
-     std::vector<double>* done,
-     uint64_t size,
-     uint32_t i,
-     Ptr<const Packet> p,
-     const Address&)
+/// What the sinks of the two-flow case saw.
+struct TwoFlowRx
 {
-    (*got)[i] += p->GetSize();
-    if ((*done)[i] < 0 && (*got)[i] >= size)
+    uint64_t size;                    //!< bytes per flow
+    std::vector<uint64_t> got{0, 0};  //!< bytes received per flow
+    std::vector<double> done{-1, -1}; //!< time (s) each flow had all its bytes
+    uint64_t total{0};                //!< bytes received by both
+    double bulkDone{-1};              //!< time (s) both together had 99 % of 2 S
+};
+
+/// PacketSink Rx: count bytes of flow i; note when it has all, and when both have 99 %.
+void
+OnRx(TwoFlowRx* rx, uint32_t i, Ptr<const Packet> p, const Address&)
+{
+    const double now = Simulator::Now().GetSeconds();
+    rx->got[i] += p->GetSize();
+    rx->total += p->GetSize();
+    if (rx->done[i] < 0 && rx->got[i] >= rx->size)
     {
-        (*done)[i] = Simulator::Now().GetSeconds();
+        rx->done[i] = now;
+    }
+    if (rx->bulkDone < 0 && rx->total >= 0.99 * 2 * rx->size)
+    {
+        rx->bulkDone = now;
     }
 }
 
@@ -448,8 +459,8 @@ class LinuxCubicFlowsTestCase : public TestCase
 {
   public:
     LinuxCubicFlowsTestCase()
-        : TestCase("two TcpLinuxCubic flows of 4 MB through a 1 Gbps bottleneck both complete, "
-                   "the last within 25 % of 2 S over C")
+        : TestCase("two TcpLinuxCubic flows of 4 MB through a 1 Gbps bottleneck both complete "
+                   "and deliver 99 % of their 2 S bytes within 25 % of 2 S over C")
     {
     }
 
@@ -467,16 +478,14 @@ class LinuxCubicFlowsTestCase : public TestCase
         cluster->ConfigureTcp();
         cluster->Build();
         const uint64_t size = 4000000;
-        std::vector<uint64_t> got(2, 0);
-        std::vector<double> done(2, -1);
+        TwoFlowRx rx{size};
         for (uint32_t i = 0; i < 2; ++i)
         {
             uint16_t port = 7000 + i;
             PacketSinkHelper sink("ns3::TcpSocketFactory",
                                   InetSocketAddress(Ipv4Address::GetAny(), port));
             ApplicationContainer s = sink.Install(cluster->GetServers().Get(0));
-            s.Get(0)->TraceConnectWithoutContext("Rx",
-                                                 MakeBoundCallback(&OnRx, &got, &done, size, i));
+            s.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &rx, i));
             BulkSendHelper bulk("ns3::TcpSocketFactory",
                                 InetSocketAddress(cluster->GetServerAddress(0), port));
             bulk.SetAttribute("MaxBytes", UintegerValue(size));
@@ -488,12 +497,19 @@ class LinuxCubicFlowsTestCase : public TestCase
         const double c = 1e9 / 8 * 1448 / 1500;
         for (uint32_t i = 0; i < 2; ++i)
         {
-            NS_TEST_EXPECT_MSG_EQ(got[i], size, "flow " << i << " bytes");
-            NS_TEST_EXPECT_MSG_GT(done[i], 0, "flow " << i << " completes");
+            NS_TEST_EXPECT_MSG_EQ(rx.got[i], size, "flow " << i << " bytes");
+            NS_TEST_EXPECT_MSG_GT(rx.done[i], 0, "flow " << i << " completes");
         }
-        const double last = std::max(done[0], done[1]);
-        NS_TEST_EXPECT_MSG_GT_OR_EQ(last, 2 * size / c, "no faster than the link");
-        NS_TEST_EXPECT_MSG_LT(last, 1.25 * 2 * size / c, "close to the link rate");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(std::max(rx.done[0], rx.done[1]),
+                                    2 * size / c,
+                                    "no faster than the link");
+        // The bulk, not the last segment: when a flow's final segment is dropped, no later
+        // segment raises duplicate ACKs, and ns-3 (3.37-3.48) has no tail-loss probe (RFC 8985),
+        // so that segment waits for the 200 ms RTO where Linux probes after about 2 RTT. Whether
+        // the tail is hit depends on ns-3's loss recovery (it is in 3.44 and 3.48, not in 3.37),
+        // not on the congestion control under test.
+        NS_TEST_EXPECT_MSG_GT(rx.bulkDone, 0, "99 % of 2 S arrives");
+        NS_TEST_EXPECT_MSG_LT(rx.bulkDone, 1.25 * 2 * size / c, "close to the link rate");
     }
 };
 

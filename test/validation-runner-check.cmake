@@ -4,6 +4,8 @@
 # with, per scenario and K, one packet row, the three flow variants of the matrix (fcfs, ps,
 # hybrid) and analytic rows with relative errors, the error tables, the figure scripts and the
 # timeline of the scenario that asks for one; then --resume reuses all 20 job results.
+# CHECK=jobs (test/data/validation-matrix-jobs.json): a scenario of two jobs gives one row per
+# job, named <scenario>/<job>.
 # CHECK=calibration (test/data/validation-matrix-calibration.json): calibration.csv lists both
 # values with one chosen, and the holdout scenario has a row of the calibrated variant under its
 # own name.
@@ -13,7 +15,18 @@ execute_process(COMMAND ${RUNNER} --matrix=${MATRIX} --out=${OUT} --jobs=2 RESUL
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "validation-runner exited ${rc}:\n${out}${err}")
 endif()
-if(CHECK STREQUAL "calibration")
+if(CHECK STREQUAL "jobs")
+  # test/data/validation-matrix-jobs.json: one scenario of two jobs (inline list); one row per
+  # job and backend, the flow rows with their error against the packet row of the same job.
+  file(READ "${OUT}/results.csv" results)
+  foreach(job a b)
+    foreach(backend "packet,TcpCubic" "flow,ps")
+      if(NOT results MATCHES "\ntwo-jobs-one-spine/${job},sync-basic,holdout,[^,]+,1,${backend},[0-9.e+-]+,[0-9.e+-]+,[0-9.e+-]+,")
+        message(FATAL_ERROR "results.csv lacks the ${backend} row of job ${job}:\n${results}\n${out}")
+      endif()
+    endforeach()
+  endforeach()
+elseif(CHECK STREQUAL "calibration")
   file(READ "${OUT}/calibration.csv" calibration)
   if(NOT calibration MATCHES "swept,--seed,1,[0-9.e-]+,[0-9.e-]+,1,(yes)?\n"
      OR NOT calibration MATCHES "swept,--seed,2,[0-9.e-]+,[0-9.e-]+,1,(yes)?\n"

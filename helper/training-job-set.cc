@@ -1,0 +1,485 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-job-set.h"
+
+#include "ns3/json-input.h"
+#include "ns3/log.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingJobSet");
+
+namespace
+{
+
+/// Limits of a jobs file: far above any real one.
+const JsonInput::Limits&
+JobsJsonLimits()
+{
+    static const JsonInput::Limits limits{1 << 20, 64, "a JSON array of job objects"};
+    return limits;
+}
+
+/// \return "where: jobs[i]" or "where: jobs[i] (name)"
+std::string
+JobContext(const std::string& where, std::size_t index, const std::string& name)
+{
+    return where + ": jobs[" + std::to_string(index) + "]"
+           + (name.empty() ? "" : " (" + name + ")");
+}
+
+/// \return the JSON value as option text (numbers as the driver would read them)
+std::string
+ValueText(const nlohmann::json& v)
+{
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+/// The ECMP paths of one job's connections, as the packet level opens them.
+void
+AddJobPaths(const FabricTopology& fabric,
+            uint32_t offset,
+            const TrainingScenario& s,
+            std::set<uint32_t>& links)
+{
+    const bool ps = s.architecture == TrainingScenario::PARAMETER_SERVER;
+    const uint32_t k = s.workers;
+    const uint32_t p = ps ? s.servers : 0;
+    auto add = [&](uint32_t from, uint32_t to, uint16_t srcPort, uint16_t dstPort)
+    {
+        const uint32_t a = fabric.GetRoleHost(offset + from);
+        const uint32_t b = fabric.GetRoleHost(offset + to);
+        FabricTopology::FlowKey key{FabricTopology::GetHostAddress(a),
+                                    FabricTopology::GetHostAddress(b),
+                                    srcPort,
+                                    dstPort,
+                                    6};
+        for (uint32_t l : fabric.GetPath(a, b, key))
+        {
+            links.insert(l);
+        }
+    };
+    constexpr uint16_t service = 5000;
+    constexpr uint16_t ephemeral = 49153;
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        for (uint32_t q = 0; q < p; ++q)
+        {
+            const uint16_t port = static_cast<uint16_t>(ephemeral + q);
+            add(w, k + q, port, service);
+            add(k + q, w, service, port);
+        }
+        if (!ps && k > 1)
+        {
+            add(w, (w + 1) % k, ephemeral, service);
+        }
+    }
+}
+
+} // namespace
+
+uint32_t
+TrainingJob::GetNRoles() const
+{
+    return scenario.workers
+           + (scenario.architecture == TrainingScenario::PARAMETER_SERVER ? scenario.servers : 0);
+}
+
+const std::vector<std::string>&
+TrainingJobSet::GetPerJobOptions()
+{
+    // What one job is: its DNN, architecture, schedule, fusion, compute and placement. Links,
+    // buffers, TCP, ECMP, cross traffic, backend and output options are the cluster's.
+    static const std::vector<std::string> names = {
+        "profile",     "arch",          "mode",          "workers",      "servers", "overlap",
+        "order",       "window",        "partition",     "computeScale", "steps",   "warmup",
+        "seed",        "startJitter",   "sampleSteps",   "placement",    "preset",  "bucket",
+        "firstBucket", "fusionTimeout", "reductionRate", "gpusPerNode",  "intraBw", "intraLatency"};
+    return names;
+}
+
+TrainingJobSet::TrainingJobSet(const RunRequest& base)
+    : m_base(base)
+{
+}
+
+TrainingJobSet
+TrainingJobSet::FromFile(const std::string& file, const RunRequest& base)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+    {
+        throw TrainingInputError("--jobs: '" + file + "' is not a regular file");
+    }
+    return FromText(JsonInput::ReadFile(file, JobsJsonLimits()), file, base);
+}
+
+TrainingJobSet
+TrainingJobSet::FromText(const std::string& text, const std::string& where, const RunRequest& base)
+{
+    return FromJson(nlohmann::json(JsonInput::Parse(text, where, JobsJsonLimits())), where, base);
+}
+
+TrainingJobSet
+TrainingJobSet::FromJson(const nlohmann::json& jobs,
+                         const std::string& where,
+                         const RunRequest& base)
+{
+    const nlohmann::json* list = &jobs;
+    if (jobs.is_object())
+    {
+        if (jobs.size() != 1 || !jobs.contains("jobs"))
+        {
+            throw TrainingInputError(where
+                                     + ": an object with keys other than \"jobs\" "
+                                       "(expected [job, ...] or {\"jobs\": [job, ...]})");
+        }
+        list = &jobs["jobs"];
+    }
+    if (!list->is_array() || list->empty())
+    {
+        throw TrainingInputError(where + ": "
+                                 + (list->is_array() ? "empty list" : list->type_name())
+                                 + " (expected a non-empty list of job objects, e.g. "
+                                   "[{\"workers\": 2}, {\"workers\": 2}])");
+    }
+    TrainingJobSet set(base);
+    for (std::size_t i = 0; i < list->size(); ++i)
+    {
+        set.ParseJob(where, i, (*list)[i]);
+    }
+    set.Place(where);
+    return set;
+}
+
+void
+TrainingJobSet::ParseJob(const std::string& where, std::size_t index, const nlohmann::json& object)
+{
+    const std::string name
+        = object.is_object() && object.contains("name") && object["name"].is_string()
+              ? object["name"].get<std::string>()
+              : "";
+    const std::string ctx = JobContext(where, index, name);
+    if (!object.is_object())
+    {
+        throw TrainingInputError(ctx + ": " + object.type_name()
+                                 + " (expected an object of per-job options)");
+    }
+    const auto& perJob = GetPerJobOptions();
+    RunRequest r = m_base;
+    TrainingJob job;
+    job.name = name.empty() ? "job" + std::to_string(index) : name;
+    for (const auto& [key, value] : object.items())
+    {
+        if (key == "name" || key == "startTime")
+        {
+            continue;
+        }
+        if (std::find(perJob.begin(), perJob.end(), key) == perJob.end())
+        {
+            throw TrainingInputError(
+                ctx + ": ." + key
+                + (ScenarioOptions::Find(key)
+                       ? " is not a per-job option (fabric, network, TCP, backend and output "
+                         "options are set once for all jobs, outside the jobs file)"
+                       : " is not an option (expected name, startTime or one of the per-job "
+                         "driver options: profile, arch, mode, workers, servers, placement, "
+                         "steps, warmup, ...)"));
+        }
+    }
+    if (object.contains("name")
+        && (!object["name"].is_string()
+            || !std::regex_match(name, std::regex("[A-Za-z0-9_-]{1,32}"))))
+    {
+        throw TrainingInputError(ctx + ": .name: expected 1 to 32 letters, digits, '_' or '-'");
+    }
+    nlohmann::json options = object;
+    options.erase("name");
+    options.erase("startTime");
+    ScenarioOptions::ApplyJson(options, ctx, r);
+    if (r.workerSweep.size() > 1)
+    {
+        throw TrainingInputError(ctx + ": .workers: one worker count per job (no sweep)");
+    }
+    if (object.contains("startTime"))
+    {
+        const nlohmann::json& t = object["startTime"];
+        const std::string text = t.is_number() ? ValueText(t) + "s" : ValueText(t);
+        if (!(t.is_number() || t.is_string()))
+        {
+            throw TrainingInputError(ctx + ": .startTime: expected seconds or a time like 50ms");
+        }
+        job.startTime = TrainingScenario::ParseTime(ctx + ": .startTime", text).GetSeconds();
+        if (!(job.startTime >= 0))
+        {
+            throw TrainingInputError(ctx + ": .startTime: expected a time >= 0");
+        }
+    }
+    try
+    {
+        job.profile
+            = std::make_shared<const TrainingProfile>(TrainingProfile::LoadFromFile(r.profile));
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(ctx + ": .profile: " + e.what());
+    }
+    job.scenario = r.scenario;
+    job.placement = r.scenario.placement;
+    m_jobs.push_back(std::move(job));
+}
+
+void
+TrainingJobSet::Add(TrainingJob job)
+{
+    m_jobs.push_back(std::move(job));
+}
+
+std::vector<uint32_t>
+TrainingJobSet::PlaceJob(uint32_t j, std::vector<uint8_t>& taken, const std::string& where) const
+{
+    const TrainingJob& job = m_jobs[j];
+    const std::string ctx = JobContext(where, j, job.name);
+    const uint32_t count = job.GetNRoles();
+    uint32_t free = 0;
+    for (uint8_t t : taken)
+    {
+        free += t ? 0 : 1;
+    }
+    if (count > free)
+    {
+        throw TrainingInputError(ctx + ": " + std::to_string(count) + " workers and servers, but "
+                                 + std::to_string(free) + " of the fabric's "
+                                 + std::to_string(taken.size())
+                                 + " hosts are left by the jobs before it (expected a larger "
+                                   "fabric, e.g. --hostsPerLeaf, or fewer roles)");
+    }
+    const std::string option = ctx + ": .placement";
+    std::vector<uint32_t> hosts;
+    const std::string& policy = job.placement;
+    if (policy == "packed" || policy == "spread" || policy == "random")
+    {
+        // The policy's order over all hosts, without those taken.
+        for (uint32_t h : m_fabric.Place(option, policy, m_fabric.GetNHosts(), job.scenario.seed))
+        {
+            if (!taken[h] && hosts.size() < count)
+            {
+                hosts.push_back(h);
+            }
+        }
+    }
+    else
+    {
+        hosts = m_fabric.Place(option, policy, count, job.scenario.seed);
+        for (uint32_t h : hosts)
+        {
+            if (taken[h])
+            {
+                throw TrainingInputError(option + ": host " + std::to_string(h)
+                                         + " is already taken by an earlier job (expected hosts "
+                                           "no other job uses)");
+            }
+        }
+    }
+    for (uint32_t h : hosts)
+    {
+        taken[h] = 1;
+    }
+    return hosts;
+}
+
+void
+TrainingJobSet::Place(const std::string& where)
+{
+    if (m_jobs.empty())
+    {
+        throw TrainingInputError(where + ": no job (expected at least one)");
+    }
+    const TrainingScenario& base = m_base.scenario;
+    if (base.crossTraffic != "none")
+    {
+        throw TrainingInputError(where
+                                 + ": --crossTraffic with several jobs (expected none: the "
+                                   "other jobs are the cross traffic)");
+    }
+    std::set<std::string> names;
+    uint32_t roles = 0;
+    for (std::size_t j = 0; j < m_jobs.size(); ++j)
+    {
+        if (!names.insert(m_jobs[j].name).second)
+        {
+            throw TrainingInputError(JobContext(where, j, m_jobs[j].name)
+                                     + ": .name: used by an earlier job (expected unique names)");
+        }
+        roles += m_jobs[j].GetNRoles();
+    }
+    try
+    {
+        m_fabric = FabricTopology::Unplaced(base, roles);
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(where + ": " + e.what());
+    }
+    std::vector<uint8_t> taken(m_fabric.GetNHosts(), 0);
+    std::vector<uint32_t> allHosts;
+    std::vector<std::string> allNames;
+    m_offsets.clear();
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        TrainingJob& job = m_jobs[j];
+        m_offsets.push_back(static_cast<uint32_t>(allHosts.size()));
+        job.hosts = PlaceJob(j, taken, where);
+        for (uint32_t r = 0; r < job.hosts.size(); ++r)
+        {
+            allHosts.push_back(job.hosts[r]);
+            allNames.push_back(job.name + "." + TrainingNetwork::GetHostName(job.scenario, r));
+        }
+    }
+    m_fabric.SetRoles(allHosts, allNames);
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        TrainingJob& job = m_jobs[j];
+        // Its fabric fields are the base's (ParseJob starts from the base request); fixing the
+        // leaf size and its hosts makes its scenario rebuild the same fabric and paths.
+        TrainingScenario& s = job.scenario;
+        if (base.topology == "leafspine")
+        {
+            s.hostsPerLeaf = m_fabric.GetNHosts() / base.leaves;
+        }
+        if (base.topology == "star")
+        {
+            s.placement = "packed"; // a star of its own roles: every host alike
+        }
+        else
+        {
+            std::string list;
+            for (uint32_t h : job.hosts)
+            {
+                list += (list.empty() ? "" : ",") + std::to_string(h);
+            }
+            s.placement = list;
+        }
+        try
+        {
+            job.scenario.Validate(*job.profile);
+        }
+        catch (const TrainingInputError& e)
+        {
+            throw TrainingInputError(JobContext(where, j, job.name) + ": " + e.what());
+        }
+    }
+}
+
+const TrainingScenario&
+TrainingJobSet::GetFabricScenario() const
+{
+    return m_base.scenario;
+}
+
+const std::vector<TrainingJob>&
+TrainingJobSet::GetJobs() const
+{
+    return m_jobs;
+}
+
+const FabricTopology&
+TrainingJobSet::GetFabric() const
+{
+    return m_fabric;
+}
+
+uint32_t
+TrainingJobSet::GetRoleOffset(uint32_t job) const
+{
+    return m_offsets.at(job);
+}
+
+std::vector<uint32_t>
+TrainingJobSet::GetJobLinks(uint32_t job) const
+{
+    std::set<uint32_t> links;
+    AddJobPaths(m_fabric, m_offsets.at(job), m_jobs.at(job).scenario, links);
+    return {links.begin(), links.end()};
+}
+
+std::string
+JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
+{
+    nlohmann::ordered_json o;
+    o["backend"] = backend;
+    o["variant"] = variant;
+    o["wall_time_s"] = wallSeconds;
+    auto jobs = nlohmann::ordered_json::array();
+    for (std::size_t j = 0; j < this->jobs.size(); ++j)
+    {
+        auto r = nlohmann::ordered_json::parse(this->jobs[j].ToJson(includeRecords));
+        nlohmann::ordered_json job;
+        job["name"] = set.GetJobs()[j].name;
+        job["start_time_s"] = set.GetJobs()[j].startTime;
+        job.update(r);
+        jobs.push_back(std::move(job));
+    }
+    o["jobs"] = std::move(jobs);
+    nlohmann::ordered_json fabric;
+    fabric["description"] = set.GetFabric().Describe();
+    fabric["window_start_s"] = windowStart;
+    fabric["window_end_s"] = windowEnd;
+    fabric["counts_losses"] = countsLosses;
+    auto links = nlohmann::ordered_json::array();
+    for (const auto& l : this->links)
+    {
+        nlohmann::ordered_json x{{"link", l.name}, {"utilisation", l.utilisation}};
+        if (countsLosses)
+        {
+            x["drops"] = l.drops;
+            x["ecn_marks"] = l.ecnMarks;
+        }
+        links.push_back(std::move(x));
+    }
+    fabric["links"] = std::move(links);
+    fabric["notes"] = notes;
+    o["fabric"] = std::move(fabric);
+    return o.dump();
+}
+
+std::string
+JobSetResult::MakeDocument(const TrainingJobSet& set,
+                           const std::vector<JobSetResult>& results,
+                           bool includeRecords)
+{
+    nlohmann::ordered_json doc;
+    doc["scenario"] = nlohmann::ordered_json::parse(set.GetFabricScenario().ToJson());
+    auto jobs = nlohmann::ordered_json::array();
+    for (const auto& job : set.GetJobs())
+    {
+        jobs.push_back({{"name", job.name},
+                        {"start_time_s", job.startTime},
+                        {"hosts", job.hosts},
+                        {"profile",
+                         {{"model", job.profile->GetModel()},
+                          {"file", job.profile->GetSourceName()},
+                          {"batch_size", job.profile->GetBatchSize()}}},
+                        {"scenario", nlohmann::ordered_json::parse(job.scenario.ToJson())}});
+    }
+    doc["jobs"] = std::move(jobs);
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& r : results)
+    {
+        list.push_back(nlohmann::ordered_json::parse(r.ToJson(set, includeRecords)));
+    }
+    doc["results"] = std::move(list);
+    return doc.dump(1);
+}
+
+} // namespace ns3

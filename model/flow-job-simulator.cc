@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// FlowLevelSimulator::RunJobs: several parameter-server jobs on one fabric, one clock and one
+// rate computation (issue 16). The single-job run is in flow-level-simulator.cc.
+
+#include "flow-event-core.h"
+#include "flow-level-simulator.h"
+#include "flow-ps-engine.h"
+#include "training-input-error.h"
+#include "training-profile.h"
+#include "training-scenario.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <limits>
+#include <memory>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowJobSimulator");
+
+namespace
+{
+
+/// The jobs' engines on one clock: events in time order across jobs, rates computed together.
+class SharedRun
+{
+  public:
+    /**
+     * \param sharing the sharing model
+     * \param capacity capacity of every directed link of the shared fabric (bytes/s)
+     */
+    SharedRun(const SharingModel& sharing, const std::vector<double>& capacity)
+        : m_sharing(sharing),
+          m_capacity(capacity)
+    {
+    }
+
+    /**
+     * \param engine a job's engine (not begun)
+     * \param start when the job begins
+     */
+    void Add(flow::FlowPsEngine* engine, double start)
+    {
+        m_engines.push_back(engine);
+        m_start.push_back(start);
+        m_started.push_back(false);
+    }
+
+    /// Run every job to its end.
+    void Run()
+    {
+        while (true)
+        {
+            const auto [t, j, start] = Next();
+            if (t == flow::INF)
+            {
+                break;
+            }
+            m_now = t;
+            if (start)
+            {
+                m_engines[j]->BeginShared(t, &m_prioritySeq);
+                m_started[j] = true;
+            }
+            else
+            {
+                m_engines[j]->HandleNext();
+            }
+            // Rates matter only once time moves on: batch all changes of one instant.
+            if (std::get<0>(Next()) > m_now && AnyDirty())
+            {
+                Share();
+            }
+        }
+    }
+
+  private:
+    /// \return (time, job, is a start) of the next thing to do: earliest first, then starts
+    /// before events (jobs that start together are shared from their first instant), then
+    /// the lowest job index
+    std::tuple<double, std::size_t, bool> Next() const
+    {
+        std::tuple<double, bool, std::size_t> best{flow::INF, true, 0};
+        for (std::size_t j = 0; j < m_engines.size(); ++j)
+        {
+            const double t = m_started[j] ? m_engines[j]->NextEventTime() : m_start[j];
+            best = std::min(best, std::tuple<double, bool, std::size_t>{t, m_started[j], j});
+        }
+        return {std::get<0>(best), std::get<2>(best), !std::get<1>(best)};
+    }
+
+    /// \return true when some started job's active set changed
+    bool AnyDirty() const
+    {
+        for (std::size_t j = 0; j < m_engines.size(); ++j)
+        {
+            if (m_started[j] && m_engines[j]->IsDirty())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// One rate computation over the active connections of every started job.
+    void Share()
+    {
+        m_flows.clear();
+        m_counts.clear();
+        for (std::size_t j = 0; j < m_engines.size(); ++j)
+        {
+            if (m_started[j])
+            {
+                const std::size_t before = m_flows.size();
+                m_engines[j]->SetNow(m_now);
+                m_engines[j]->CollectFlows(m_flows);
+                m_counts.push_back(m_flows.size() - before);
+            }
+        }
+        m_sharing.AssignRates(m_flows, m_capacity, m_rates);
+        const double* rates = m_rates.data();
+        std::size_t c = 0;
+        for (std::size_t j = 0; j < m_engines.size(); ++j)
+        {
+            if (m_started[j])
+            {
+                m_engines[j]->ApplyRates(rates);
+                rates += m_counts[c++];
+            }
+        }
+    }
+
+    const SharingModel& m_sharing;              //!< the sharing model
+    const std::vector<double>& m_capacity;      //!< per directed link (bytes/s)
+    std::vector<flow::FlowPsEngine*> m_engines; //!< per job
+    std::vector<double> m_start;                //!< per job: start time
+    std::vector<bool> m_started;                //!< per job: begun
+    double m_now{0};                            //!< the shared clock
+    uint64_t m_prioritySeq{0};                  //!< activations of all jobs (FCFS order)
+    std::vector<SharingModel::Flow> m_flows;    //!< scratch: every job's active connections
+    std::vector<std::size_t> m_counts;          //!< scratch: flows per started job
+    std::vector<double> m_rates;                //!< scratch: their rates
+};
+
+} // namespace
+
+std::vector<TrainingResult>
+FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
+                            Ptr<const SharingModel> sharing,
+                            const Options& options)
+{
+    NS_LOG_FUNCTION(jobs.size());
+    auto wallStart = std::chrono::steady_clock::now();
+    if (options.windowBytes > 0)
+    {
+        throw TrainingInputError("--windowModel: not with several jobs (expected one job)");
+    }
+    const std::size_t n = jobs.size();
+    std::vector<TrainingResult> results(n);
+    std::vector<std::unique_ptr<FlowLevelSimulator>> sims;
+    std::vector<std::unique_ptr<flow::FlowFabric>> fabrics;
+    std::vector<std::unique_ptr<flow::FlowPsEngine>> engines;
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const Job& job = jobs[j];
+        if (job.scenario->architecture != TrainingScenario::PARAMETER_SERVER)
+        {
+            throw TrainingInputError("--jobs: RunJobs shares rates among parameter-server jobs "
+                                     "(expected --arch=ps)");
+        }
+        sims.push_back(
+            std::make_unique<FlowLevelSimulator>(*job.profile, *job.scenario, sharing, options));
+        fabrics.push_back(std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
+        NS_ABORT_MSG_IF(fabrics[j]->GetCapacity() != fabrics[0]->GetCapacity(),
+                        "jobs on different fabrics");
+        results[j].backend = "flow";
+        results[j].variant = sharing->GetName();
+        const flow::EngineInputs in{*job.profile,
+                                    *job.scenario,
+                                    *sharing,
+                                    sims[j]->m_options,
+                                    *fabrics[j],
+                                    sims[j]->GetFlowCap(),
+                                    results[j]};
+        engines.push_back(std::make_unique<flow::FlowPsEngine>(in));
+    }
+    SharedRun run(*sharing, fabrics[0]->GetCapacity());
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        run.Add(engines[j].get(), jobs[j].startTime);
+    }
+    run.Run();
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        FlowLevelSimulator& sim = *sims[j];
+        const flow::FlowPsEngine& engine = *engines[j];
+        sim.m_events = engine.events;
+        sim.m_rateComputations = engine.rateComputations;
+        sim.m_sharingFlows = engine.sharingFlows;
+        sim.m_classWork = engine.classWork;
+        std::vector<double> bytes = engine.GetLinkBytes(flow::DOWN);
+        const std::vector<double> up = engine.GetLinkBytes(flow::UP);
+        for (std::size_t l = 0; l < bytes.size(); ++l)
+        {
+            bytes[l] += up[l];
+        }
+        sim.Finish(results[j], *fabrics[j], bytes, wallStart);
+    }
+    return results;
+}
+
+} // namespace ns3

@@ -118,7 +118,7 @@ struct Group
     bool dirty{false};                  //!< the active set changed since the last rate computation
     uint64_t version{0};                //!< version of the pending check event
     std::vector<uint32_t> classes;      //!< its live rate classes
-    std::vector<uint32_t> byTime;       //!< its live rate classes, a heap by earliest nextTime
+    std::vector<uint32_t> byTime;       //!< FCFS: its live rate classes, a heap by nextTime
     std::vector<uint32_t> linkCount;    //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;      //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey; //!< plain max-min: the class of each key
@@ -435,17 +435,11 @@ class FlowPsEngine
      */
     void HeapUpdate(uint32_t k);
     /**
-     * \brief Sift the heap entry at position i up (if `up`) or down to its place.
+     * \brief Sift the heap entry at position i up or down to its place.
      * \param g group
      * \param i position
-     * \param up may move up (false while rebuilding bottom-up)
      */
-    void HeapFix(Group& g, std::size_t i, bool up = true);
-    /**
-     * \brief Rebuild a group's heap (after a rate computation that changed most classes).
-     * \param gi group index
-     */
-    void HeapRebuild(uint32_t gi);
+    void HeapFix(Group& g, std::size_t i);
     /**
      * \brief A class's members' new rate: its history grows, or is rebased when it outgrew them.
      * \param k rate class
@@ -623,7 +617,6 @@ class FlowPsEngine
     uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
     std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
     bool m_fcfs{false};                      //!< the model is FCFS: serve queue by queue
-    bool m_heapDeferred{false};              //!< in a full rate computation: rebuild the heap
     std::vector<double> m_remaining;         //!< FCFS scratch: capacity left per link
     std::vector<uint32_t> m_linkRound;       //!< FCFS scratch: round that set m_remaining
     std::vector<uint32_t> m_connRound;       //!< FCFS scratch: round that served a connection

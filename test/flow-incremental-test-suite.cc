@@ -9,9 +9,9 @@
 #include "training-test-utils.h"
 
 #include "ns3/distributed-training-compat.h"
+#include "ns3/fcfs-sharing.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/flow-rate-class.h"
-#include "ns3/fcfs-sharing.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/test.h"
 #include "ns3/training-scenario.h"
@@ -262,51 +262,11 @@ class FcfsQueuesMatchEveryFlowTestCase : public TestCase
             for (uint32_t servers : {1U, 2U})
             {
                 const TrainingScenario s = FabricCase(c, servers);
-                const std::string d =
-                    FirstDifference(RunFlow(s, p, CreateObject<FcfsSharing>()),
-                                    RunFlow(s, p, CreateObject<PerFlowFcfsSharing>()),
-                                    0);
+                const std::string d
+                    = FirstDifference(RunFlow(s, p, CreateObject<FcfsSharing>()),
+                                      RunFlow(s, p, CreateObject<PerFlowFcfsSharing>()),
+                                      0);
                 NS_TEST_ASSERT_MSG_EQ(d, "", "case " << c << ", P = " << s.servers);
-            }
-        }
-    }
-};
-
-/**
- * Async FCFS on the star: one connection at a time has the server's link, so a rate
- * computation serves the head of the server's queue (and maybe the next, if the head's own NIC
- * is what limits it) and stops. Measured: at most 2 flows per computation for K = 50 and 400,
- * where the reference hands the model every active connection (> 100 per computation at 400).
- */
-class FcfsCostTestCase : public TestCase
-{
-  public:
-    FcfsCostTestCase()
-        : TestCase("flow: async FCFS on the star serves at most 2 flows per rate computation at "
-                   "K = 50 and 400 (the per-flow reference: > 100 at 400)")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const TrainingProfile p = DriftingProfile();
-        for (uint32_t k : {50U, 400U})
-        {
-            TrainingScenario s;
-            s.workers = k;
-            s.steps = 4;
-            s.warmup = 1;
-            s.mode = TrainingScenario::ASYNC;
-            uint64_t flows = 0;
-            uint64_t computations = 0;
-            RunFlow(s, p, CreateObject<FcfsSharing>(), &flows, &computations);
-            NS_TEST_ASSERT_MSG_GT(computations, k, "rates were computed as flows came and went");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(flows, 2 * computations, "K = " << k);
-            if (k == 400)
-            {
-                RunFlow(s, p, CreateObject<PerFlowFcfsSharing>(), &flows, &computations);
-                NS_TEST_ASSERT_MSG_GT(flows, 100 * computations, "the reference sees every flow");
             }
         }
     }
@@ -383,18 +343,26 @@ class AggregatesMatchPerFlowTestCase : public TestCase
 };
 
 /**
- * Async PS on the star: every worker's connection crosses the server's link and its own NIC,
- * which it has alone, so all active connections of a direction are one aggregate (two while one
- * of them is alone on the server link). The flows handed to the sharing model per rate
- * computation stay at most 2 for K = 50 and K = 400, while the per-flow reference hands it about
- * K/2 or more at K = 400: the rate computation's cost no longer grows with K.
+ * The flows a sharing model is handed per rate computation on the star, async, K = 50 and 400:
+ * at most 2, while the per-flow reference hands it more than 100 per computation at K = 400.
+ *
+ * PS: every worker's connection crosses the server's link and its own NIC, which it has alone,
+ * so all active connections of a direction are one aggregate (two while one of them is alone on
+ * the server link): the rate computation's cost no longer grows with K.
+ *
+ * FCFS: one connection at a time has the server's link, so a rate computation serves the head of
+ * the server's queue (and maybe the next, if the head's own NIC is what limits it) and stops.
+ *
+ * \tparam Sharing the sharing model
+ * \tparam Reference the same model handed every active flow
  */
+template<typename Sharing, typename Reference>
 class RateComputationCostTestCase : public TestCase
 {
   public:
-    RateComputationCostTestCase()
-        : TestCase("flow: async PS on the star hands the sharing model at most 2 aggregates per "
-                   "rate computation at K = 50 and 400 (the per-flow reference: > 100 at 400)")
+    /** \param name what the case proves */
+    explicit RateComputationCostTestCase(const std::string& name)
+        : TestCase(name)
     {
     }
 
@@ -411,12 +379,12 @@ class RateComputationCostTestCase : public TestCase
             s.mode = TrainingScenario::ASYNC;
             uint64_t flows = 0;
             uint64_t computations = 0;
-            RunFlow(s, p, CreateObject<PsSharing>(), &flows, &computations);
+            RunFlow(s, p, CreateObject<Sharing>(), &flows, &computations);
             NS_TEST_ASSERT_MSG_GT(computations, k, "rates were computed as flows came and went");
             NS_TEST_ASSERT_MSG_LT_OR_EQ(flows, 2 * computations, "K = " << k);
             if (k == 400)
             {
-                RunFlow(s, p, CreateObject<PerFlowPsSharing>(), &flows, &computations);
+                RunFlow(s, p, CreateObject<Reference>(), &flows, &computations);
                 NS_TEST_ASSERT_MSG_GT(flows, 100 * computations, "the reference sees every flow");
             }
         }
@@ -485,10 +453,17 @@ class FlowIncrementalTestSuite : public TestSuite
         AddTestCase(new RateClassIntegralTestCase, DT_TEST_QUICK);
         AddTestCase(new RateClassLongHistoryTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregatesMatchPerFlowTestCase, DT_TEST_QUICK);
-        AddTestCase(new RateComputationCostTestCase, DT_TEST_QUICK);
+        AddTestCase(new RateComputationCostTestCase<PsSharing, PerFlowPsSharing>(
+                        "flow: async PS on the star hands the sharing model at most 2 aggregates "
+                        "per rate computation at K = 50 and 400 (the per-flow reference: > 100 at "
+                        "400)"),
+                    DT_TEST_QUICK);
         AddTestCase(new EngineWorkPerEventTestCase, DT_TEST_QUICK);
         AddTestCase(new FcfsQueuesMatchEveryFlowTestCase, DT_TEST_QUICK);
-        AddTestCase(new FcfsCostTestCase, DT_TEST_QUICK);
+        AddTestCase(new RateComputationCostTestCase<FcfsSharing, PerFlowFcfsSharing>(
+                        "flow: async FCFS on the star serves at most 2 flows per rate computation "
+                        "at K = 50 and 400 (the per-flow reference: > 100 at 400)"),
+                    DT_TEST_QUICK);
     }
 };
 

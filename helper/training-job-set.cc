@@ -86,50 +86,6 @@ AddJobPaths(const FabricTopology& fabric,
     }
 }
 
-/**
- * \brief Fix a placed job's fabric fields so that its scenario rebuilds the fabric of the set
- * and the same paths, then validate it.
- * \param job the job (its hosts chosen)
- * \param base the set's scenario
- * \param fabricHosts hosts of the set's fabric
- * \param context the job, for messages
- */
-void
-PinPlacement(TrainingJob& job,
-             const TrainingScenario& base,
-             uint32_t fabricHosts,
-             const std::string& context)
-{
-    // Its fabric fields are the base's (ParseJob starts from the base request); fixing the
-    // leaf size and its hosts makes its scenario rebuild the same fabric and paths.
-    TrainingScenario& s = job.scenario;
-    if (base.topology == "leafspine")
-    {
-        s.hostsPerLeaf = fabricHosts / base.leaves;
-    }
-    if (base.topology == "star")
-    {
-        s.placement = "packed"; // a star of its own roles: every host alike
-    }
-    else
-    {
-        std::string list;
-        for (uint32_t h : job.hosts)
-        {
-            list += (list.empty() ? "" : ",") + std::to_string(h);
-        }
-        s.placement = list;
-    }
-    try
-    {
-        job.scenario.Validate(*job.profile);
-    }
-    catch (const TrainingInputError& e)
-    {
-        throw TrainingInputError(context + ": " + e.what());
-    }
-}
-
 } // namespace
 
 uint32_t
@@ -393,7 +349,35 @@ TrainingJobSet::Place(const std::string& where)
     m_fabric.SetRoles(allHosts, allNames);
     for (uint32_t j = 0; j < m_jobs.size(); ++j)
     {
-        PinPlacement(m_jobs[j], base, m_fabric.GetNHosts(), JobContext(where, j, m_jobs[j].name));
+        TrainingJob& job = m_jobs[j];
+        // Its fabric fields are the base's (ParseJob starts from the base request); fixing the
+        // leaf size and its hosts makes its scenario rebuild the same fabric and paths.
+        TrainingScenario& s = job.scenario;
+        if (base.topology == "leafspine")
+        {
+            s.hostsPerLeaf = m_fabric.GetNHosts() / base.leaves;
+        }
+        if (base.topology == "star")
+        {
+            s.placement = "packed"; // a star of its own roles: every host alike
+        }
+        else
+        {
+            std::string list;
+            for (uint32_t h : job.hosts)
+            {
+                list += (list.empty() ? "" : ",") + std::to_string(h);
+            }
+            s.placement = list;
+        }
+        try
+        {
+            job.scenario.Validate(*job.profile);
+        }
+        catch (const TrainingInputError& e)
+        {
+            throw TrainingInputError(JobContext(where, j, job.name) + ": " + e.what());
+        }
     }
 }
 

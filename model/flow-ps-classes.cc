@@ -427,7 +427,9 @@ FlowPsEngine::HeapRemove(uint32_t k)
     }
 }
 
-void
+// Out of line: inlined into RefreshClass (every PS rate change, where it is not called) it made
+// that hot function slower.
+__attribute__((noinline)) void
 FlowPsEngine::HeapUpdate(uint32_t k)
 {
     if (!m_fcfs)

@@ -39,7 +39,7 @@ namespace
 /// The benchmark's options.
 struct Options
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-p100-b64.json";
+    std::string profileFile;
     std::string backend = "flow";
     std::string topology = "fattree";
     uint32_t fatTreeK = 16;
@@ -63,7 +63,7 @@ ParseOptions(int argc, char* argv[])
 {
     Options o;
     ProgramOptions cmd("Wall and CPU time of a backend on a data-centre fabric.");
-    cmd.Add("profile", "Profile JSON file", o.profileFile);
+    cmd.AddProfile(o.profileFile, "resnet50-p100-b64.json");
     cmd.Add("backend", "Backend", o.backend, {"flow", "packet"});
     cmd.Add("topology", "Fabric", o.topology, {"star", "leafspine", "fattree"});
     cmd.Add("fatTreeK", "fattree: switch radix k (even; k^3/4 hosts)", o.fatTreeK, 2, 64);
@@ -282,14 +282,9 @@ Benchmark(const Options& o)
 int
 main(int argc, char* argv[])
 {
-    try
-    {
-        Benchmark(ParseOptions(argc, argv));
-    }
-    catch (const TrainingInputError& e)
-    {
-        std::cerr << "error: " << e.what() << std::endl;
-        return 1;
-    }
-    return 0;
+    return ProgramOptions::Run(
+        [&]()
+        {
+            Benchmark(ParseOptions(argc, argv));
+        });
 }

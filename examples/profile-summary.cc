@@ -18,11 +18,11 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile = std::string(DT_SOURCE_DIR) + "/traces/resnet50-cpu-b8.json";
+    std::string profileFile;
     bool listLayers = false;
 
     ProgramOptions cmd("Print the summary of a distributed-training profile (traces/README.md).");
-    cmd.Add("profile", "Profile JSON file", profileFile);
+    cmd.AddProfile(profileFile, "resnet50-cpu-b8.json");
     cmd.Add("layers", "Also list every layer", listLayers);
     TrainingProfile profile;
     try

@@ -728,6 +728,7 @@ Prepare(Options& o)
     s.nicRate = o.rate;
     s.flowCap = o.cap;
     s.mtu = o.mtu;
+    s.linkDelay = o.delay;
     // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
     // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
     Plan p;
@@ -737,7 +738,7 @@ Prepare(Options& o)
     p.c = kernel ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
     p.one = kernel ? (p.capBytes > 0 ? std::min(linuxC, p.capBytes) : linuxC)
                    : TrainingNetwork::GetGoodputBytesPerSecond(s);
-    p.rtt = 4 * o.delay.GetSeconds();
+    p.rtt = TrainingNetwork::GetPropagationRttSeconds(s);
     p.bdp = p.one * p.rtt;
     if (o.size == 0)
     {

@@ -121,7 +121,7 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
     }
     d.linkDelay = scenario.linkDelay.GetSeconds();
     d.hopLatency = 2 * d.linkDelay;
-    d.roundTrip = 4 * d.linkDelay;
+    d.roundTrip = TrainingNetwork::GetPropagationRttSeconds(scenario);
     if (d.gpus > 1)
     {
         // Reduce before and broadcast after the exchange (TrainingNetwork, 000 Sec. 4.4).

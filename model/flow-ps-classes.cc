@@ -25,20 +25,14 @@ FlowPsEngine::Recompute(uint32_t gi)
     {
         RecomputeFcfs(gi); // changes few classes: the heap follows each
     }
+    else if (m_plainMaxMin)
+    {
+        RecomputeAggregates(gi); // every class's rate may change: PushCheck scans them
+        sharingFlows += m_flows.size();
+    }
     else
     {
-        // Every class's rate may change: one heap rebuild instead of a sift per class.
-        m_heapDeferred = true;
-        if (m_plainMaxMin)
-        {
-            RecomputeAggregates(gi);
-        }
-        else
-        {
-            RecomputeEach(gi);
-        }
-        m_heapDeferred = false;
-        HeapRebuild(gi);
+        RecomputeEach(gi);
         sharingFlows += m_flows.size();
     }
     ++rateComputations;
@@ -302,7 +296,7 @@ FlowPsEngine::RefreshClass(uint32_t k)
         cl.PopDrain();
     }
     cl.nextTime = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
-    if (!m_heapDeferred)
+    if (m_fcfs) // the only heap (a call per rate change costs 0.6 % of a PS run)
     {
         HeapUpdate(k);
     }
@@ -311,10 +305,24 @@ FlowPsEngine::RefreshClass(uint32_t k)
 void
 FlowPsEngine::PushCheck(uint32_t gi)
 {
-    // The earliest drain time of the group's classes: the top of its heap.
+    // The earliest drain time of the group's classes: under FCFS the top of its heap (a rate
+    // computation changes few classes); else a scan, since a rate computation changes the drain
+    // times of all of them and already costs per class (rebuilding a heap costs more).
     Group& g = m_groups[gi];
-    const double next = g.byTime.empty() ? INF : m_classes[g.byTime.front()].nextTime;
-    ++classWork;
+    double next = INF;
+    if (m_fcfs)
+    {
+        next = g.byTime.empty() ? INF : m_classes[g.byTime.front()].nextTime;
+        ++classWork;
+    }
+    else
+    {
+        for (uint32_t k : g.classes)
+        {
+            next = std::min(next, m_classes[k].nextTime);
+        }
+        classWork += g.classes.size();
+    }
     ++g.version;
     if (next < INF)
     {
@@ -328,10 +336,21 @@ FlowPsEngine::CollectDrained(uint32_t gi)
     Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
-    // The classes due by now are the heap's top: a walk down from the root that stops below
-    // any class due later visits them and their children only.
+    // The classes due by now are the heap's top (FCFS): a walk down from the root that stops
+    // below any class due later visits them and their children only. Without the heap: a scan.
     m_stack.clear();
-    if (!g.byTime.empty())
+    if (!m_fcfs)
+    {
+        classWork += g.classes.size();
+        for (uint32_t k : g.classes)
+        {
+            if (m_classes[k].nextTime <= m_now)
+            {
+                m_touched.push_back(k);
+            }
+        }
+    }
+    else if (!g.byTime.empty())
     {
         m_stack.push_back(0);
     }
@@ -382,6 +401,10 @@ FlowPsEngine::CollectDrained(uint32_t gi)
 void
 FlowPsEngine::HeapInsert(uint32_t k)
 {
+    if (!m_fcfs)
+    {
+        return; // only FCFS keeps the heap (PushCheck)
+    }
     Group& g = m_groups[m_classes[k].group];
     m_classes[k].heapPos = static_cast<uint32_t>(g.byTime.size());
     g.byTime.push_back(k);
@@ -391,6 +414,10 @@ FlowPsEngine::HeapInsert(uint32_t k)
 void
 FlowPsEngine::HeapRemove(uint32_t k)
 {
+    if (!m_fcfs)
+    {
+        return;
+    }
     Group& g = m_groups[m_classes[k].group];
     const std::size_t i = m_classes[k].heapPos;
     const uint32_t moved = g.byTime.back();
@@ -403,19 +430,25 @@ FlowPsEngine::HeapRemove(uint32_t k)
     }
 }
 
-void
+// Out of line: inlined into RefreshClass (every PS rate change, where it is not called) it made
+// that hot function slower.
+__attribute__((noinline)) void
 FlowPsEngine::HeapUpdate(uint32_t k)
 {
+    if (!m_fcfs)
+    {
+        return;
+    }
     HeapFix(m_groups[m_classes[k].group], m_classes[k].heapPos);
 }
 
 void
-FlowPsEngine::HeapFix(Group& g, std::size_t i, bool up)
+FlowPsEngine::HeapFix(Group& g, std::size_t i)
 {
     auto& h = g.byTime;
     const uint32_t k = h[i];
     const double t = m_classes[k].nextTime;
-    while (up && i > 0 && m_classes[h[(i - 1) / 2]].nextTime > t)
+    while (i > 0 && m_classes[h[(i - 1) / 2]].nextTime > t)
     {
         h[i] = h[(i - 1) / 2];
         m_classes[h[i]].heapPos = static_cast<uint32_t>(i);
@@ -437,17 +470,6 @@ FlowPsEngine::HeapFix(Group& g, std::size_t i, bool up)
     }
     h[i] = k;
     m_classes[k].heapPos = static_cast<uint32_t>(i);
-}
-
-void
-FlowPsEngine::HeapRebuild(uint32_t gi)
-{
-    Group& g = m_groups[gi];
-    for (std::size_t i = g.byTime.size() / 2; i-- > 0;)
-    {
-        HeapFix(g, i, false); // bottom-up: the subtrees below i are heaps already
-    }
-    classWork += g.byTime.size();
 }
 
 void

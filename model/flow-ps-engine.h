@@ -444,17 +444,11 @@ class FlowPsEngine
      */
     void HeapUpdate(uint32_t k);
     /**
-     * \brief Sift the heap entry at position i up (if `up`) or down to its place.
+     * \brief Sift the heap entry at position i up or down to its place.
      * \param g group
      * \param i position
-     * \param up may move up (false while rebuilding bottom-up)
      */
-    void HeapFix(Group& g, std::size_t i, bool up = true);
-    /**
-     * \brief Rebuild a group's heap (after a rate computation that changed most classes).
-     * \param gi group index
-     */
-    void HeapRebuild(uint32_t gi);
+    void HeapFix(Group& g, std::size_t i);
     /**
      * \brief A class's members' new rate: its history grows, or is rebased when it outgrew them.
      * \param k rate class

@@ -111,12 +111,13 @@ MvaSolver::GetNClasses() const
 uint64_t
 MvaSolver::GetNCustomers() const
 {
-    uint64_t n = 0;
-    for (const auto& c : m_classes)
-    {
-        n += c.multiplicity;
-    }
-    return n;
+    return std::accumulate(m_classes.begin(),
+                           m_classes.end(),
+                           uint64_t{0},
+                           [](uint64_t sum, const Class& c)
+                           {
+                               return sum + c.multiplicity;
+                           });
 }
 
 const std::string&

@@ -106,7 +106,11 @@ SharingModel::LoadLinks(const std::vector<Flow>& flows,
             m_weight[l] += WeightOf(weights, j);
         }
     }
-    m_frozen.assign(flows.size(), 0);
+    m_live.resize(flows.size());
+    for (std::size_t j = 0; j < flows.size(); ++j)
+    {
+        m_live[j] = static_cast<uint32_t>(j);
+    }
 }
 
 double
@@ -125,12 +129,10 @@ SharingModel::NextLevel(const std::vector<Flow>& flows,
             level = std::min(level, std::max(0.0, m_remaining[l]) / m_weight[l]);
         }
     }
-    for (std::size_t i = 0; honourCaps && i < flows.size(); ++i)
+    for (std::size_t j = 0; honourCaps && j < m_live.size(); ++j)
     {
-        if (!m_frozen[i])
-        {
-            level = std::min(level, flows[i].cap / WeightOf(weights, i));
-        }
+        const uint32_t i = m_live[j];
+        level = std::min(level, flows[i].cap / WeightOf(weights, i));
     }
     return level;
 }
@@ -147,13 +149,12 @@ SharingModel::FreezeLimited(const std::vector<Flow>& flows,
     {
         m_tight[l] = m_count[l] > 0 && std::max(0.0, m_remaining[l]) / m_weight[l] <= level;
     }
-    std::size_t frozen = 0;
-    for (std::size_t i = 0; i < flows.size(); ++i)
+    // The unfrozen flows, in index order; the frozen ones leave the list, so that a level costs
+    // the flows still unfrozen, not all of them.
+    std::size_t kept = 0;
+    for (std::size_t j = 0; j < m_live.size(); ++j)
     {
-        if (m_frozen[i])
-        {
-            continue;
-        }
+        const uint32_t i = m_live[j];
         const Flow& f = flows[i];
         const double w = WeightOf(weights, i);
         // The same expressions as in NextLevel, so that the limiting flow or link compares equal.
@@ -164,11 +165,10 @@ SharingModel::FreezeLimited(const std::vector<Flow>& flows,
         }
         if (!limited)
         {
+            m_live[kept++] = i;
             continue;
         }
         rates[i] = honourCaps ? std::min(w * level, f.cap) : w * level;
-        m_frozen[i] = 1;
-        ++frozen;
         for (uint32_t k = 0; k < f.nLinks; ++k)
         {
             uint32_t l = f.links[k];
@@ -177,6 +177,8 @@ SharingModel::FreezeLimited(const std::vector<Flow>& flows,
             m_weight[l] -= w;
         }
     }
+    const std::size_t frozen = m_live.size() - kept;
+    m_live.resize(kept);
     return frozen;
 }
 
@@ -187,15 +189,12 @@ SharingModel::FreezeRest(const std::vector<Flow>& flows,
                          double level,
                          std::vector<double>& rates) const
 {
-    for (std::size_t i = 0; i < flows.size(); ++i)
+    for (uint32_t i : m_live)
     {
-        if (!m_frozen[i])
-        {
-            const double w = WeightOf(weights, i);
-            rates[i] = honourCaps ? std::min(w * level, flows[i].cap) : w * level;
-            m_frozen[i] = 1;
-        }
+        const double w = WeightOf(weights, i);
+        rates[i] = honourCaps ? std::min(w * level, flows[i].cap) : w * level;
     }
+    m_live.clear();
 }
 
 void

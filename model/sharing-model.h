@@ -189,7 +189,7 @@ class SharingModel : public Object
     mutable std::vector<double> m_weight;    //!< summed weight of the unfrozen flows per link
     mutable std::vector<uint8_t> m_tight;    //!< per link: full at the current level
     mutable std::vector<uint32_t> m_touched; //!< links used by some flow
-    mutable std::vector<uint8_t> m_frozen;   //!< per flow: rate fixed
+    mutable std::vector<uint32_t> m_live;    //!< flows whose rate is not fixed yet, in order
     mutable std::vector<uint32_t> m_order;   //!< flow indices in some order
 };
 

@@ -76,7 +76,13 @@ double
 TrainingNetwork::GetBaseRttSeconds(const TrainingScenario& s)
 {
     const double rate = s.nicRate.GetBitRate() / 8.0; // bytes/s
-    return 4 * s.linkDelay.GetSeconds() + 4 * GetFrameBytes(s) / rate;
+    return GetPropagationRttSeconds(s) + 4 * GetFrameBytes(s) / rate;
+}
+
+double
+TrainingNetwork::GetPropagationRttSeconds(const TrainingScenario& s)
+{
+    return 4 * s.linkDelay.GetSeconds();
 }
 
 uint32_t

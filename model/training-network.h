@@ -100,6 +100,14 @@ class TrainingNetwork
     static double GetBaseRttSeconds(const TrainingScenario& s);
 
     /**
+     * \brief Propagation round trip of the path host - switch - host: four link delays (the
+     * analytic models' latency and the sharing study's BDP; GetBaseRttSeconds adds the frames).
+     * \param s the scenario
+     * \return seconds
+     */
+    static double GetPropagationRttSeconds(const TrainingScenario& s);
+
+    /**
      * \brief The TCP send buffer of every training socket.
      *
      * Automatic (configured = 0): twice the bandwidth-delay product of the empty path, at least

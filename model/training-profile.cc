@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -820,12 +821,13 @@ TrainingProfile::GetMeanStep() const
 uint64_t
 TrainingProfile::GetTotalParamBytes() const
 {
-    uint64_t total = 0;
-    for (const auto& l : m_layers)
-    {
-        total += l.paramBytes;
-    }
-    return total;
+    return std::accumulate(m_layers.begin(),
+                           m_layers.end(),
+                           uint64_t{0},
+                           [](uint64_t sum, const Layer& l)
+                           {
+                               return sum + l.paramBytes;
+                           });
 }
 
 Time

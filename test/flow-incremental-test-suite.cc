@@ -309,6 +309,8 @@ class BundlesMatchPerFlowTestCase : public TestCase
  * The cost of a rate computation on the star, async, K = 50 and 400 (4 drifting layers, 4
  * steps): flows (or aggregates) handed to the sharing rule per computation stay at most `bound`,
  * where the reference, which hands it every active connection, gets more than 100 at K = 400.
+ * PS, one server: every worker's connection crosses the server's link and its own NIC, which it
+ * has alone, so the connections of a direction form at most 2 classes (with and without a cap).
  * FCFS, one server: one connection at a time has the server's link, so a computation serves the
  * head of the queue and stops. PS, two servers: a worker's bundle is one of {server 0}, {server 1}
  * or both, so the classes of a direction are a handful (measured: 2.13 and 2.22 aggregates per
@@ -439,47 +441,6 @@ class AggregatesMatchPerFlowTestCase : public TestCase
 };
 
 /**
- * Async PS on the star: every worker's connection crosses the server's link and its own NIC,
- * which it has alone, so all active connections of a direction are one aggregate (two while one
- * of them is alone on the server link). The flows handed to the sharing model per rate
- * computation stay at most 2 for K = 50 and K = 400, while the per-flow reference hands it about
- * K/2 or more at K = 400: the rate computation's cost no longer grows with K.
- */
-class RateComputationCostTestCase : public TestCase
-{
-  public:
-    RateComputationCostTestCase()
-        : TestCase("flow: async PS on the star hands the sharing model at most 2 aggregates per "
-                   "rate computation at K = 50 and 400 (the per-flow reference: > 100 at 400)")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const TrainingProfile p = DriftingProfile();
-        for (uint32_t k : {50U, 400U})
-        {
-            TrainingScenario s;
-            s.workers = k;
-            s.steps = 4;
-            s.warmup = 1;
-            s.mode = TrainingScenario::ASYNC;
-            uint64_t flows = 0;
-            uint64_t computations = 0;
-            RunFlow(s, p, CreateObject<PsSharing>(), &flows, &computations);
-            NS_TEST_ASSERT_MSG_GT(computations, k, "rates were computed as flows came and went");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(flows, 2 * computations, "K = " << k);
-            if (k == 400)
-            {
-                RunFlow(s, p, CreateObject<PerFlowPsSharing>(), &flows, &computations);
-                NS_TEST_ASSERT_MSG_GT(flows, 100 * computations, "the reference sees every flow");
-            }
-        }
-    }
-};
-
-/**
  * Async PS on the star, K = 50, 400 and 2000 (4 drifting layers, 4 steps): every event is
  * O(1) engine work. Per event, the rate classes scanned (next check, drained classes) plus the
  * members advanced by rebases (FlowLevelSimulator::GetClassWork) stay below 4 (measured: 1.13,
@@ -541,7 +502,15 @@ class FlowIncrementalTestSuite : public TestSuite
         AddTestCase(new RateClassIntegralTestCase, DT_TEST_QUICK);
         AddTestCase(new RateClassLongHistoryTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregatesMatchPerFlowTestCase, DT_TEST_QUICK);
-        AddTestCase(new RateComputationCostTestCase, DT_TEST_QUICK);
+        AddTestCase(new FlowsPerComputationTestCase(
+                        "flow: async PS on the star hands the sharing model at most 2 aggregates "
+                        "per rate computation at K = 50 and 400 (the per-flow reference: > 100 at "
+                        "400)",
+                        CreateObject<PsSharing>(),
+                        CreateObject<PerFlowPsSharing>(),
+                        1,
+                        2),
+                    DT_TEST_QUICK);
         AddTestCase(new EngineWorkPerEventTestCase, DT_TEST_QUICK);
         AddTestCase(new FcfsQueuesMatchEveryFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new BundlesMatchPerFlowTestCase, DT_TEST_QUICK);

@@ -123,7 +123,7 @@ struct Group
     bool dirty{false};                   //!< the active set changed since the last rate computation
     uint64_t version{0};                 //!< version of the pending check event
     std::vector<uint32_t> classes;       //!< its live rate classes
-    std::vector<uint32_t> byTime;        //!< its live rate classes, a heap by earliest nextTime
+    std::vector<uint32_t> byTime;        //!< FCFS: its live rate classes, a heap by nextTime
     std::vector<uint32_t> linkCount;     //!< plain max-min: active connections per link
     std::vector<uint32_t> linkXor;       //!< plain max-min: XOR of their indices (the one if alone)
     std::map<ClassKey, uint32_t> byKey;  //!< plain max-min: the class of each key
@@ -689,7 +689,6 @@ class FlowPsEngine
     std::vector<std::pair<uint32_t, uint64_t>> m_private; //!< scratch: (link, members mask)
     std::vector<uint64_t> m_sig;                          //!< scratch: a bundle signature
     bool m_fcfs{false};                //!< the model is FCFS: serve queue by queue
-    bool m_heapDeferred{false};        //!< in a full rate computation: rebuild the heap
     std::vector<double> m_remaining;   //!< FCFS scratch: capacity left per link
     std::vector<uint32_t> m_linkRound; //!< FCFS scratch: round that set m_remaining
     std::vector<uint32_t> m_connRound; //!< FCFS scratch: round that served a connection

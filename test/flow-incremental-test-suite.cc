@@ -239,17 +239,37 @@ FabricCase(int c, uint32_t servers)
 }
 
 /**
- * FCFS served queue by queue (flow-ps-fcfs.cc: a server's queue stops at its full link) against
- * the reference (FcfsSharing handed every active flow): bit for bit the same step ends and
- * throughput, with one and two servers on the star, two and three on a 2:1 leaf-spine (sync) and
- * on a k = 4 fat-tree (async, random placement, overlap, WIN splits).
+ * A fast path of the engine against its reference (the same sharing rule handed every active
+ * flow) on the star, a 2:1 leaf-spine (sync) and a k = 4 fat-tree (async, random placement,
+ * overlap, WIN splits): the same step ends and throughput within `tolerance` (0: bit for bit).
+ *  - FCFS served queue by queue (flow-ps-fcfs.cc: a server's queue stops at its full link),
+ *    P = 1 and 2 on the star (2 and 3 on the fabrics): bit for bit.
+ *  - PS with several servers by bundle classes (flow-ps-bundles.cc: a worker's connections that
+ *    share its NIC, aggregated over workers whose bundles look the same), P = 2 on the star and
+ *    3 on the fabrics: within 1e-9, not bit for bit: n bundles are one aggregate of weight n on
+ *    a virtual link of n times the capacity, whose fair share n C / (n m) may round differently
+ *    from C / m.
  */
-class FcfsQueuesMatchEveryFlowTestCase : public TestCase
+class FastPathMatchesReferenceTestCase : public TestCase
 {
   public:
-    FcfsQueuesMatchEveryFlowTestCase()
-        : TestCase("flow: FCFS served queue by queue gives bit for bit the step times of "
-                   "FcfsSharing over every flow (star P = 1, 2; leaf-spine; fat-tree)")
+    /**
+     * \param name what the case proves
+     * \param fast the model as the engine runs it
+     * \param reference the same model handed every flow
+     * \param servers the numbers of servers to try
+     * \param tolerance largest relative difference
+     */
+    FastPathMatchesReferenceTestCase(const std::string& name,
+                                     Ptr<const SharingModel> fast,
+                                     Ptr<const SharingModel> reference,
+                                     std::vector<uint32_t> servers,
+                                     double tolerance)
+        : TestCase(name),
+          m_fast(fast),
+          m_reference(reference),
+          m_servers(std::move(servers)),
+          m_tolerance(tolerance)
     {
     }
 
@@ -259,50 +279,21 @@ class FcfsQueuesMatchEveryFlowTestCase : public TestCase
         const TrainingProfile p = DriftingProfile();
         for (int c = 0; c < 3; ++c)
         {
-            for (uint32_t servers : {1U, 2U})
+            for (uint32_t servers : m_servers)
             {
                 const TrainingScenario s = FabricCase(c, servers);
-                const std::string d
-                    = FirstDifference(RunFlow(s, p, CreateObject<FcfsSharing>()),
-                                      RunFlow(s, p, CreateObject<PerFlowFcfsSharing>()),
-                                      0);
+                const std::string d = FirstDifference(RunFlow(s, p, m_fast),
+                                                      RunFlow(s, p, m_reference),
+                                                      m_tolerance);
                 NS_TEST_ASSERT_MSG_EQ(d, "", "case " << c << ", P = " << s.servers);
             }
         }
     }
-};
 
-/**
- * PS with several servers by bundle classes (flow-ps-bundles.cc: a worker's connections that
- * share its NIC, aggregated over workers whose bundles look the same) against the reference
- * (every flow handed to max-min): the same step ends and throughput within 1e-9 with two servers
- * on the star (async), three on a 2:1 leaf-spine (sync) and on a k = 4 fat-tree (async, random
- * placement, overlap, WIN splits). Not bit for bit: n bundles are one aggregate of weight n on a
- * virtual link of n times the capacity, whose fair share n C / (n m) may round differently from
- * C / m.
- */
-class BundlesMatchPerFlowTestCase : public TestCase
-{
-  public:
-    BundlesMatchPerFlowTestCase()
-        : TestCase("flow: PS with 2 or 3 servers by bundle classes gives the step times of PS "
-                   "over every flow within 1e-9 (star, leaf-spine, fat-tree)")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const TrainingProfile p = DriftingProfile();
-        for (int c = 0; c < 3; ++c)
-        {
-            const TrainingScenario s = FabricCase(c, 2);
-            const std::string d = FirstDifference(RunFlow(s, p, CreateObject<PsSharing>()),
-                                                  RunFlow(s, p, CreateObject<PerFlowPsSharing>()),
-                                                  1e-9);
-            NS_TEST_ASSERT_MSG_EQ(d, "", "case " << c << ", P = " << s.servers);
-        }
-    }
+    Ptr<const SharingModel> m_fast;      //!< the model as the engine runs it
+    Ptr<const SharingModel> m_reference; //!< handed every flow
+    std::vector<uint32_t> m_servers;     //!< numbers of servers to try
+    double m_tolerance;                  //!< largest relative difference
 };
 
 /**
@@ -512,8 +503,22 @@ class FlowIncrementalTestSuite : public TestSuite
                         2),
                     DT_TEST_QUICK);
         AddTestCase(new EngineWorkPerEventTestCase, DT_TEST_QUICK);
-        AddTestCase(new FcfsQueuesMatchEveryFlowTestCase, DT_TEST_QUICK);
-        AddTestCase(new BundlesMatchPerFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new FastPathMatchesReferenceTestCase(
+                        "flow: FCFS served queue by queue gives bit for bit the step times of "
+                        "FcfsSharing over every flow (star P = 1, 2; leaf-spine; fat-tree)",
+                        CreateObject<FcfsSharing>(),
+                        CreateObject<PerFlowFcfsSharing>(),
+                        {1, 2},
+                        0),
+                    DT_TEST_QUICK);
+        AddTestCase(new FastPathMatchesReferenceTestCase(
+                        "flow: PS with 2 or 3 servers by bundle classes gives the step times of PS "
+                        "over every flow within 1e-9 (star, leaf-spine, fat-tree)",
+                        CreateObject<PsSharing>(),
+                        CreateObject<PerFlowPsSharing>(),
+                        {2},
+                        1e-9),
+                    DT_TEST_QUICK);
         AddTestCase(new FlowsPerComputationTestCase(
                         "flow: async FCFS on the star serves at most 2 flows per rate "
                         "computation at K = 50 and 400 (the per-flow reference: > 100 at 400)",

@@ -396,37 +396,28 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
     return ok && !ec;
 }
 
-/**
- * Throughput vs workers of one scenario: a CSV and a gnuplot script (packet as points, every
- * model as a line, like 000 Fig. 9 and 12-22).
- * \return the script's file name (relative to outDir)
- */
-std::string
-WriteThroughputFigure(const std::string& outDir,
-                      const ValidationMatrix::Scenario& s,
-                      const std::vector<ValidationMatrix::Row>& rows,
-                      const std::string& reference)
+/// One series of a throughput figure: a backend (and variant) of one scenario or of one job.
+struct FigureSeries
 {
-    std::vector<std::string> columns = {reference};
-    std::map<uint32_t, std::map<std::string, double>> table;
-    for (const auto& r : rows)
-    {
-        if (r.scenario != s.name || r.variant.find('@') != std::string::npos)
-        {
-            continue; // calibration sweeps stay out of the figures
-        }
-        std::string col = r.backend == reference ? reference : r.backend + " " + r.variant;
-        if (std::find(columns.begin(), columns.end(), col) == columns.end())
-        {
-            columns.push_back(col);
-        }
-        table[r.workers][col] = r.throughput;
-    }
+    std::string label; //!< column name: "<backend> <variant>", "<job>: ..." for a job's rows
+    bool reference;    //!< drawn as points (the reference backend), else as a line
+};
+
+/**
+ * \param file the CSV to write: workers, then one column per series (NaN where missing)
+ * \param columns the series
+ * \param table per K, per series label, the throughput
+ */
+void
+WriteThroughputCsv(const std::string& file,
+                   const std::vector<FigureSeries>& columns,
+                   const std::map<uint32_t, std::map<std::string, double>>& table)
+{
     std::ostringstream csv;
     csv << "workers";
     for (const auto& c : columns)
     {
-        csv << "," << CsvField(c);
+        csv << "," << CsvField(c.label);
     }
     csv << "\n";
     for (const auto& [k, values] : table)
@@ -434,13 +425,37 @@ WriteThroughputFigure(const std::string& outDir,
         csv << k;
         for (const auto& c : columns)
         {
-            auto it = values.find(c);
+            auto it = values.find(c.label);
             csv << "," << (it == values.end() ? std::string("NaN") : Num(it->second));
         }
         csv << "\n";
     }
-    const std::string base = s.name + "-throughput";
-    WriteFile(outDir + "/" + base + ".csv", csv.str());
+    WriteFile(file, csv.str());
+}
+
+/**
+ * \param s the scenario
+ * \param base the figure's base name (base.csv holds the data)
+ * \param columns the series of base.csv's columns 2, 3, ...
+ * \param reference the reference backend
+ * \return the gnuplot script: the reference as points (black if it is one series), the rest as
+ *         lines (analytic dashed)
+ */
+std::string
+ThroughputScript(const ValidationMatrix::Scenario& s,
+                 const std::string& base,
+                 const std::vector<FigureSeries>& columns,
+                 const std::string& reference)
+{
+    const std::string refTitle
+        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
+    const auto refs = std::count_if(columns.begin(),
+                                    columns.end(),
+                                    [](const FigureSeries& c)
+                                    {
+                                        return c.reference;
+                                    });
+    std::size_t refIndex = 0;
     std::ostringstream gp;
     gp << "# gnuplot " << base << ".gp (in the runner's output folder) draws " << base << ".png\n"
        << "set datafile separator ','\nset datafile missing 'NaN'\n"
@@ -449,17 +464,97 @@ WriteThroughputFigure(const std::string& outDir,
        << "set key outside right\nset grid\nset xlabel 'workers K'\n"
        << "set ylabel 'throughput (samples/s)'\nset yrange [0:*]\nset xtics 1\n"
        << "set title '" << s.name << " (" << s.category << ", "
-       << fs::path(s.profile).stem().string() << ")' noenhanced\n"
-       << "plot '" << base << ".csv' using 1:2 with points pt 7 ps 1.6 lc rgb 'black' title "
-       << "'" << (reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)") << "'";
-    for (std::size_t i = 1; i < columns.size(); ++i)
+       << fs::path(s.profile).stem().string() << ")' noenhanced\nplot ";
+    for (std::size_t i = 0; i < columns.size(); ++i)
     {
-        gp << ", \\\n     '' using 1:" << i + 2 << " with linespoints pt " << i << " dt "
-           << (columns[i].rfind("analytic", 0) == 0 ? 2 : 1) << " title '" << columns[i]
+        const FigureSeries& c = columns[i];
+        gp << (i == 0 ? "'" + base + ".csv'" : std::string(", \\\n     ''"))
+           << " using 1:" << i + 2;
+        if (c.reference)
+        {
+            std::string job = c.label.substr(0, c.label.size() - reference.size());
+            // One job: black dots; several: open shapes, which stay visible where they coincide.
+            gp << " with points ps 1.6"
+               << (refs == 1 ? " pt 7 lc rgb 'black'"
+                             : " pt " + std::to_string(4 + 2 * (refIndex++ % 4)))
+               << " title '" << job << refTitle << "' noenhanced";
+            continue;
+        }
+        gp << " with linespoints pt " << std::max<std::size_t>(i, 1) << " dt "
+           << (c.label.find("analytic") != std::string::npos ? 2 : 1) << " title '" << c.label
            << "' noenhanced";
     }
     gp << "\n";
-    WriteFile(outDir + "/" + base + ".gp", gp.str());
+    return gp.str();
+}
+
+/**
+ * \param r a result row
+ * \param scenario a scenario's name
+ * \param job receives the job's name for a row of one of several jobs ("<scenario>/<job>")
+ * \return whether the row belongs to the scenario (one of its jobs included)
+ */
+bool
+RowOfScenario(const ValidationMatrix::Row& r, const std::string& scenario, std::string& job)
+{
+    job.clear();
+    if (r.scenario == scenario)
+    {
+        return true;
+    }
+    if (r.scenario.size() > scenario.size() + 1
+        && r.scenario.compare(0, scenario.size(), scenario) == 0
+        && r.scenario[scenario.size()] == '/')
+    {
+        job = r.scenario.substr(scenario.size() + 1);
+        return true;
+    }
+    return false;
+}
+
+/**
+ * Throughput vs workers of one scenario: a CSV and a gnuplot script (packet as points, every
+ * model as a line, like 000 Fig. 9 and 12-22). A scenario of several jobs gets one series per
+ * job and backend (its rows are "<scenario>/<job>").
+ * \return the script's file name (relative to outDir); empty if the scenario has no result
+ */
+std::string
+WriteThroughputFigure(const std::string& outDir,
+                      const ValidationMatrix::Scenario& s,
+                      const std::vector<ValidationMatrix::Row>& rows,
+                      const std::string& reference)
+{
+    std::vector<FigureSeries> columns;
+    std::map<uint32_t, std::map<std::string, double>> table;
+    std::string job;
+    for (const auto& r : rows)
+    {
+        if (!RowOfScenario(r, s.name, job) || r.variant.find('@') != std::string::npos)
+        {
+            continue; // calibration sweeps stay out of the figures
+        }
+        const bool ref = r.backend == reference;
+        std::string col = ref ? reference : r.backend + " " + r.variant;
+        col = job.empty() ? col : job + ": " + col;
+        if (std::none_of(columns.begin(),
+                         columns.end(),
+                         [&](const FigureSeries& c)
+                         {
+                             return c.label == col;
+                         }))
+        {
+            columns.push_back({col, ref});
+        }
+        table[r.workers][col] = r.throughput;
+    }
+    if (table.empty())
+    {
+        std::printf("%s: no throughput figure (no result rows)\n", s.name.c_str());
+        return "";
+    }
+    const std::string base = s.name + "-throughput";
+    WriteThroughputCsv(outDir + "/" + base + ".csv", columns, table);
+    WriteFile(outDir + "/" + base + ".gp", ThroughputScript(s, base, columns, reference));
     return base + ".gp";
 }
 
@@ -770,7 +865,11 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
     for (std::size_t i = 0; i < m_matrix.GetScenarios().size(); ++i)
     {
         const auto& s = m_matrix.GetScenarios()[i];
-        scripts.push_back(WriteThroughputFigure(outDir, s, rows, m_matrix.GetReference()));
+        std::string figure = WriteThroughputFigure(outDir, s, rows, m_matrix.GetReference());
+        if (!figure.empty())
+        {
+            scripts.push_back(figure);
+        }
         if (!s.timeline)
         {
             continue;
@@ -805,7 +904,9 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
     {
         if (!gnuplot.empty() && !RunGnuplot(gnuplot, outDir, script))
         {
-            std::printf("gnuplot %s failed\n", script.c_str());
+            std::printf("gnuplot %s failed (its messages: %s/gnuplot.log)\n",
+                        script.c_str(),
+                        outDir.c_str());
         }
     }
     return scripts.size();

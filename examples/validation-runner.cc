@@ -565,7 +565,7 @@ WriteThroughputFigure(const std::string& outDir,
  * \param dat where the block goes
  * \param k set to the scenario's worker count
  * \param span raised to the block's last end time (ms)
- * \return false if the file is missing, unreadable or has no result
+ * \return false if the file is missing, unreadable or has no transfer of that step
  */
 bool
 WriteTimelinePanel(const std::string& file,
@@ -601,6 +601,7 @@ WriteTimelinePanel(const std::string& file,
         }
     }
     dat << "# " << title << ": worker direction tensor start_ms end_ms\n";
+    bool drawn = false;
     for (const auto& t : transfers)
     {
         if (t.value("step", 0u) != warmup)
@@ -610,12 +611,13 @@ WriteTimelinePanel(const std::string& file,
         double a = 1e3 * (t.value("start_s", 0.0) - t0);
         double b = 1e3 * (t.value("end_s", 0.0) - t0);
         span = std::max(span, b);
+        drawn = true;
         bool up = t.value("direction", std::string()) == "up";
         dat << t.value("worker", 0u) + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " "
             << t.value("tensor", 0u) << " " << Num(a) << " " << Num(b) << "\n";
     }
     dat << "\n\n";
-    return true;
+    return drawn; // an empty panel (no transfer of that step) is no figure
 }
 
 /**
@@ -872,6 +874,18 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
         }
         if (!s.timeline)
         {
+            continue;
+        }
+        if (std::any_of(s.options.begin(),
+                        s.options.end(),
+                        [](const auto& o)
+                        {
+                            return o.first == "jobs";
+                        }))
+        {
+            // Each job's transfers are in its own result: one panel per job is not drawn yet.
+            std::printf("%s: no timeline (not drawn for a scenario of several jobs)\n",
+                        s.name.c_str());
             continue;
         }
         std::string packet;

@@ -396,92 +396,28 @@ RunGnuplot(const std::string& gnuplot, const std::string& dir, const std::string
     return ok && !ec;
 }
 
-/**
- * The figure column of a result row of scenario `name`: "" for another scenario's row or a
- * calibration sweep's; the reference or "backend variant"; for a row of a job of a several-jobs
- * scenario (scenario "name/job") the same after "job: ".
- */
-std::string
-FigureColumn(const ValidationMatrix::Row& r, const std::string& name, const std::string& reference)
+/// One series of a throughput figure: a backend (and variant) of one scenario or of one job.
+struct FigureSeries
 {
-    const std::string prefix = name + "/";
-    if ((r.scenario != name && r.scenario.rfind(prefix, 0) != 0)
-        || r.variant.find('@') != std::string::npos)
-    {
-        return ""; // calibration sweeps stay out of the figures
-    }
-    const std::string job = r.scenario == name ? "" : r.scenario.substr(prefix.size()) + ": ";
-    return job + (r.backend == reference ? reference : r.backend + " " + r.variant);
-}
+    std::string label; //!< column name: "<backend> <variant>", "<job>: ..." for a job's rows
+    bool reference;    //!< drawn as points (the reference backend), else as a line
+};
 
-/// The plot's curves, one per figure column: the reference (of each job) as points, models as
-/// lines (analytic dashed).
+/**
+ * \param file the CSV to write: workers, then one column per series (NaN where missing)
+ * \param columns the series
+ * \param table per K, per series label, the throughput
+ */
 void
-PlotColumns(std::ostream& gp, const std::vector<std::string>& columns, const std::string& reference)
+WriteThroughputCsv(const std::string& file,
+                   const std::vector<FigureSeries>& columns,
+                   const std::map<uint32_t, std::map<std::string, double>>& table)
 {
-    const std::string truth
-        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
-    for (std::size_t i = 0; i < columns.size(); ++i)
-    {
-        const std::string& c = columns[i];
-        const bool isReference
-            = c.size() >= reference.size()
-              && c.compare(c.size() - reference.size(), std::string::npos, reference) == 0;
-        gp << (i == 0 ? "" : ", \\\n     ''") << " using 1:" << i + 2;
-        if (isReference)
-        {
-            gp << " with points pt 7 ps 1.6 lc rgb 'black' title '"
-               << c.substr(0, c.size() - reference.size()) << truth << "'";
-        }
-        else
-        {
-            gp << " with linespoints pt " << i << " dt " << (c.rfind("analytic", 0) == 0 ? 2 : 1)
-               << " title '" << c << "' noenhanced";
-        }
-    }
-}
-
-/**
- * Throughput vs workers of one scenario: a CSV and a gnuplot script (the reference as points,
- * every model as a line, like 000 Fig. 9 and 12-22; with several jobs, each job's own columns).
- * \return the script's file name (relative to outDir)
- */
-std::string
-WriteThroughputFigure(const std::string& outDir,
-                      const ValidationMatrix::Scenario& s,
-                      const std::vector<ValidationMatrix::Row>& rows,
-                      const std::string& reference)
-{
-    const bool jobs = std::any_of(rows.begin(),
-                                  rows.end(),
-                                  [&](const auto& r)
-                                  {
-                                      return r.scenario.rfind(s.name + "/", 0) == 0;
-                                  });
-    std::vector<std::string> columns;
-    if (!jobs)
-    {
-        columns.push_back(reference);
-    }
-    std::map<uint32_t, std::map<std::string, double>> table;
-    for (const auto& r : rows)
-    {
-        const std::string col = FigureColumn(r, s.name, reference);
-        if (col.empty())
-        {
-            continue;
-        }
-        if (std::find(columns.begin(), columns.end(), col) == columns.end())
-        {
-            columns.push_back(col);
-        }
-        table[r.workers][col] = r.throughput;
-    }
     std::ostringstream csv;
     csv << "workers";
     for (const auto& c : columns)
     {
-        csv << "," << CsvField(c);
+        csv << "," << CsvField(c.label);
     }
     csv << "\n";
     for (const auto& [k, values] : table)
@@ -489,13 +425,37 @@ WriteThroughputFigure(const std::string& outDir,
         csv << k;
         for (const auto& c : columns)
         {
-            auto it = values.find(c);
+            auto it = values.find(c.label);
             csv << "," << (it == values.end() ? std::string("NaN") : Num(it->second));
         }
         csv << "\n";
     }
-    const std::string base = s.name + "-throughput";
-    WriteFile(outDir + "/" + base + ".csv", csv.str());
+    WriteFile(file, csv.str());
+}
+
+/**
+ * \param s the scenario
+ * \param base the figure's base name (base.csv holds the data)
+ * \param columns the series of base.csv's columns 2, 3, ...
+ * \param reference the reference backend
+ * \return the gnuplot script: the reference as points (black if it is one series), the rest as
+ *         lines (analytic dashed)
+ */
+std::string
+ThroughputScript(const ValidationMatrix::Scenario& s,
+                 const std::string& base,
+                 const std::vector<FigureSeries>& columns,
+                 const std::string& reference)
+{
+    const std::string refTitle
+        = reference == "packet" ? "packet (ns-3 TCP)" : reference + " (real TCP)";
+    const auto refs = std::count_if(columns.begin(),
+                                    columns.end(),
+                                    [](const FigureSeries& c)
+                                    {
+                                        return c.reference;
+                                    });
+    std::size_t refIndex = 0;
     std::ostringstream gp;
     gp << "# gnuplot " << base << ".gp (in the runner's output folder) draws " << base << ".png\n"
        << "set datafile separator ','\nset datafile missing 'NaN'\n"
@@ -504,11 +464,97 @@ WriteThroughputFigure(const std::string& outDir,
        << "set key outside right\nset grid\nset xlabel 'workers K'\n"
        << "set ylabel 'throughput (samples/s)'\nset yrange [0:*]\nset xtics 1\n"
        << "set title '" << s.name << " (" << s.category << ", "
-       << fs::path(s.profile).stem().string() << ")' noenhanced\n"
-       << "plot '" << base << ".csv'";
-    PlotColumns(gp, columns, reference);
+       << fs::path(s.profile).stem().string() << ")' noenhanced\nplot ";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+    {
+        const FigureSeries& c = columns[i];
+        gp << (i == 0 ? "'" + base + ".csv'" : std::string(", \\\n     ''"))
+           << " using 1:" << i + 2;
+        if (c.reference)
+        {
+            std::string job = c.label.substr(0, c.label.size() - reference.size());
+            // One job: black dots; several: open shapes, which stay visible where they coincide.
+            gp << " with points ps 1.6"
+               << (refs == 1 ? " pt 7 lc rgb 'black'"
+                             : " pt " + std::to_string(4 + 2 * (refIndex++ % 4)))
+               << " title '" << job << refTitle << "' noenhanced";
+            continue;
+        }
+        gp << " with linespoints pt " << std::max<std::size_t>(i, 1) << " dt "
+           << (c.label.find("analytic") != std::string::npos ? 2 : 1) << " title '" << c.label
+           << "' noenhanced";
+    }
     gp << "\n";
-    WriteFile(outDir + "/" + base + ".gp", gp.str());
+    return gp.str();
+}
+
+/**
+ * \param r a result row
+ * \param scenario a scenario's name
+ * \param job receives the job's name for a row of one of several jobs ("<scenario>/<job>")
+ * \return whether the row belongs to the scenario (one of its jobs included)
+ */
+bool
+RowOfScenario(const ValidationMatrix::Row& r, const std::string& scenario, std::string& job)
+{
+    job.clear();
+    if (r.scenario == scenario)
+    {
+        return true;
+    }
+    if (r.scenario.size() > scenario.size() + 1
+        && r.scenario.compare(0, scenario.size(), scenario) == 0
+        && r.scenario[scenario.size()] == '/')
+    {
+        job = r.scenario.substr(scenario.size() + 1);
+        return true;
+    }
+    return false;
+}
+
+/**
+ * Throughput vs workers of one scenario: a CSV and a gnuplot script (packet as points, every
+ * model as a line, like 000 Fig. 9 and 12-22). A scenario of several jobs gets one series per
+ * job and backend (its rows are "<scenario>/<job>").
+ * \return the script's file name (relative to outDir); empty if the scenario has no result
+ */
+std::string
+WriteThroughputFigure(const std::string& outDir,
+                      const ValidationMatrix::Scenario& s,
+                      const std::vector<ValidationMatrix::Row>& rows,
+                      const std::string& reference)
+{
+    std::vector<FigureSeries> columns;
+    std::map<uint32_t, std::map<std::string, double>> table;
+    std::string job;
+    for (const auto& r : rows)
+    {
+        if (!RowOfScenario(r, s.name, job) || r.variant.find('@') != std::string::npos)
+        {
+            continue; // calibration sweeps stay out of the figures
+        }
+        const bool ref = r.backend == reference;
+        std::string col = ref ? reference : r.backend + " " + r.variant;
+        col = job.empty() ? col : job + ": " + col;
+        if (std::none_of(columns.begin(),
+                         columns.end(),
+                         [&](const FigureSeries& c)
+                         {
+                             return c.label == col;
+                         }))
+        {
+            columns.push_back({col, ref});
+        }
+        table[r.workers][col] = r.throughput;
+    }
+    if (table.empty())
+    {
+        std::printf("%s: no throughput figure (no result rows)\n", s.name.c_str());
+        return "";
+    }
+    const std::string base = s.name + "-throughput";
+    WriteThroughputCsv(outDir + "/" + base + ".csv", columns, table);
+    WriteFile(outDir + "/" + base + ".gp", ThroughputScript(s, base, columns, reference));
     return base + ".gp";
 }
 
@@ -519,7 +565,7 @@ WriteThroughputFigure(const std::string& outDir,
  * \param dat where the block goes
  * \param k set to the scenario's worker count
  * \param span raised to the block's last end time (ms)
- * \return false if the file is missing, unreadable or has no result
+ * \return false if the file is missing, unreadable or has no transfer of that step
  */
 bool
 WriteTimelinePanel(const std::string& file,
@@ -555,6 +601,7 @@ WriteTimelinePanel(const std::string& file,
         }
     }
     dat << "# " << title << ": worker direction tensor start_ms end_ms\n";
+    bool drawn = false;
     for (const auto& t : transfers)
     {
         if (t.value("step", 0u) != warmup)
@@ -564,12 +611,13 @@ WriteTimelinePanel(const std::string& file,
         double a = 1e3 * (t.value("start_s", 0.0) - t0);
         double b = 1e3 * (t.value("end_s", 0.0) - t0);
         span = std::max(span, b);
+        drawn = true;
         bool up = t.value("direction", std::string()) == "up";
         dat << t.value("worker", 0u) + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " "
             << t.value("tensor", 0u) << " " << Num(a) << " " << Num(b) << "\n";
     }
     dat << "\n\n";
-    return true;
+    return drawn; // an empty panel (no transfer of that step) is no figure
 }
 
 /**
@@ -819,9 +867,25 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
     for (std::size_t i = 0; i < m_matrix.GetScenarios().size(); ++i)
     {
         const auto& s = m_matrix.GetScenarios()[i];
-        scripts.push_back(WriteThroughputFigure(outDir, s, rows, m_matrix.GetReference()));
+        std::string figure = WriteThroughputFigure(outDir, s, rows, m_matrix.GetReference());
+        if (!figure.empty())
+        {
+            scripts.push_back(figure);
+        }
         if (!s.timeline)
         {
+            continue;
+        }
+        if (std::any_of(s.options.begin(),
+                        s.options.end(),
+                        [](const auto& o)
+                        {
+                            return o.first == "jobs";
+                        }))
+        {
+            // Each job's transfers are in its own result: one panel per job is not drawn yet.
+            std::printf("%s: no timeline (not drawn for a scenario of several jobs)\n",
+                        s.name.c_str());
             continue;
         }
         std::string packet;
@@ -854,7 +918,9 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
     {
         if (!gnuplot.empty() && !RunGnuplot(gnuplot, outDir, script))
         {
-            std::printf("gnuplot %s failed\n", script.c_str());
+            std::printf("gnuplot %s failed (its messages: %s/gnuplot.log)\n",
+                        script.c_str(),
+                        outDir.c_str());
         }
     }
     return scripts.size();

@@ -551,11 +551,15 @@ RunJobCluster(const TrainingJobSet& set,
                                            set.GetRoleOffset(j),
                                            Seconds(jobs[j].startTime)));
     }
-    for (const auto& a : apps)
+    for (uint32_t j = 0; j < jobs.size(); ++j)
     {
-        // Each job's streams as in its solo run: its sampled steps are those it draws alone.
-        TrainingClusterHelper::AssignStreams(a, knobs.streamBase);
+        // Each job's streams as in its solo run with its own seed: a stream reads the run
+        // number (--seed) when it is assigned, so the job draws the sampled steps and jitter it
+        // draws alone with that seed.
+        RngSeedManager::SetRun(jobs[j].scenario.seed);
+        TrainingClusterHelper::AssignStreams(apps[j], knobs.streamBase);
     }
+    RngSeedManager::SetRun(set.GetFabricScenario().seed); // what the fabric draws later
     Ptr<CongestionMonitor> fabricMonitor = CreateObject<CongestionMonitor>();
     TrainingResult whole;
     Collector run;

@@ -3,8 +3,9 @@
  *
  * Several training jobs on one fabric (TrainingJobSet, the packet and flow backends' RunJobs):
  * two jobs that share a path halve each other's rate, jobs on disjoint racks run as alone, a
- * job that starts after another ended runs as alone, and bad jobs files are refused with the
- * file, job and field named. Numbers worked by hand.
+ * job that starts after another ended runs as alone, a job's own seed gives it the draws of its
+ * solo run with that seed, and bad jobs files are refused with the file, job and field named.
+ * Numbers worked by hand.
  */
 
 #include "training-test-utils.h"
@@ -19,6 +20,8 @@
 #include "ns3/training-network.h"
 
 #include <cmath>
+#include <map>
+#include <tuple>
 
 using namespace ns3;
 
@@ -122,6 +125,35 @@ RatiosToSolo(const std::string& backend, const TrainingJobSet& set, JobSetResult
                          / RunSolo(backend, set.GetJobs()[j]).stepTimeMean);
     }
     return ratios;
+}
+
+/**
+ * \param a a run's result
+ * \param b another run's result
+ * \return the largest difference of the duration of one worker's step between the two
+ *         (infinity if they do not hold the same (worker, step) records)
+ */
+double
+MaxStepDifference(const TrainingResult& a, const TrainingResult& b)
+{
+    std::map<std::pair<uint32_t, uint32_t>, double> durations;
+    for (const auto& s : a.steps)
+    {
+        durations[{s.worker, s.step}] = s.end - s.start;
+    }
+    if (a.steps.empty() || a.steps.size() != b.steps.size())
+    {
+        return INFINITY;
+    }
+    double most = 0;
+    for (const auto& s : b.steps)
+    {
+        auto it = durations.find({s.worker, s.step});
+        most
+            = std::max(most,
+                       it == durations.end() ? INFINITY : std::abs(it->second - (s.end - s.start)));
+    }
+    return most;
 }
 
 /**
@@ -358,6 +390,78 @@ class LoneJobTestCase : public TestCase
 };
 
 /**
+ * A job's own seed selects its random draws in both backends, as --seed does for one job. Two
+ * sync-PS jobs (K = 1, one 1 MB layer, 1.6 ms of transfers per step at 10 Gb/s) in separate
+ * racks (no shared link), seeds 3 and 7, on a profile whose recorded steps take 1, 2, 3 or 4
+ * times 15 ms of compute: each step draws one, so two draws differ by 15 ms or more. In one
+ * shared run each job steps as its solo run with its own seed (flow within 1e-9 s, packet within
+ * 1 ms per step), while job a's solo runs with seeds 3 and 7 differ by 10 ms or more in some step
+ * (so a job drawing another seed's streams fails); the same set run again repeats every step
+ * record bit for bit.
+ */
+class JobSeedTestCase : public TestCase
+{
+  public:
+    JobSeedTestCase()
+        : TestCase("a job's seed gives it its solo run's draws with that seed (flow 1e-9 s, "
+                   "packet 1 ms per step); same seeds repeat bit for bit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        TrainingJobSet set(base);
+        const auto profile = std::make_shared<const TrainingProfile>(
+            tests::MakeProfile({BYTES / 10}, 5000, 10000, 0, {1, 2, 3, 4}));
+        for (const auto& [name, placement, seed] :
+             {std::tuple{"a", "0,1", 3}, std::tuple{"b", "2,3", 7}})
+        {
+            TrainingJob job = PsJob(base, name, placement, 0, 8);
+            job.profile = profile;
+            job.scenario.sampleSteps = true;
+            job.scenario.seed = seed;
+            set.Add(job);
+        }
+        set.Place("test");
+        TrainingJob otherSeed = set.GetJobs()[0];
+        otherSeed.scenario.seed = 7;
+        for (const std::string backend : {"flow", "packet"})
+        {
+            const double tol = backend == "flow" ? 1e-9 : 1e-3;
+            const JobSetResult r = RunSet(backend, set);
+            for (uint32_t j = 0; j < 2; ++j)
+            {
+                const TrainingResult solo = RunSolo(backend, set.GetJobs()[j]);
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(MaxStepDifference(r.jobs[j], solo),
+                                            tol,
+                                            backend << ": job " << j << " steps as its solo run");
+            }
+            NS_TEST_ASSERT_MSG_GT(
+                MaxStepDifference(RunSolo(backend, set.GetJobs()[0]), RunSolo(backend, otherSeed)),
+                0.01,
+                backend << ": seeds 3 and 7 draw different steps");
+            const JobSetResult again = RunSet(backend, set);
+            for (uint32_t j = 0; j < 2; ++j)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.jobs[j].steps.size(), again.jobs[j].steps.size(), "steps");
+                for (std::size_t i = 0; i < r.jobs[j].steps.size(); ++i)
+                {
+                    const auto& first = r.jobs[j].steps[i];
+                    const auto& second = again.jobs[j].steps[i];
+                    const bool same = first.start == second.start && first.end == second.end;
+                    NS_TEST_ASSERT_MSG_EQ(same,
+                                          true,
+                                          backend << ": job " << j << " step record " << i
+                                                  << " repeats bit for bit");
+                }
+            }
+        }
+    }
+};
+
+/**
  * A 2-worker ring beside a PS job: in separate racks (no shared link) the flow backend runs the
  * ring on its own engine and both jobs as alone; with the ring across the racks and the PS job
  * too, they share the spine path while both run, which the flow backend's closed-form ring
@@ -465,6 +569,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingBesidePsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -5,7 +5,7 @@
 # hybrid) and analytic rows with relative errors, the error tables, the figure scripts and the
 # timeline of the scenario that asks for one; then --resume reuses all 20 job results.
 # CHECK=jobs (test/data/validation-matrix-jobs.json): a scenario of two jobs gives one row per
-# job, named <scenario>/<job>.
+# job, named <scenario>/<job>, and a throughput figure with one series per job and backend.
 # CHECK=calibration (test/data/validation-matrix-calibration.json): calibration.csv lists both
 # values with one chosen, and the holdout scenario has a row of the calibrated variant under its
 # own name.
@@ -26,6 +26,30 @@ if(CHECK STREQUAL "jobs")
       endif()
     endforeach()
   endforeach()
+  # The throughput figure: one series per job and backend, every value a number, and no step
+  # of the run reported as failed.
+  set(figure "${OUT}/two-jobs-one-spine-throughput")
+  file(READ "${figure}.csv" csv)
+  if(NOT csv MATCHES "^workers,a: packet,b: packet,a: flow ps,b: flow ps\n1(,[0-9.e+]+)(,[0-9.e+]+)(,[0-9.e+]+)(,[0-9.e+]+)\n$")
+    message(FATAL_ERROR "${figure}.csv: expected one number per job and backend:\n${csv}\n${out}")
+  endif()
+  file(READ "${figure}.gp" gp)
+  if(NOT gp MATCHES "using 1:5 with linespoints")
+    message(FATAL_ERROR "${figure}.gp does not draw the four series:\n${gp}")
+  endif()
+  if(out MATCHES "failed" OR err MATCHES "failed")
+    message(FATAL_ERROR "the runner reports a failure:\n${out}${err}")
+  endif()
+  find_program(GNUPLOT gnuplot)
+  if(GNUPLOT)
+    set(png 0)
+    if(EXISTS "${figure}.png")
+      file(SIZE "${figure}.png" png)
+    endif()
+    if(png EQUAL 0)
+      message(FATAL_ERROR "${figure}.png is empty:\n${out}")
+    endif()
+  endif()
 elseif(CHECK STREQUAL "calibration")
   file(READ "${OUT}/calibration.csv" calibration)
   if(NOT calibration MATCHES "swept,--seed,1,[0-9.e-]+,[0-9.e-]+,1,(yes)?\n"

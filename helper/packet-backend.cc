@@ -601,6 +601,7 @@ RunJobCluster(const TrainingJobSet& set,
         ReportWindow(run, links, false, &r);
         KeepJobLinks(set, j, r);
         ReportJobTcp(*monitors[j], &r);
+        EcmpCollisions::Report(s, r); // the job's own flows: its scenario places the same paths
         r.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
         r.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(s);
     }

@@ -199,6 +199,16 @@ class SharedPathTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(packet.countsLosses, true, "packet counts drops and marks");
         NS_TEST_ASSERT_MSG_EQ(flow.countsLosses, false, "flow models no losses");
+        for (const JobSetResult* run : {&flow, &packet})
+        {
+            for (const TrainingResult& r : run->jobs)
+            {
+                // A job's own collisions: its two flows (down, up) cross the one spine path in
+                // opposite directions, so none shares a directed link with another of its flows.
+                NS_TEST_ASSERT_MSG_EQ(r.inputs.at("ecmp_fabric_flows"), 2, r.backend);
+                NS_TEST_ASSERT_MSG_EQ(r.inputs.at("ecmp_max_flows_per_link"), 1, r.backend);
+            }
+        }
         bool spine = false;
         for (const auto& l : packet.links)
         {

@@ -26,7 +26,7 @@ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER
 # (every program a ctest entry starts: the bad-input checks cover the benchmarks' and examples'
 # command lines, and the attribute-doc check runs print-attributes).
 targets=(distributed-training-test-runner distributed-training-sim profile-summary
-  tcp-sharing-study validation-runner flow-benchmark packet-benchmark analytic-benchmark
+  tcp-sharing-study validation-runner flow-benchmark packet-benchmark analytic-benchmark fabric-benchmark
   ps-async-example print-attributes dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
   dt-fuzz-scenario)
 echo "== building ${targets[*]} with $jobs jobs"

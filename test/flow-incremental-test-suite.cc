@@ -382,27 +382,11 @@ class AggregatesMatchPerFlowTestCase : public TestCase
         const TrainingProfile p = DriftingProfile();
         for (int c = 0; c < 3; ++c)
         {
-            TrainingScenario s;
-            s.steps = 6;
-            s.warmup = 1;
-            s.workers = c == 0 ? 24 : 12;
-            s.mode = c == 1 ? TrainingScenario::SYNC : TrainingScenario::ASYNC;
-            if (c == 1)
+            TrainingScenario s = FabricCase(c, 1);
+            if (c == 2)
             {
-                s.topology = "leafspine";
-                s.leaves = 4;
-                s.spines = 2;
-                s.hostsPerLeaf = 4;
-                s.uplinkRate = DataRate("5Gbps");
-                s.servers = 2;
-                s.placement = "spread";
-            }
-            else if (c == 2)
-            {
-                s.topology = "fattree";
-                s.fatTreeK = 4;
-                s.placement = "random";
-                s.overlap = true;
+                s.servers = 1; // one server and no WIN splits: plain rate classes, no bundles
+                s.windowBytes = 0;
             }
             const TrainingResult a = RunFlow(s, p, CreateObject<PsSharing>());
             const TrainingResult b = RunFlow(s, p, CreateObject<PerFlowPsSharing>());

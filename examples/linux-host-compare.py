@@ -13,7 +13,7 @@
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
 # (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us). A "-dil" suffix
-# (stock-dil, linux-dil) runs ns-3 at the linux run's dilation (--dilation: the network the
+# (stock-dil, linux-dil, cc-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the
 # linux run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at
 # each scenario's linux_options dilation. Writes
 #   OUT/host-sharing-CONFIG.csv, OUT/host-training-CONFIG.csv  the ns-3 runs
@@ -31,9 +31,11 @@ CONFIGS = {
     'delack': ['--delayedAck=true'],
     'autotune': ['--bufferAutotuning=true'],
     'jitter': ['--startJitter=20us'],
-    'stock-dil': ['--dilation=DIL'],
-    'linux-dil': ['--hostModel=linux', '--dilation=DIL'],
 }
+# CONFIG-dil: CONFIG at the linux run's dilation.
+CONFIGS.update({name + '-dil': args + ['--dilation=DIL'] for name, args in list(CONFIGS.items())})
+SHARING_DEFAULT = ['stock', 'linux', 'cc', 'delack', 'autotune', 'jitter', 'stock-dil', 'linux-dil']
+TRAINING_DEFAULT = ['linux', 'stock-dil', 'linux-dil']
 LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
 SIZES = [30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000]
 
@@ -211,13 +213,14 @@ def training(out, build, results_csv, matrix, configs):
             lines.append('%-11s %-8d %-12s %-11s' % (config, len(errs),
                                                      '%.1f%%' % (100 * sum(errs) / len(errs)),
                                                      '%.1f%%' % (100 * max(errs))))
-    lines.append(sep)
-    lines += ['', 'samples/s and error against linux, per point (%s):' % ', '.join(configs), '']
+    # The runner's own packet runs (stock ns-3, undilated) at the same points.
     grid = [abs(ref[('packet',) + k] - ref[k]) / ref[k] for k in per if ('packet',) + k in ref]
     if grid:
-        lines.insert(-1, '%-11s %-8d %-12s %-11s' % ('grid packet', len(grid),
-                                                     '%.1f%%' % (100 * sum(grid) / len(grid)),
-                                                     '%.1f%%' % (100 * max(grid))))
+        lines.append('%-11s %-8d %-12s %-11s' % ('grid packet', len(grid),
+                                                 '%.1f%%' % (100 * sum(grid) / len(grid)),
+                                                 '%.1f%%' % (100 * max(grid))))
+    lines.append(sep)
+    lines += ['', 'samples/s and error against linux, per point (%s):' % ', '.join(configs), '']
     for key in sorted(per):
         packet = ref.get(('packet',) + key)
         lines.append('%-14s K=%-2s linux %7.1f  grid packet %s  %s' % (
@@ -235,9 +238,9 @@ def main():
     build = os.environ.get('BUILD', os.path.join(here, '..', 'build'))
     os.makedirs(out, exist_ok=True)
     if mode == 'sharing':
-        sharing(out, build, sys.argv[3], sys.argv[4:] or list(CONFIGS))
+        sharing(out, build, sys.argv[3], sys.argv[4:] or SHARING_DEFAULT)
     elif mode == 'training':
-        training(out, build, sys.argv[3], sys.argv[4], sys.argv[5:] or list(CONFIGS))
+        training(out, build, sys.argv[3], sys.argv[4], sys.argv[5:] or TRAINING_DEFAULT)
     else:
         sys.exit('usage: linux-host-compare.py sharing|training OUT LINUX_CSV [SCENARIOS] [CONFIG...]')
 

@@ -727,19 +727,21 @@ WriteJobsTimelinePanel(const std::string& file,
  * \param heading the panels' title before the panel's own ("<scenario>, K = 4")
  * \param base the figure's base name (its data file is base.dat, one block per panel)
  * \param titles the panels' titles
+ * \param origin what the time axis counts from
  */
 void
 WriteTimelinePlots(std::ostringstream& gp,
                    const std::string& heading,
                    const std::string& base,
-                   const std::vector<std::string>& titles)
+                   const std::vector<std::string>& titles,
+                   const std::string& origin)
 {
     for (std::size_t p = 0; p < titles.size(); ++p)
     {
         gp << "set title '" << heading << ": " << titles[p] << "' noenhanced\n"
            << (p + 1 == titles.size()
-                   ? "set xlabel 'time since the first transfer of the step (ms)'\n"
-                   : "")
+                   ? "set xlabel 'time since the first transfer of " + origin + " (ms)'\n"
+                   : std::string())
            << "plot '" << base << ".dat' index " << p
            << " using (($4+$5)/2):(up($1)):(($5-$4)/2):(0.15) with boxxyerror fs solid 0.5 "
               "lc rgb '#c03030', \\\n     '' index "
@@ -793,6 +795,7 @@ WriteTimelineFigure(const std::string& outDir,
         gp << "set ytics (";
         for (std::size_t i = 0; i < k; ++i)
         {
+            // Job names are letters, digits, '_' and '-' (TrainingJobSet): no quoting needed.
             gp << (i ? ", " : "") << "'" << lanes[i] << "' " << i;
         }
         gp << ") noenhanced\nset ylabel 'job, worker'\n";
@@ -804,7 +807,11 @@ WriteTimelineFigure(const std::string& outDir,
     gp << "set grid x\nunset key\n"
        << "up(c) = stringcolumn(2) eq 'up' ? c : 1/0\ndown(c) = stringcolumn(2) eq 'down' ? c : "
           "1/0\n";
-    WriteTimelinePlots(gp, s.name + (jobs ? "" : ", K = " + std::to_string(k)), base, titles);
+    WriteTimelinePlots(gp,
+                       s.name + (jobs ? "" : ", K = " + std::to_string(k)),
+                       base,
+                       titles,
+                       jobs ? "all first measured steps" : "the step");
     WriteFile(outDir + "/" + base + ".gp", gp.str());
     return base + ".gp";
 }

@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// FlowLevelSimulator::RunJobs: several parameter-server jobs on one fabric, one clock and one
-// rate computation (issue 16). The single-job run is in flow-level-simulator.cc.
+// FlowLevelSimulator::RunJobs: several jobs on one fabric, one clock and one rate computation
+// (issue 16): parameter servers' connections and rings' transfers (flow-ring-shared.cc). The
+// single-job run is in flow-level-simulator.cc.
 
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
 #include "flow-ps-engine.h"
-#include "training-input-error.h"
+#include "flow-ring-engine.h"
+#include "flow-shared-job.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -45,7 +47,7 @@ class SharedRun
      * \param engine a job's engine (not begun)
      * \param start when the job begins
      */
-    void Add(flow::FlowPsEngine* engine, double start)
+    void Add(flow::SharedJob* engine, double start)
     {
         m_engines.push_back(engine);
         m_start.push_back(start);
@@ -136,16 +138,60 @@ class SharedRun
         }
     }
 
-    const SharingModel& m_sharing;              //!< the sharing model
-    const std::vector<double>& m_capacity;      //!< per directed link (bytes/s)
-    std::vector<flow::FlowPsEngine*> m_engines; //!< per job
-    std::vector<double> m_start;                //!< per job: start time
-    std::vector<bool> m_started;                //!< per job: begun
-    double m_now{0};                            //!< the shared clock
-    uint64_t m_prioritySeq{0};                  //!< activations of all jobs (FCFS order)
-    std::vector<SharingModel::Flow> m_flows;    //!< scratch: every job's active connections
-    std::vector<std::size_t> m_counts;          //!< scratch: flows per started job
-    std::vector<double> m_rates;                //!< scratch: their rates
+    const SharingModel& m_sharing;           //!< the sharing model
+    const std::vector<double>& m_capacity;   //!< per directed link (bytes/s)
+    std::vector<flow::SharedJob*> m_engines; //!< per job
+    std::vector<double> m_start;             //!< per job: start time
+    std::vector<bool> m_started;             //!< per job: begun
+    double m_now{0};                         //!< the shared clock
+    uint64_t m_prioritySeq{0};               //!< activations of all jobs (FCFS order)
+    std::vector<SharingModel::Flow> m_flows; //!< scratch: every job's active connections
+    std::vector<std::size_t> m_counts;       //!< scratch: flows per started job
+    std::vector<double> m_rates;             //!< scratch: their rates
+};
+
+} // namespace
+
+namespace
+{
+
+/// One job's engine in the shared run: a parameter server's or a ring's, and its SharedJob.
+struct JobEngine
+{
+    std::unique_ptr<flow::FlowPsEngine> ps;     //!< parameter server
+    std::unique_ptr<flow::FlowRingEngine> ring; //!< ring AllReduce
+    std::unique_ptr<flow::SharedJob> shared;    //!< what the shared run drives
+
+    /// \param in the job's inputs
+    explicit JobEngine(const flow::EngineInputs& in)
+    {
+        if (in.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            ps = std::make_unique<flow::FlowPsEngine>(in);
+            shared = std::make_unique<flow::SharedJobOf<flow::FlowPsEngine>>(*ps);
+        }
+        else
+        {
+            ring = std::make_unique<flow::FlowRingEngine>(in);
+            shared = std::make_unique<flow::SharedJobOf<flow::FlowRingEngine>>(*ring);
+        }
+    }
+
+    /// \return bytes each directed link carried inside the job's window
+    std::vector<double> GetLinkBytes() const
+    {
+        if (ring)
+        {
+            return ring->linkBytes;
+        }
+        std::vector<double> bytes = ps->GetLinkBytes(flow::DOWN);
+        const std::vector<double> up = ps->GetLinkBytes(flow::UP);
+        for (std::size_t l = 0; l < bytes.size(); ++l)
+        {
+            bytes[l] += up[l];
+        }
+        return bytes;
+    }
 };
 
 } // namespace
@@ -157,23 +203,14 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
 {
     NS_LOG_FUNCTION(jobs.size());
     auto wallStart = std::chrono::steady_clock::now();
-    if (options.windowBytes > 0)
-    {
-        throw TrainingInputError("--windowModel: not with several jobs (expected one job)");
-    }
     const std::size_t n = jobs.size();
     std::vector<TrainingResult> results(n);
     std::vector<std::unique_ptr<FlowLevelSimulator>> sims;
     std::vector<std::unique_ptr<flow::FlowFabric>> fabrics;
-    std::vector<std::unique_ptr<flow::FlowPsEngine>> engines;
+    std::vector<std::unique_ptr<JobEngine>> engines;
     for (std::size_t j = 0; j < n; ++j)
     {
         const Job& job = jobs[j];
-        if (job.scenario->architecture != TrainingScenario::PARAMETER_SERVER)
-        {
-            throw TrainingInputError("--jobs: RunJobs shares rates among parameter-server jobs "
-                                     "(expected --arch=ps)");
-        }
         sims.push_back(
             std::make_unique<FlowLevelSimulator>(*job.profile, *job.scenario, sharing, options));
         fabrics.push_back(std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
@@ -188,29 +225,33 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
                                     *fabrics[j],
                                     sims[j]->GetFlowCap(),
                                     results[j]};
-        engines.push_back(std::make_unique<flow::FlowPsEngine>(in));
+        engines.push_back(std::make_unique<JobEngine>(in));
     }
     SharedRun run(*sharing, fabrics[0]->GetCapacity());
     for (std::size_t j = 0; j < n; ++j)
     {
-        run.Add(engines[j].get(), jobs[j].startTime);
+        run.Add(engines[j]->shared.get(), jobs[j].startTime);
     }
     run.Run();
     for (std::size_t j = 0; j < n; ++j)
     {
         FlowLevelSimulator& sim = *sims[j];
-        const flow::FlowPsEngine& engine = *engines[j];
-        sim.m_events = engine.events;
-        sim.m_rateComputations = engine.rateComputations;
-        sim.m_sharingFlows = engine.sharingFlows;
-        sim.m_classWork = engine.classWork;
-        std::vector<double> bytes = engine.GetLinkBytes(flow::DOWN);
-        const std::vector<double> up = engine.GetLinkBytes(flow::UP);
-        for (std::size_t l = 0; l < bytes.size(); ++l)
+        const JobEngine& engine = *engines[j];
+        if (engine.ps)
         {
-            bytes[l] += up[l];
+            sim.m_events = engine.ps->events;
+            sim.m_rateComputations = engine.ps->rateComputations;
+            sim.m_sharingFlows = engine.ps->sharingFlows;
+            sim.m_classWork = engine.ps->classWork;
         }
-        sim.Finish(results[j], *fabrics[j], bytes, wallStart);
+        else
+        {
+            sim.m_events = engine.ring->events;
+            sim.m_rateComputations = engine.ring->rateComputations;
+            sim.m_sharingFlows = engine.ring->sharingFlows;
+            results[j].inputs["ring_rate_bytes_per_s"] = engine.ring->ringRate;
+        }
+        sim.Finish(results[j], *fabrics[j], engine.GetLinkBytes(), wallStart);
     }
     return results;
 }

@@ -49,6 +49,7 @@ def build(bld):
         'model/flow-job-simulator.cc',
         'model/flow-ps-bundles.cc',
         'model/flow-ps-classes.cc',
+        'model/flow-ps-shared.cc',
         'model/flow-ps-engine.cc',
         'model/flow-ps-fcfs.cc',
         'model/flow-rate-class.cc',

@@ -29,6 +29,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -434,27 +435,38 @@ ShiftResult(TrainingResult& r, double t0)
 
 /**
  * \param own a link name of a job's own fabric ("worker0->leaf0")
- * \param job the job
+ * \param hosts the job's SharedHostNames
  * \return its name in the shared fabric, where the job's hosts are "<job>.<role>"
  */
 std::string
-SharedLinkName(const std::string& own, const TrainingJob& job)
+SharedLinkName(const std::string& own, const std::unordered_map<std::string, std::string>& hosts)
 {
     auto host = [&](const std::string& n)
     {
-        for (uint32_t r = 0; r < job.GetNRoles(); ++r)
-        {
-            if (n == TrainingNetwork::GetHostName(job.scenario, r))
-            {
-                return job.name + "." + n;
-            }
-        }
-        return n;
+        auto it = hosts.find(n);
+        return it == hosts.end() ? n : it->second;
     };
     const auto arrow = own.find("->");
     return arrow == std::string::npos
                ? own
                : host(own.substr(0, arrow)) + "->" + host(own.substr(arrow + 2));
+}
+
+/**
+ * \param job a job
+ * \return its hosts' names in its own scenario ("worker0") -> in the shared fabric ("a.worker0")
+ *         (a map, so that renaming a link costs O(1), not O(roles))
+ */
+std::unordered_map<std::string, std::string>
+SharedHostNames(const TrainingJob& job)
+{
+    std::unordered_map<std::string, std::string> hosts;
+    for (uint32_t r = 0; r < job.GetNRoles(); ++r)
+    {
+        const std::string n = TrainingNetwork::GetHostName(job.scenario, r);
+        hosts.emplace(n, job.name + "." + n);
+    }
+    return hosts;
 }
 
 /**
@@ -593,17 +605,18 @@ FlowBackend::RunJobSet(const TrainingJobSet& set, Sharing sharing) const
         r.inputs["start_time_s"] = jobs[j].startTime;
         // The job's own scenario names its roles' hosts "worker0", ...; the shared fabric
         // "<job>.worker0" (on a star, the job's own star is smaller: match by name, not index).
+        const auto hosts = SharedHostNames(jobs[j]);
         std::map<std::string, double> renamed;
         for (const auto& [name, u] : r.linkUtilisation)
         {
-            const std::string shared = SharedLinkName(name, jobs[j]);
+            const std::string shared = SharedLinkName(name, hosts);
             auto it = index.find(shared);
             NS_ABORT_MSG_IF(it == index.end(), "no link " << shared << " in the shared fabric");
             renamed[shared] = u;
             utilisation[it->second] += u;
             listed[it->second] = 1;
         }
-        r.bottleneck = r.bottleneck.empty() ? "" : SharedLinkName(r.bottleneck, jobs[j]);
+        r.bottleneck = r.bottleneck.empty() ? "" : SharedLinkName(r.bottleneck, hosts);
         r.linkUtilisation = renamed;
         out.jobs.push_back(std::move(r));
     }

@@ -36,11 +36,17 @@ class SharedRun
     /**
      * \param sharing the sharing model
      * \param capacity capacity of every directed link of the shared fabric (bytes/s)
+     * \param aggregate the jobs' connections aggregate into rate classes (plain max-min, one
+     *        server per job): the engines count every job's flows per link (SharedLinks)
      */
-    SharedRun(const SharingModel& sharing, const std::vector<double>& capacity)
+    SharedRun(const SharingModel& sharing, const std::vector<double>& capacity, bool aggregate)
         : m_sharing(sharing),
           m_capacity(capacity)
     {
+        if (aggregate)
+        {
+            m_links = std::make_unique<flow::SharedLinks>(capacity.size());
+        }
     }
 
     /**
@@ -52,6 +58,7 @@ class SharedRun
         m_engines.push_back(engine);
         m_start.push_back(start);
         m_started.push_back(false);
+        m_ids.push_back(m_links ? m_links->AddJob(engine) : 0);
     }
 
     /// Run every job to its end.
@@ -67,7 +74,7 @@ class SharedRun
             m_now = t;
             if (start)
             {
-                m_engines[j]->BeginShared(t, &m_prioritySeq);
+                m_engines[j]->BeginShared(t, &m_prioritySeq, m_links.get(), m_ids[j]);
                 m_started[j] = true;
             }
             else
@@ -114,6 +121,7 @@ class SharedRun
     void Share()
     {
         m_flows.clear();
+        m_weights.clear();
         m_counts.clear();
         for (std::size_t j = 0; j < m_engines.size(); ++j)
         {
@@ -121,11 +129,18 @@ class SharedRun
             {
                 const std::size_t before = m_flows.size();
                 m_engines[j]->SetNow(m_now);
-                m_engines[j]->CollectFlows(m_flows);
+                m_engines[j]->CollectFlows(m_flows, m_weights);
                 m_counts.push_back(m_flows.size() - before);
             }
         }
-        m_sharing.AssignRates(m_flows, m_capacity, m_rates);
+        if (m_links)
+        {
+            m_sharing.AssignAggregateRates(m_flows, m_weights, m_capacity, m_rates);
+        }
+        else
+        {
+            m_sharing.AssignRates(m_flows, m_capacity, m_rates);
+        }
         const double* rates = m_rates.data();
         std::size_t c = 0;
         for (std::size_t j = 0; j < m_engines.size(); ++j)
@@ -138,22 +153,55 @@ class SharedRun
         }
     }
 
-    const SharingModel& m_sharing;           //!< the sharing model
-    const std::vector<double>& m_capacity;   //!< per directed link (bytes/s)
-    std::vector<flow::SharedJob*> m_engines; //!< per job
-    std::vector<double> m_start;             //!< per job: start time
-    std::vector<bool> m_started;             //!< per job: begun
-    double m_now{0};                         //!< the shared clock
-    uint64_t m_prioritySeq{0};               //!< activations of all jobs (FCFS order)
-    std::vector<SharingModel::Flow> m_flows; //!< scratch: every job's active connections
-    std::vector<std::size_t> m_counts;       //!< scratch: flows per started job
-    std::vector<double> m_rates;             //!< scratch: their rates
+    const SharingModel& m_sharing;              //!< the sharing model
+    const std::vector<double>& m_capacity;      //!< per directed link (bytes/s)
+    std::vector<flow::SharedJob*> m_engines;    //!< per job
+    std::vector<double> m_start;                //!< per job: start time
+    std::vector<bool> m_started;                //!< per job: begun
+    double m_now{0};                            //!< the shared clock
+    uint64_t m_prioritySeq{0};                  //!< activations of all jobs (FCFS order)
+    std::vector<SharingModel::Flow> m_flows;    //!< scratch: every job's active connections
+    std::vector<std::size_t> m_counts;          //!< scratch: flows per started job
+    std::vector<double> m_weights;              //!< scratch: their weights (aggregates)
+    std::vector<double> m_rates;                //!< scratch: their rates
+    std::unique_ptr<flow::SharedLinks> m_links; //!< aggregation: every job's flows per link
+    std::vector<uint32_t> m_ids;                //!< per job: its id in m_links
 };
 
 } // namespace
 
 namespace
 {
+
+/**
+ * \param jobs the jobs
+ * \param sharing the model
+ * \param options run options
+ * \return whether their connections can aggregate into rate classes as in the single-job
+ *         engine: a plain max-min model without the window model (its caps are per connection),
+ *         and one server per parameter-server job (several servers aggregate through bundles
+ *         of virtual links, which are per job)
+ */
+bool
+CanAggregate(const std::vector<FlowLevelSimulator::Job>& jobs,
+             const SharingModel& sharing,
+             const FlowLevelSimulator::Options& options)
+{
+    bool honoursCaps = false;
+    if (options.windowBytes > 0 || !sharing.IsPlainMaxMin(honoursCaps))
+    {
+        return false;
+    }
+    for (const auto& job : jobs)
+    {
+        if (job.scenario->architecture == TrainingScenario::PARAMETER_SERVER
+            && job.scenario->servers > 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
 
 /// One job's engine in the shared run: a parameter server's or a ring's, and its SharedJob.
 struct JobEngine
@@ -227,7 +275,7 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
                                     results[j]};
         engines.push_back(std::make_unique<JobEngine>(in));
     }
-    SharedRun run(*sharing, fabrics[0]->GetCapacity());
+    SharedRun run(*sharing, fabrics[0]->GetCapacity(), CanAggregate(jobs, *sharing, options));
     for (std::size_t j = 0; j < n; ++j)
     {
         run.Add(engines[j]->shared.get(), jobs[j].startTime);

@@ -21,10 +21,15 @@ namespace flow
 {
 
 void
-FlowRingEngine::BeginShared(double startTime, uint64_t* prioritySeq)
+FlowRingEngine::BeginShared(double startTime,
+                            uint64_t* prioritySeq,
+                            SharedLinks* links,
+                            uint32_t id)
 {
     m_shared = Shared{};
     m_shared.seq = prioritySeq;
+    m_shared.links = links;
+    m_shared.id = id;
     m_shared.now = startTime;
     m_shared.stepStart = startTime;
     m_shared.prevEnd = startTime;
@@ -81,10 +86,33 @@ FlowRingEngine::HandleNext()
     s.priority = *s.seq + 1;
     *s.seq += m_scenario.workers;
     s.dirty = true;
+    CountLinks(true);
 }
 
 void
-FlowRingEngine::CollectFlows(std::vector<SharingModel::Flow>& flows)
+FlowRingEngine::CountLinks(bool add)
+{
+    Shared& s = m_shared;
+    for (uint32_t w = 0; s.links && w < m_scenario.workers; ++w)
+    {
+        for (uint32_t l : m_paths[w])
+        {
+            const uint32_t owner = s.links->Count(l, s.id, add);
+            if (owner != 0 && owner != s.id)
+            {
+                s.links->GetJob(owner)->RekeyLink(l, s.now);
+            }
+        }
+    }
+}
+
+void
+FlowRingEngine::RekeyLink(uint32_t /* l */, double /* now */)
+{
+}
+
+void
+FlowRingEngine::CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights)
 {
     m_shared.dirty = false;
     if (!m_shared.transferring)
@@ -100,12 +128,13 @@ FlowRingEngine::CollectFlows(std::vector<SharingModel::Flow>& flows)
         f.start = m_shared.ringStart;
         f.cap = m_flowCap;
         flows.push_back(f);
+        weights.push_back(1);
     }
     sharingFlows += m_scenario.workers;
 }
 
 void
-FlowRingEngine::ApplyRates(const double* rates)
+FlowRingEngine::ApplyShared(const double* rates)
 {
     Shared& s = m_shared;
     if (!s.transferring)
@@ -135,6 +164,7 @@ FlowRingEngine::TransferDone()
     Shared& s = m_shared;
     s.transferring = false;
     s.dirty = true;
+    CountLinks(false);
     const double m = m_buckets[s.bucket].bytes;
     // With one rate throughout, the closed form's own expression (bit for bit); otherwise the
     // integrated transfer plus the ring's hop delays and reduction.

@@ -14,6 +14,8 @@
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-backend.h"
 #include "ns3/packet-backend.h"
+#include "ns3/pointer.h"
+#include "ns3/ps-sharing.h"
 #include "ns3/scenario-options.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -21,6 +23,7 @@
 #include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -706,6 +709,80 @@ class WindowJobsTestCase : public TestCase
     }
 };
 
+/// PsSharing without its IsPlainMaxMin: the shared run hands it every connection (reference).
+class PerFlowPsSharing : public PsSharing
+{
+  public:
+    bool IsPlainMaxMin(bool& /* honoursCaps */) const override
+    {
+        return false;
+    }
+};
+
+/**
+ * With plain max-min the shared run aggregates each job's identical connections into rate
+ * classes (a link counting as private only while no flow of any job crosses it): two async PS
+ * jobs of 5 workers spread over a 2 x 2 leaf-spine and a 2-worker ring across the racks (its
+ * flows make links shared and private again) step as with PsSharing given every connection
+ * (every step record within 1e-9 s), and the model sees fewer flows than there were connections.
+ */
+class AggregateJobsTestCase : public TestCase
+{
+  public:
+    AggregateJobsTestCase()
+        : TestCase("several jobs' connections aggregate into rate classes: the same steps as "
+                   "per-connection max-min (1e-9 s), fewer flows for the model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({{"topology", "leafspine"},
+                                          {"leaves", "2"},
+                                          {"spines", "2"},
+                                          {"hostsPerLeaf", "7"},
+                                          {"nicRate", "10Gbps"}});
+        TrainingJobSet set(base);
+        const auto profile = std::make_shared<const TrainingProfile>(
+            tests::MakeProfile({BYTES, BYTES / 3, 2 * BYTES}, 500, 900, 40, {1, 1.5, 2}));
+        for (const std::string name : {"a", "b"})
+        {
+            TrainingJob job = PsJob(base, name, "spread", name == "a" ? 0 : 0.003, 5);
+            job.scenario.workers = 5;
+            job.scenario.mode = TrainingScenario::ASYNC;
+            job.scenario.sampleSteps = true;
+            job.profile = profile;
+            set.Add(job);
+        }
+        set.Add(RingJob(base, "r", "spread", 0.001, 6));
+        set.Place("test");
+        const JobSetResult aggregated = RunSet("flow", set);
+        Ptr<TrainingBackend> each = TrainingBackendRegistry::Create("flow");
+        each->SetAttribute("SharingModel", PointerValue(CreateObject<PerFlowPsSharing>()));
+        const JobSetResult reference = each->RunJobs(set).front();
+        for (uint32_t j = 0; j < 3; ++j)
+        {
+            const auto& a = aggregated.jobs[j].steps;
+            const auto& b = reference.jobs[j].steps;
+            NS_TEST_ASSERT_MSG_EQ(a.size(), b.size(), "step records");
+            double most = 0;
+            for (std::size_t i = 0; i < a.size(); ++i)
+            {
+                most = std::max(
+                    {most, std::abs(a[i].start - b[i].start), std::abs(a[i].end - b[i].end)});
+            }
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(most, 1e-9, "job " << j << ": the same steps");
+        }
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            NS_TEST_ASSERT_MSG_LT(aggregated.jobs[j].inputs.at("sharing_flows"),
+                                  reference.jobs[j].inputs.at("sharing_flows"),
+                                  "job " << j << ": fewer flows for the model");
+        }
+    }
+};
+
 /**
  * On a star every job has its own hosts' links: a 2-worker PS job and a 3-worker ring beside it
  * run as alone in the flow backend, and each link of the fabric table carries one job's bytes,
@@ -767,6 +844,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new RingSharesLinkTestCase, DT_TEST_QUICK);
         AddTestCase(new HybridJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
     }

@@ -709,16 +709,6 @@ class WindowJobsTestCase : public TestCase
     }
 };
 
-/// PsSharing without its IsPlainMaxMin: the shared run hands it every connection (reference).
-class PerFlowPsSharing : public PsSharing
-{
-  public:
-    bool IsPlainMaxMin(bool& /* honoursCaps */) const override
-    {
-        return false;
-    }
-};
-
 /**
  * With plain max-min the shared run aggregates each job's identical connections into rate
  * classes (a link counting as private only while no flow of any job crosses it): two async PS
@@ -759,7 +749,7 @@ class AggregateJobsTestCase : public TestCase
         set.Place("test");
         const JobSetResult aggregated = RunSet("flow", set);
         Ptr<TrainingBackend> each = TrainingBackendRegistry::Create("flow");
-        each->SetAttribute("SharingModel", PointerValue(CreateObject<PerFlowPsSharing>()));
+        each->SetAttribute("SharingModel", PointerValue(CreateObject<tests::PerFlowPsSharing>()));
         const JobSetResult reference = each->RunJobs(set).front();
         for (uint32_t j = 0; j < 3; ++j)
         {

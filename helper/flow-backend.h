@@ -99,23 +99,56 @@ class FlowBackend : public TrainingBackend
     void DoDispose() override;
 
     /**
-     * \brief Several jobs: the parameter-server jobs in one shared run
-     * (FlowLevelSimulator::RunJobs: one clock, one rate computation of the Sharing model over
-     * every job's active connections); a ring job on its own engine (closed-form steps), which
-     * is exact as long as it crosses no link another job uses while both run (checked).
+     * \brief Several jobs: the parameter-server jobs, and every ring that crosses a link another
+     * job uses, in one shared run (FlowLevelSimulator::RunJobs: one clock, one rate computation
+     * of the Sharing model over every job's active flows; a ring moves at its slowest flow's
+     * rate); a ring on links of its own on its own engine (closed-form steps, exact there).
+     * Hybrid: the fcfs and the ps shared runs and, per job, their mean (as for one job);
+     * WindowModel: each parameter server's connections capped by the single-job rule.
      * \param set the jobs
-     * \return one result (the Sharing attribute's variant)
-     * \throws TrainingInputError for --windowModel or hybrid sharing, or a ring job that
-     *         shares a link while it runs (naming the two jobs and the link)
+     * \return one result (the Sharing attribute's variant), or three for hybrid
+     * \throws TrainingInputError for --windowModel with fcfs or hybrid sharing
      */
     std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
 
   private:
     /**
      * \param set the jobs
+     * \param sharing a single model (not HYBRID)
      * \return per job, its result at the shared clock's times (RunJobs)
      */
-    std::vector<TrainingResult> RunJobResults(const TrainingJobSet& set) const;
+    std::vector<TrainingResult> RunJobResults(const TrainingJobSet& set, Sharing sharing) const;
+
+    /**
+     * \param set the jobs
+     * \param sharing a single model (not HYBRID)
+     * \return the set's result with that model: jobs, fabric links, window
+     */
+    JobSetResult RunJobSet(const TrainingJobSet& set, Sharing sharing) const;
+
+    /**
+     * \param parameterServer the run has parameter-server jobs
+     * \throws TrainingInputError for the window model with fcfs or hybrid sharing (the window
+     *         limit is a per-flow cap, which fcfs ignores)
+     */
+    void CheckWindowSharing(bool parameterServer) const;
+
+    /**
+     * \param fcfs a run with fcfs sharing
+     * \param ps the same with ps sharing
+     * \return the hybrid result (000 Sec. 3.2.1): the mean of their throughputs and step times
+     */
+    static TrainingResult MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps);
+
+    /**
+     * \brief The window model's variant name and inputs.
+     * \param sharing the model asked for
+     * \param options the run's options (window, round trip, buffers)
+     * \param result the result to complete
+     */
+    static void AddWindowInputs(Sharing sharing,
+                                const FlowLevelSimulator::Options& options,
+                                TrainingResult& result);
 
     /**
      * \param scenario the scenario (the window model takes its socket buffer, round trip and

@@ -2,13 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// FlowLevelSimulator::RunJobs: several parameter-server jobs on one fabric, one clock and one
-// rate computation (issue 16). The single-job run is in flow-level-simulator.cc.
+// FlowLevelSimulator::RunJobs: several jobs on one fabric, one clock and one rate computation
+// (issue 16): parameter servers' connections and rings' transfers (flow-ring-shared.cc). The
+// single-job run is in flow-level-simulator.cc.
 
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
 #include "flow-ps-engine.h"
-#include "training-input-error.h"
+#include "flow-ring-engine.h"
+#include "flow-shared-job.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -34,22 +36,29 @@ class SharedRun
     /**
      * \param sharing the sharing model
      * \param capacity capacity of every directed link of the shared fabric (bytes/s)
+     * \param aggregate the jobs' connections aggregate into rate classes (plain max-min, one
+     *        server per job): the engines count every job's flows per link (SharedLinks)
      */
-    SharedRun(const SharingModel& sharing, const std::vector<double>& capacity)
+    SharedRun(const SharingModel& sharing, const std::vector<double>& capacity, bool aggregate)
         : m_sharing(sharing),
           m_capacity(capacity)
     {
+        if (aggregate)
+        {
+            m_links = std::make_unique<flow::SharedLinks>(capacity.size());
+        }
     }
 
     /**
      * \param engine a job's engine (not begun)
      * \param start when the job begins
      */
-    void Add(flow::FlowPsEngine* engine, double start)
+    void Add(flow::SharedJob* engine, double start)
     {
         m_engines.push_back(engine);
         m_start.push_back(start);
         m_started.push_back(false);
+        m_ids.push_back(m_links ? m_links->AddJob(engine) : 0);
     }
 
     /// Run every job to its end.
@@ -65,7 +74,7 @@ class SharedRun
             m_now = t;
             if (start)
             {
-                m_engines[j]->BeginShared(t, &m_prioritySeq);
+                m_engines[j]->BeginShared(t, &m_prioritySeq, m_links.get(), m_ids[j]);
                 m_started[j] = true;
             }
             else
@@ -112,6 +121,7 @@ class SharedRun
     void Share()
     {
         m_flows.clear();
+        m_weights.clear();
         m_counts.clear();
         for (std::size_t j = 0; j < m_engines.size(); ++j)
         {
@@ -119,11 +129,18 @@ class SharedRun
             {
                 const std::size_t before = m_flows.size();
                 m_engines[j]->SetNow(m_now);
-                m_engines[j]->CollectFlows(m_flows);
+                m_engines[j]->CollectFlows(m_flows, m_weights);
                 m_counts.push_back(m_flows.size() - before);
             }
         }
-        m_sharing.AssignRates(m_flows, m_capacity, m_rates);
+        if (m_links)
+        {
+            m_sharing.AssignAggregateRates(m_flows, m_weights, m_capacity, m_rates);
+        }
+        else
+        {
+            m_sharing.AssignRates(m_flows, m_capacity, m_rates);
+        }
         const double* rates = m_rates.data();
         std::size_t c = 0;
         for (std::size_t j = 0; j < m_engines.size(); ++j)
@@ -138,14 +155,91 @@ class SharedRun
 
     const SharingModel& m_sharing;              //!< the sharing model
     const std::vector<double>& m_capacity;      //!< per directed link (bytes/s)
-    std::vector<flow::FlowPsEngine*> m_engines; //!< per job
+    std::vector<flow::SharedJob*> m_engines;    //!< per job
     std::vector<double> m_start;                //!< per job: start time
     std::vector<bool> m_started;                //!< per job: begun
     double m_now{0};                            //!< the shared clock
     uint64_t m_prioritySeq{0};                  //!< activations of all jobs (FCFS order)
     std::vector<SharingModel::Flow> m_flows;    //!< scratch: every job's active connections
     std::vector<std::size_t> m_counts;          //!< scratch: flows per started job
+    std::vector<double> m_weights;              //!< scratch: their weights (aggregates)
     std::vector<double> m_rates;                //!< scratch: their rates
+    std::unique_ptr<flow::SharedLinks> m_links; //!< aggregation: every job's flows per link
+    std::vector<uint32_t> m_ids;                //!< per job: its id in m_links
+};
+
+} // namespace
+
+namespace
+{
+
+/**
+ * \param jobs the jobs
+ * \param sharing the model
+ * \param options run options
+ * \return whether their connections can aggregate into rate classes as in the single-job
+ *         engine: a plain max-min model without the window model (its caps are per connection),
+ *         and one server per parameter-server job (several servers aggregate through bundles
+ *         of virtual links, which are per job)
+ */
+bool
+CanAggregate(const std::vector<FlowLevelSimulator::Job>& jobs,
+             const SharingModel& sharing,
+             const FlowLevelSimulator::Options& options)
+{
+    bool honoursCaps = false;
+    if (options.windowBytes > 0 || !sharing.IsPlainMaxMin(honoursCaps))
+    {
+        return false;
+    }
+    for (const auto& job : jobs)
+    {
+        if (job.scenario->architecture == TrainingScenario::PARAMETER_SERVER
+            && job.scenario->servers > 1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/// One job's engine in the shared run: a parameter server's or a ring's, and its SharedJob.
+struct JobEngine
+{
+    std::unique_ptr<flow::FlowPsEngine> ps;     //!< parameter server
+    std::unique_ptr<flow::FlowRingEngine> ring; //!< ring AllReduce
+    std::unique_ptr<flow::SharedJob> shared;    //!< what the shared run drives
+
+    /// \param in the job's inputs
+    explicit JobEngine(const flow::EngineInputs& in)
+    {
+        if (in.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            ps = std::make_unique<flow::FlowPsEngine>(in);
+            shared = std::make_unique<flow::SharedJobOf<flow::FlowPsEngine>>(*ps);
+        }
+        else
+        {
+            ring = std::make_unique<flow::FlowRingEngine>(in);
+            shared = std::make_unique<flow::SharedJobOf<flow::FlowRingEngine>>(*ring);
+        }
+    }
+
+    /// \return bytes each directed link carried inside the job's window
+    std::vector<double> GetLinkBytes() const
+    {
+        if (ring)
+        {
+            return ring->linkBytes;
+        }
+        std::vector<double> bytes = ps->GetLinkBytes(flow::DOWN);
+        const std::vector<double> up = ps->GetLinkBytes(flow::UP);
+        for (std::size_t l = 0; l < bytes.size(); ++l)
+        {
+            bytes[l] += up[l];
+        }
+        return bytes;
+    }
 };
 
 } // namespace
@@ -157,23 +251,14 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
 {
     NS_LOG_FUNCTION(jobs.size());
     auto wallStart = std::chrono::steady_clock::now();
-    if (options.windowBytes > 0)
-    {
-        throw TrainingInputError("--windowModel: not with several jobs (expected one job)");
-    }
     const std::size_t n = jobs.size();
     std::vector<TrainingResult> results(n);
     std::vector<std::unique_ptr<FlowLevelSimulator>> sims;
     std::vector<std::unique_ptr<flow::FlowFabric>> fabrics;
-    std::vector<std::unique_ptr<flow::FlowPsEngine>> engines;
+    std::vector<std::unique_ptr<JobEngine>> engines;
     for (std::size_t j = 0; j < n; ++j)
     {
         const Job& job = jobs[j];
-        if (job.scenario->architecture != TrainingScenario::PARAMETER_SERVER)
-        {
-            throw TrainingInputError("--jobs: RunJobs shares rates among parameter-server jobs "
-                                     "(expected --arch=ps)");
-        }
         sims.push_back(
             std::make_unique<FlowLevelSimulator>(*job.profile, *job.scenario, sharing, options));
         fabrics.push_back(std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
@@ -188,29 +273,33 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
                                     *fabrics[j],
                                     sims[j]->GetFlowCap(),
                                     results[j]};
-        engines.push_back(std::make_unique<flow::FlowPsEngine>(in));
+        engines.push_back(std::make_unique<JobEngine>(in));
     }
-    SharedRun run(*sharing, fabrics[0]->GetCapacity());
+    SharedRun run(*sharing, fabrics[0]->GetCapacity(), CanAggregate(jobs, *sharing, options));
     for (std::size_t j = 0; j < n; ++j)
     {
-        run.Add(engines[j].get(), jobs[j].startTime);
+        run.Add(engines[j]->shared.get(), jobs[j].startTime);
     }
     run.Run();
     for (std::size_t j = 0; j < n; ++j)
     {
         FlowLevelSimulator& sim = *sims[j];
-        const flow::FlowPsEngine& engine = *engines[j];
-        sim.m_events = engine.events;
-        sim.m_rateComputations = engine.rateComputations;
-        sim.m_sharingFlows = engine.sharingFlows;
-        sim.m_classWork = engine.classWork;
-        std::vector<double> bytes = engine.GetLinkBytes(flow::DOWN);
-        const std::vector<double> up = engine.GetLinkBytes(flow::UP);
-        for (std::size_t l = 0; l < bytes.size(); ++l)
+        const JobEngine& engine = *engines[j];
+        if (engine.ps)
         {
-            bytes[l] += up[l];
+            sim.m_events = engine.ps->events;
+            sim.m_rateComputations = engine.ps->rateComputations;
+            sim.m_sharingFlows = engine.ps->sharingFlows;
+            sim.m_classWork = engine.ps->classWork;
         }
-        sim.Finish(results[j], *fabrics[j], bytes, wallStart);
+        else
+        {
+            sim.m_events = engine.ring->events;
+            sim.m_rateComputations = engine.ring->rateComputations;
+            sim.m_sharingFlows = engine.ring->sharingFlows;
+            results[j].inputs["ring_rate_bytes_per_s"] = engine.ring->ringRate;
+        }
+        sim.Finish(results[j], *fabrics[j], engine.GetLinkBytes(), wallStart);
     }
     return results;
 }

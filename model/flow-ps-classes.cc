@@ -517,6 +517,10 @@ FlowPsEngine::CountLinks(uint32_t ci, bool add)
             others[n++] = g.linkXor[l] ^ (add ? ci : 0); // the one that had, or now has, it alone
         }
     }
+    if (m_links)
+    {
+        CountShared(ci, add); // several jobs (one server each): before the keys are taken
+    }
     if (m_p > 1)
     {
         CountWorkers(ci, add, others.data(), n);
@@ -551,7 +555,7 @@ FlowPsEngine::LinkKeyOf(uint32_t ci) const
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
         const uint32_t l = m_pathLinks[c.path + i];
-        if (g.linkCount[l] >= 2)
+        if (IsSharedLink(g, l))
         {
             key.links[key.nLinks++] = l;
         }

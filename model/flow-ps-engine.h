@@ -8,6 +8,7 @@
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
 #include "flow-rate-class.h"
+#include "flow-shared-job.h"
 #include "training-profile.h"
 
 #include <algorithm>
@@ -209,6 +210,37 @@ class FlowPsEngine
      * \param rates their rates (bytes/s)
      */
     void ApplyRates(const double* rates);
+
+    // ---- the same with aggregation (flow-ps-shared.cc; SharedJob's calls) ----
+
+    /**
+     * \brief BeginShared; with links (plain max-min, one server), the connections aggregate
+     * into rate classes as in the single-job engine, a link counting as private while no other
+     * flow of any job crosses it (SharedLinks).
+     * \param startTime when the workers begin their first step (s)
+     * \param prioritySeq activation counter shared by the jobs
+     * \param links every job's flows per link, or null (a class per connection)
+     * \param id this job's id in links
+     */
+    void BeginShared(double startTime, uint64_t* prioritySeq, SharedLinks* links, uint32_t id);
+    /**
+     * \brief CollectFlows (weights 1), or with aggregation one aggregate per rate class.
+     * \param flows where to append
+     * \param weights where to append each one's connections
+     */
+    void CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights);
+    /**
+     * \brief ApplyRates, or with aggregation each class's rate (its aggregate's over its members).
+     * \param rates the rates of CollectShared's flows
+     */
+    void ApplyShared(const double* rates);
+    /**
+     * \brief Another job's flow made link l shared, or left this job's connection alone on it:
+     * re-key the connection of either direction that crosses it alone.
+     * \param l link
+     * \param now the shared clock (s)
+     */
+    void RekeyLink(uint32_t l, double now);
 
     uint64_t events{0};           //!< events handled
     uint64_t rateComputations{0}; //!< sharing-model calls
@@ -515,6 +547,26 @@ class FlowPsEngine
      */
     ClassKey KeyOf(uint32_t ci);
     /**
+     * \brief With aggregation across jobs: count the connection's links in SharedLinks, and
+     * re-key the connection of another job, or of this job's other direction, that had (or now
+     * has) one of them alone.
+     * \param ci connection index
+     * \param add true to add, false to remove
+     */
+    void CountShared(uint32_t ci, bool add);
+
+    /**
+     * \param g group
+     * \param l link
+     * \return whether two or more flows cross l: the group's connections, or with aggregation
+     *         across jobs every job's flows
+     */
+    bool IsSharedLink(const Group& g, uint32_t l) const
+    {
+        return m_links ? m_links->IsShared(l) : g.linkCount[l] >= 2;
+    }
+
+    /**
      * \param ci connection index
      * \return its key by its own links: those two connections cross, the others in the cap
      */
@@ -682,6 +734,8 @@ class FlowPsEngine
     bool m_plainMaxMin{false};               //!< the model is plain max-min: aggregate classes
     bool m_honourCaps{false};                //!< plain max-min honours the flow cap
     uint64_t* m_sharedSeq{nullptr};          //!< several jobs: the shared activation counter
+    SharedLinks* m_links{nullptr};           //!< several jobs, aggregated: every job's link use
+    uint32_t m_linkId{0};                    //!< this job's id in m_links
     std::size_t m_collected[2]{0, 0};        //!< several jobs: flows CollectFlows gave per group
     uint32_t m_realLinks{0};                 //!< links of the fabric (then virtual ones)
     std::vector<uint32_t> m_rekey;           //!< scratch: workers whose bundles to rekey

@@ -22,7 +22,8 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
       m_scenario(in.scenario),
       m_options(in.options),
       m_result(in.result),
-      m_mean(in.profile.GetMeanStep())
+      m_mean(in.profile.GetMeanStep()),
+      m_flowCap(in.flowCap)
 {
     for (const auto& layer : in.profile.GetLayers())
     {
@@ -120,10 +121,24 @@ FlowRingEngine::FormBuckets()
 }
 
 double
+FlowRingEngine::RingSeconds(double m, double rate) const
+{
+    const double kk = static_cast<double>(m_scenario.workers);
+    if (m_scenario.workers <= 1)
+    {
+        return 0;
+    }
+    double inter = 2 * (kk - 1) / kk * m / rate + 2 * (kk - 1) * hopDelay;
+    if (m_scenario.reductionRate > 0)
+    {
+        inter += (kk - 1) / kk * m / m_scenario.reductionRate;
+    }
+    return inter;
+}
+
+double
 FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
 {
-    const uint32_t k = m_scenario.workers;
-    const double kk = static_cast<double>(k);
     const double backwardDone = m_ready[0];
     double prevEnd = stepStart;
     for (std::size_t b = 0; b < m_buckets.size(); ++b)
@@ -131,42 +146,41 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         const double m = m_buckets[b].bytes;
         double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
         double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
-        double inter = 0;
-        if (k > 1)
-        {
-            inter = 2 * (kk - 1) / kk * m / ringRate + 2 * (kk - 1) * hopDelay;
-            if (m_scenario.reductionRate > 0)
-            {
-                inter += (kk - 1) / kk * m / m_scenario.reductionRate;
-            }
-        }
         const double ringStart = start + intra;
-        const double ringEnd = ringStart + inter;
+        const double ringEnd = ringStart + RingSeconds(m, ringRate);
         prevEnd = ringEnd + intra;
         ++events;
-        for (uint32_t w = 0; w < k && k > 1; ++w)
+        RecordBucket(step, b, ringStart, ringEnd);
+    }
+    return prevEnd;
+}
+
+void
+FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd)
+{
+    const uint32_t k = m_scenario.workers;
+    const double m = m_buckets[b].bytes;
+    for (uint32_t w = 0; w < k && k > 1; ++w)
+    {
+        if (m_options.recordTransfers)
         {
-            if (m_options.recordTransfers)
+            m_result.AddTransfer({w,
+                                  (w + 1) % k,
+                                  step,
+                                  static_cast<int32_t>(b),
+                                  "ring",
+                                  static_cast<uint64_t>(std::llround(m)),
+                                  ringStart,
+                                  ringEnd});
+        }
+        if (step >= m_scenario.warmup)
+        {
+            for (uint32_t l : m_paths[w])
             {
-                m_result.AddTransfer({w,
-                                      (w + 1) % k,
-                                      step,
-                                      static_cast<int32_t>(b),
-                                      "ring",
-                                      static_cast<uint64_t>(std::llround(m)),
-                                      ringStart,
-                                      ringEnd});
-            }
-            if (step >= m_scenario.warmup)
-            {
-                for (uint32_t l : m_paths[w])
-                {
-                    linkBytes[l] += 2.0 * (k - 1) / k * m;
-                }
+                linkBytes[l] += 2.0 * (k - 1) / k * m;
             }
         }
     }
-    return prevEnd;
 }
 
 } // namespace flow

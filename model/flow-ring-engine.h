@@ -7,6 +7,7 @@
 
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
+#include "flow-shared-job.h"
 #include "training-profile.h"
 
 #include <cstdint>
@@ -45,11 +46,36 @@ class FlowRingEngine
     /// Run every step.
     void Run();
 
+    // ---- several jobs on one fabric (FlowJobSimulator, flow-ring-shared.cc) ----
+    // A ring that crosses a link another job uses: each bucket's transfer is its K ring flows in
+    // the shared rate computation instead of the closed form's one rate (SharedJob's calls).
+
+    /// SharedJob::BeginShared: the first step's buckets, its first ring transfer pending.
+    /// \param startTime when the workers begin (s) \param prioritySeq shared activation counter
+    /// \param links every job's flows per link (aggregation), or null \param id the ring's id
+    void BeginShared(double startTime, uint64_t* prioritySeq, SharedLinks* links, uint32_t id);
+    /// \return the next bucket's ring start or the current transfer's end (INF: none)
+    double NextEventTime() const;
+    /// Start the next bucket's ring transfer (K flows), or end the current one.
+    void HandleNext();
+    /// \param now the shared clock (s)
+    void SetNow(double now);
+    /// \return true when ring flows began or ended since the last CollectShared
+    bool IsDirty() const;
+    /// The K ring flows (weight 1 each) while a transfer runs.
+    /// \param flows where to append \param weights where to append their weights
+    void CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights);
+    /// The ring goes on at its slowest flow's rate. \param rates of CollectShared's flows
+    void ApplyShared(const double* rates);
+    /// A ring flow never folds a link into a cap: nothing to re-key. \param l link \param now time
+    void RekeyLink(uint32_t l, double now);
+
     std::vector<double> linkBytes; //!< per directed link: bytes carried in the window
-    double ringRate{0};            //!< rate of the slowest ring flow (bytes/s)
+    double ringRate{0};            //!< rate of the slowest ring flow (bytes/s); shared: lowest
     double hopDelay{0};            //!< longest one-way delay of a ring hop (seconds)
     uint64_t events{0};            //!< operations evaluated
     uint64_t rateComputations{0};  //!< sharing-model calls
+    uint64_t sharingFlows{0};      //!< shared run: ring flows handed to the sharing model
 
   private:
     /// A closed gradient bucket.
@@ -77,6 +103,55 @@ class FlowRingEngine
      * \return when the last bucket is reduced (the step's end)
      */
     double ReduceBuckets(uint32_t step, double stepStart);
+    /**
+     * \param m a bucket's bytes
+     * \param rate the ring flows' rate (INF: only the hop delays and the reduction)
+     * \return the ring AllReduce's time: 2(K-1)/K m / rate + 2(K-1) d + (K-1)/K m / reductionRate
+     */
+    double RingSeconds(double m, double rate) const;
+    /**
+     * \brief A bucket's ring transfer is done: its transfer records and window bytes.
+     * \param step step index
+     * \param b bucket index
+     * \param ringStart when the ring began
+     * \param ringEnd when it ended
+     */
+    void RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd);
+    /**
+     * \brief Shared run: go on from the end of the last bucket: the next bucket's ring transfer
+     * (its start time is the next event), or the step's end and the next step.
+     */
+    void NextBucket();
+    /// Shared run: the current bucket's ring flows have sent their bytes.
+    void TransferDone();
+    /// Shared run with aggregation: count the ring flows on their links (SharedLinks).
+    /// \param add they begin
+    void CountLinks(bool add);
+
+    /// The shared run's state (BeginShared).
+    struct Shared
+    {
+        uint64_t* seq{nullptr};      //!< activation counter shared by the jobs
+        SharedLinks* links{nullptr}; //!< every job's flows per link (aggregation), or null
+        uint32_t id{0};              //!< the ring's id in links
+        double now{0};               //!< the shared clock
+        uint32_t step{0};            //!< current step
+        double stepStart{0};         //!< when it began
+        std::size_t bucket{0};       //!< current bucket
+        double prevEnd{0};           //!< when the previous bucket (or the step start) ended
+        double intra{0};             //!< the current bucket's intra-node half (s)
+        double ringStart{0};         //!< when its ring transfer starts
+        bool transferring{false};    //!< its ring flows are active
+        double remaining{0};         //!< bytes each ring flow has left
+        double rate{0};              //!< the ring's rate: its slowest flow's (bytes/s)
+        bool rated{false};           //!< a rate was applied to this transfer
+        bool oneRate{true};          //!< the transfer kept one rate (closed form applies)
+        double last{0};              //!< time up to which remaining is accounted
+        double next{INF};            //!< the next event's time
+        uint64_t priority{0};        //!< activation order of ring flow 0 (flow w: + w)
+        bool dirty{false};           //!< flows began or ended since the last CollectFlows
+        bool done{false};            //!< every step ended
+    };
 
     const TrainingProfile& m_profile;           //!< the DNN
     const TrainingScenario& m_scenario;         //!< the scenario
@@ -87,6 +162,8 @@ class FlowRingEngine
     std::vector<uint64_t> m_layerBytes;         //!< per layer: parameter bytes
     std::vector<double> m_ready;                //!< per layer: gradient ready on every worker
     std::vector<Bucket> m_buckets;              //!< this step's buckets
+    double m_flowCap;                           //!< per-flow cap (bytes/s)
+    Shared m_shared;                            //!< shared run's state
 };
 
 } // namespace flow

@@ -103,16 +103,6 @@ class RateClassLongHistoryTestCase : public TestCase
     }
 };
 
-/// PsSharing without its IsPlainMaxMin: the engine hands it every flow (the reference path).
-class PerFlowPsSharing : public PsSharing
-{
-  public:
-    bool IsPlainMaxMin(bool& /* honoursCaps */) const override
-    {
-        return false;
-    }
-};
-
 /// FcfsSharing without its IsFirstComeFirstServed: the engine hands it every flow.
 class PerFlowFcfsSharing : public FcfsSharing
 {
@@ -389,7 +379,7 @@ class AggregatesMatchPerFlowTestCase : public TestCase
                 s.windowBytes = 0;
             }
             const TrainingResult a = RunFlow(s, p, CreateObject<PsSharing>());
-            const TrainingResult b = RunFlow(s, p, CreateObject<PerFlowPsSharing>());
+            const TrainingResult b = RunFlow(s, p, CreateObject<tests::PerFlowPsSharing>());
             NS_TEST_ASSERT_MSG_EQ_TOL(a.throughput,
                                       b.throughput,
                                       1e-9 * b.throughput,
@@ -482,7 +472,7 @@ class FlowIncrementalTestSuite : public TestSuite
                         "per rate computation at K = 50 and 400 (the per-flow reference: > 100 at "
                         "400)",
                         CreateObject<PsSharing>(),
-                        CreateObject<PerFlowPsSharing>(),
+                        CreateObject<tests::PerFlowPsSharing>(),
                         1,
                         2),
                     DT_TEST_QUICK);
@@ -499,7 +489,7 @@ class FlowIncrementalTestSuite : public TestSuite
                         "flow: PS with 2 or 3 servers by bundle classes gives the step times of PS "
                         "over every flow within 1e-9 (star, leaf-spine, fat-tree)",
                         CreateObject<PsSharing>(),
-                        CreateObject<PerFlowPsSharing>(),
+                        CreateObject<tests::PerFlowPsSharing>(),
                         {2},
                         1e-9),
                     DT_TEST_QUICK);
@@ -516,7 +506,7 @@ class FlowIncrementalTestSuite : public TestSuite
                         "most 6 aggregates per rate computation at K = 50 and 400 (reference: > "
                         "100 at 400)",
                         CreateObject<PsSharing>(),
-                        CreateObject<PerFlowPsSharing>(),
+                        CreateObject<tests::PerFlowPsSharing>(),
                         2,
                         6),
                     DT_TEST_QUICK);

@@ -11,15 +11,20 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/boolean.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-backend.h"
 #include "ns3/packet-backend.h"
+#include "ns3/pointer.h"
+#include "ns3/ps-sharing.h"
 #include "ns3/scenario-options.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -85,6 +90,21 @@ PsJob(const RunRequest& base,
     job.placement = placement;
     job.startTime = start;
     return job;
+}
+
+/**
+ * \param base the fabric (LeafSpine(1))
+ * \return two sync-PS jobs a (hosts 0, 2) and b (hosts 1, 3), started together: both cross
+ *         the one spine path in each direction
+ */
+TrainingJobSet
+TwoJobsOnOnePath(const RunRequest& base)
+{
+    TrainingJobSet set(base);
+    set.Add(PsJob(base, "a", "0,2", 0));
+    set.Add(PsJob(base, "b", "1,3", 0));
+    set.Place("test");
+    return set;
 }
 
 /**
@@ -178,10 +198,7 @@ class SharedPathTestCase : public TestCase
     void DoRun() override
     {
         const RunRequest base = LeafSpine(1);
-        TrainingJobSet set(base);
-        set.Add(PsJob(base, "a", "0,2", 0));
-        set.Add(PsJob(base, "b", "1,3", 0));
-        set.Place("test");
+        const TrainingJobSet set = TwoJobsOnOnePath(base);
         // Each job crosses leaf0->spine0, spine0->leaf1 and back: 4 shared directed links.
         NS_TEST_ASSERT_MSG_EQ(set.GetJobLinks(0).size(), 8, "host links and the spine path");
         const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(set.GetFabricScenario());
@@ -567,16 +584,39 @@ class JobSeedTestCase : public TestCase
 };
 
 /**
- * A 2-worker ring beside a PS job: in separate racks (no shared link) the flow backend runs the
- * ring on its own engine and both jobs as alone; with the ring across the racks and the PS job
- * too, they share the spine path while both run, which the flow backend's closed-form ring
- * cannot model: refused, naming both jobs and a shared link (the packet backend runs it).
+ * \param base the fabric
+ * \param name job name
+ * \param placement its hosts
+ * \param start start time (s)
+ * \param steps steps (1 warm-up)
+ * \return a 2-worker ring on the 10 MB profile: one bucket, each ring flow sends
+ *         2(K-1)/K M = M per step
  */
-class RingBesidePsTestCase : public TestCase
+TrainingJob
+RingJob(const RunRequest& base,
+        const std::string& name,
+        const std::string& placement,
+        double start,
+        uint32_t steps)
+{
+    TrainingJob job = PsJob(base, name, placement, start, steps);
+    job.scenario.architecture = TrainingScenario::RING_ALLREDUCE;
+    job.scenario.workers = 2;
+    return job;
+}
+
+/**
+ * A 2-worker ring in separate racks from a PS job (no shared link) keeps its closed form in the
+ * flow backend: both jobs step exactly as alone. The same ring across the racks, starting after
+ * the PS job (on the same spine path) ended, runs through the shared rate computation and still
+ * steps as alone (1e-9): with nothing else on its links it keeps the closed form's one rate.
+ */
+class RingApartTestCase : public TestCase
 {
   public:
-    RingBesidePsTestCase()
-        : TestCase("a ring job runs beside a PS job in the flow backend unless they share a link")
+    RingApartTestCase()
+        : TestCase("a ring apart from a PS job, in space (closed form) or in time (shared "
+                   "computation), runs as alone in the flow backend")
     {
     }
 
@@ -584,34 +624,247 @@ class RingBesidePsTestCase : public TestCase
     void DoRun() override
     {
         const RunRequest base = LeafSpine(1);
-        auto ring = [&](const std::string& placement)
-        {
-            TrainingJob job = PsJob(base, "r", placement, 0);
-            job.scenario.architecture = TrainingScenario::RING_ALLREDUCE;
-            job.scenario.workers = 2;
-            return job;
-        };
         TrainingJobSet apart(base);
-        apart.Add(ring("0,1"));
+        apart.Add(RingJob(base, "r", "0,1", 0, 4));
         apart.Add(PsJob(base, "p", "2,3", 0));
         apart.Place("test");
         JobSetResult r;
         for (double ratio : RatiosToSolo("flow", apart, r))
         {
-            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 1e-9, "apart: as alone");
+            NS_TEST_ASSERT_MSG_EQ(ratio, 1.0, "apart: exactly as alone");
         }
-        TrainingJobSet across(base);
-        across.Add(ring("0,2"));
-        across.Add(PsJob(base, "p", "1,3", 0));
-        across.Place("test");
+        const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(base.scenario);
+        TrainingJobSet later(base);
+        later.Add(PsJob(base, "p", "1,3", 0));
+        later.Add(RingJob(base, "r", "0,2", 4 * 2.0 * BYTES / b * 1.2, 4));
+        later.Place("test");
+        for (double ratio : RatiosToSolo("flow", later, r))
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 1e-9, "after the PS job: as alone");
+        }
+    }
+};
+
+/**
+ * A 2-worker ring (hosts 0 and 2: one worker per rack) and a sync-PS job (worker on host 1,
+ * server on host 3) on a leaf-spine with one spine. The ring's flows w0 -> w1 and w1 -> w0
+ * cross the spine path in both directions; the PS job's downlink crosses it towards rack 0,
+ * its uplink towards rack 1, one at a time. So while both run, one ring flow shares
+ * leaf1->spine0->leaf0 or leaf0->spine0->leaf1 with the PS connection: max-min gives each B/2,
+ * the other ring flow B, and the ring moves at its slowest flow's B/2. A ring step (each flow
+ * sends 2(K-1)/K M = M) takes M/(B/2) = 2M/B instead of the solo M/B, a PS step 2M/(B/2) =
+ * 4M/B instead of 2M/B; the ring's 8 steps and the PS job's 4 end together (16M/B). Flow within
+ * 1 %, packet (TCP ring and PS connections on one 10 G path) within 10 %.
+ */
+class RingSharesLinkTestCase : public TestCase
+{
+  public:
+    RingSharesLinkTestCase()
+        : TestCase("a ring and a PS job sharing the spine path get half of it each: ring step "
+                   "2M over B, PS step 4M over B (flow 1%, packet 10%)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        TrainingJobSet set(base);
+        set.Add(RingJob(base, "r", "0,2", 0, 8));
+        set.Add(PsJob(base, "p", "1,3", 0));
+        set.Place("test");
+        const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(set.GetFabricScenario());
+        const double ring = 2.0 * BYTES / b;
+        const double ps = 4.0 * BYTES / b;
+        const JobSetResult flow = RunSet("flow", set);
+        NS_TEST_ASSERT_MSG_EQ_TOL(flow.jobs[0].stepTimeMean / ring, 1.0, 0.01, "flow ring: 2M/B");
+        NS_TEST_ASSERT_MSG_EQ_TOL(flow.jobs[1].stepTimeMean / ps, 1.0, 0.01, "flow PS: 4M/B");
+        NS_TEST_ASSERT_MSG_EQ_TOL(flow.jobs[0].inputs.at("ring_rate_bytes_per_s") / (b / 2),
+                                  1.0,
+                                  1e-9,
+                                  "the ring's lowest rate: B/2");
+        const double soloRing = RunSolo("flow", set.GetJobs()[0]).stepTimeMean;
+        NS_TEST_ASSERT_MSG_EQ_TOL(soloRing / (ring / 2), 1.0, 0.01, "flow solo ring: M/B");
+        const JobSetResult packet = RunSet("packet", set);
+        NS_TEST_ASSERT_MSG_EQ_TOL(packet.jobs[0].stepTimeMean / ring, 1.0, 0.10, "packet ring");
+        NS_TEST_ASSERT_MSG_EQ_TOL(packet.jobs[1].stepTimeMean / ps, 1.0, 0.10, "packet PS");
+    }
+};
+
+/**
+ * --sharing=hybrid with several jobs (000 Sec. 3.2.1 per job): the two PS jobs of
+ * SharedPathTestCase under FCFS take turns: a's downlink first (full B), then b's while a's
+ * uplink runs in the other direction, and from then on one job's downlink always overlaps the
+ * other's uplink: after b's first step (3M/B) both step every 2M/B, as alone. Under PS both
+ * step every 4M/B. Hybrid: per job the mean, 3M/B (flow within 1 %), and the fcfs and ps runs
+ * follow as results of their own.
+ */
+class HybridJobsTestCase : public TestCase
+{
+  public:
+    HybridJobsTestCase()
+        : TestCase("hybrid with two PS jobs on one path: fcfs 2M over B, ps 4M over B, hybrid "
+                   "their mean 3M over B per job (1%)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        const TrainingJobSet set = TwoJobsOnOnePath(base);
+        const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(set.GetFabricScenario());
+        Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+        flow->SetAttribute("Sharing", StringValue("hybrid"));
+        const std::vector<JobSetResult> r = flow->RunJobs(set);
+        NS_TEST_ASSERT_MSG_EQ(r.size(), 3, "hybrid, then its fcfs and ps runs");
+        NS_TEST_ASSERT_MSG_EQ(r[0].variant + r[1].variant + r[2].variant,
+                              "hybridfcfsps",
+                              "variants");
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(r[1].jobs[j].stepTimeMean / (2.0 * BYTES / b),
+                                      1.0,
+                                      0.01,
+                                      "fcfs: 2M/B");
+            NS_TEST_ASSERT_MSG_EQ_TOL(r[2].jobs[j].stepTimeMean / (4.0 * BYTES / b),
+                                      1.0,
+                                      0.01,
+                                      "ps: 4M/B");
+            NS_TEST_ASSERT_MSG_EQ_TOL(r[0].jobs[j].stepTimeMean / (3.0 * BYTES / b),
+                                      1.0,
+                                      0.01,
+                                      "hybrid: 3M/B");
+        }
+    }
+};
+
+/**
+ * --windowModel with several jobs: each PS connection is capped by the single-job rule, w over
+ * the base round trip (one connection per direction and job, directions one at a time: no
+ * standing queue), and the jobs share the spine path by max-min under the caps. With the two
+ * jobs of SharedPathTestCase and w/RTT = 0.3 B the caps bind (0.6 B < B): both step as alone,
+ * 2M/(0.3 B); with w/RTT = 0.8 B max-min's B/2 binds: 4M/B, against a solo 2M/(0.8 B).
+ */
+class WindowJobsTestCase : public TestCase
+{
+  public:
+    WindowJobsTestCase()
+        : TestCase("window model with two PS jobs on one path: a cap of 0.3B binds (as alone), "
+                   "one of 0.8B does not (4M over B) (1%)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (double share : {0.3, 0.8})
+        {
+            RunRequest base = LeafSpine(1);
+            const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(base.scenario);
+            const double rtt = TrainingNetwork::GetBaseRttSeconds(base.scenario);
+            base.scenario.sendBufferBytes = static_cast<uint32_t>(std::lround(share * b * rtt));
+            const double cap = base.scenario.sendBufferBytes / rtt;
+            const TrainingJobSet set = TwoJobsOnOnePath(base);
+            Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+            flow->SetAttribute("WindowModel", BooleanValue(true));
+            const JobSetResult r = flow->RunJobs(set).front();
+            NS_TEST_ASSERT_MSG_EQ(r.variant, "ps-window", "variant");
+            const double solo = flow->Run(*set.GetJobs()[0].profile, set.GetJobs()[0].scenario)
+                                    .front()
+                                    .stepTimeMean;
+            NS_TEST_ASSERT_MSG_EQ_TOL(solo / (2.0 * BYTES / cap), 1.0, 0.01, "solo: 2M/cap");
+            const double expected = 2.0 * BYTES / std::min(cap, b / 2);
+            for (const auto& job : r.jobs)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(job.stepTimeMean / expected,
+                                          1.0,
+                                          0.01,
+                                          "w/RTT = " << share << " B");
+                NS_TEST_ASSERT_MSG_EQ(job.inputs.at("window_bytes"),
+                                      base.scenario.sendBufferBytes,
+                                      "the single-job rule's window");
+            }
+        }
+        Ptr<TrainingBackend> fcfs = TrainingBackendRegistry::Create("flow");
+        fcfs->SetAttribute("WindowModel", BooleanValue(true));
+        fcfs->SetAttribute("Sharing", StringValue("fcfs"));
+        const RunRequest base = LeafSpine(1);
+        TrainingJobSet set(base);
+        set.Add(PsJob(base, "a", "0,2", 0));
+        set.Place("test");
         NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
                                   [&]
                                   {
-                                      RunSet("flow", across);
+                                      fcfs->RunJobs(set);
                                   },
-                                  {"jobs r and p", "spine0", "ring"}),
+                                  {"--windowModel", "fcfs"}),
                               true,
-                              "a ring sharing a link is refused by the flow backend");
+                              "the window model needs a model that honours caps");
+    }
+};
+
+/**
+ * With plain max-min the shared run aggregates each job's identical connections into rate
+ * classes (a link counting as private only while no flow of any job crosses it): two async PS
+ * jobs of 5 workers spread over a 2 x 2 leaf-spine and a 2-worker ring across the racks (its
+ * flows make links shared and private again) step as with PsSharing given every connection
+ * (every step record within 1e-9 s), and the model sees fewer flows than there were connections.
+ */
+class AggregateJobsTestCase : public TestCase
+{
+  public:
+    AggregateJobsTestCase()
+        : TestCase("several jobs' connections aggregate into rate classes: the same steps as "
+                   "per-connection max-min (1e-9 s), fewer flows for the model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({{"topology", "leafspine"},
+                                          {"leaves", "2"},
+                                          {"spines", "2"},
+                                          {"hostsPerLeaf", "7"},
+                                          {"nicRate", "10Gbps"}});
+        TrainingJobSet set(base);
+        const auto profile = std::make_shared<const TrainingProfile>(
+            tests::MakeProfile({BYTES, BYTES / 3, 2 * BYTES}, 500, 900, 40, {1, 1.5, 2}));
+        for (const std::string name : {"a", "b"})
+        {
+            TrainingJob job = PsJob(base, name, "spread", name == "a" ? 0 : 0.003, 5);
+            job.scenario.workers = 5;
+            job.scenario.mode = TrainingScenario::ASYNC;
+            job.scenario.sampleSteps = true;
+            job.profile = profile;
+            set.Add(job);
+        }
+        set.Add(RingJob(base, "r", "spread", 0.001, 6));
+        set.Place("test");
+        const JobSetResult aggregated = RunSet("flow", set);
+        Ptr<TrainingBackend> each = TrainingBackendRegistry::Create("flow");
+        each->SetAttribute("SharingModel", PointerValue(CreateObject<tests::PerFlowPsSharing>()));
+        const JobSetResult reference = each->RunJobs(set).front();
+        for (uint32_t j = 0; j < 3; ++j)
+        {
+            const auto& a = aggregated.jobs[j].steps;
+            const auto& b = reference.jobs[j].steps;
+            NS_TEST_ASSERT_MSG_EQ(a.size(), b.size(), "step records");
+            double most = 0;
+            for (std::size_t i = 0; i < a.size(); ++i)
+            {
+                most = std::max(
+                    {most, std::abs(a[i].start - b[i].start), std::abs(a[i].end - b[i].end)});
+            }
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(most, 1e-9, "job " << j << ": the same steps");
+        }
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            NS_TEST_ASSERT_MSG_LT(aggregated.jobs[j].inputs.at("sharing_flows"),
+                                  reference.jobs[j].inputs.at("sharing_flows"),
+                                  "job " << j << ": fewer flows for the model");
+        }
     }
 };
 
@@ -672,7 +925,11 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new SharedPathTestCase, DT_TEST_QUICK);
         AddTestCase(new DisjointRacksTestCase, DT_TEST_QUICK);
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
-        AddTestCase(new RingBesidePsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingApartTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingSharesLinkTestCase, DT_TEST_QUICK);
+        AddTestCase(new HybridJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
         AddTestCase(new AckQueueTestCase, DT_TEST_QUICK);

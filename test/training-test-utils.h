@@ -7,6 +7,7 @@
 #ifndef TRAINING_TEST_UTILS_H
 #define TRAINING_TEST_UTILS_H
 
+#include "ns3/ps-sharing.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
 
@@ -101,6 +102,17 @@ SumLayers(const TrainingProfile& p)
     }
     return s;
 }
+
+/// PsSharing without its IsPlainMaxMin: the flow engines hand it every connection, one flow each
+/// (the reference for their rate classes).
+class PerFlowPsSharing : public PsSharing
+{
+  public:
+    bool IsPlainMaxMin(bool& /* honoursCaps */) const override
+    {
+        return false;
+    }
+};
 
 } // namespace tests
 } // namespace ns3

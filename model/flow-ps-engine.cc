@@ -67,7 +67,9 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
             }
         }
     }
-    m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    // With the window model too: its caps are per direction and server (WindowCap), a class's
+    // members all have the same one, and a class's cap is taken at each rate computation.
+    m_plainMaxMin = in.sharing.IsPlainMaxMin(m_honourCaps);
     m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
     m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
@@ -96,6 +98,10 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         m_linkRound.assign(in.fabric.GetCapacity().size(), 0);
         m_connRound.assign(m_conns.size(), 0);
         m_cursorPos.assign(m_p, 0);
+    }
+    if (in.options.windowBytes > 0)
+    {
+        m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
     }
     m_workers.resize(m_k);
     const std::size_t perLayer = static_cast<std::size_t>(m_k) * m_l;
@@ -673,6 +679,10 @@ FlowPsEngine::Activate(uint32_t ci)
     c.lastTime = m_now;
     c.priority = m_sharedSeq ? ++*m_sharedSeq : ++m_prioritySeq;
     c.activeSince = m_now;
+    if (!m_windowCount.empty())
+    {
+        ++m_windowCount[c.dir * m_p + c.server];
+    }
     g.active.push_back(ActiveEntry{ci, c.priority});
     ++g.nActive;
     if (g.active.size() > 2 * static_cast<std::size_t>(g.nActive) + 16)
@@ -696,6 +706,10 @@ FlowPsEngine::Deactivate(uint32_t ci)
     Leave(ci);
     c.active = false;
     --g.nActive;
+    if (!m_windowCount.empty())
+    {
+        --m_windowCount[c.dir * m_p + c.server];
+    }
     if (m_plainMaxMin)
     {
         CountLinks(ci, false);
@@ -720,8 +734,8 @@ FlowPsEngine::MarkOtherDirection(Direction d)
     }
 }
 
-void
-FlowPsEngine::ComputeWindowCaps(uint32_t gi)
+double
+FlowPsEngine::WindowCap(uint32_t gi, uint32_t server) const
 {
     // Per server link: the direction whose connections have more window beyond the empty
     // path's bandwidth-delay product fills its link and builds the standing queue (the excess,
@@ -730,36 +744,31 @@ FlowPsEngine::ComputeWindowCaps(uint32_t gi)
     // window per (empty round trip + that queue's delay). The filling direction's connections
     // send at most one window per empty round trip, which binds only when their windows do not
     // cover the path (with them, the link and, once the buffer is full, losses limit it).
+    // The active counts per direction and server are kept by Activate and Deactivate.
     const double w = m_options.windowBytes;
-    m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
-    for (Direction d : {DOWN, UP})
-    {
-        for (const ActiveEntry& e : m_groups[d].active)
-        {
-            const Connection& c = m_conns[e.conn];
-            if (c.active && c.priority == e.priority)
-            {
-                ++m_windowCount[d * m_p + c.server];
-            }
-        }
-    }
-    const Group& g = m_groups[gi]; // compacted by RecomputeEach
     const Direction other = gi == DOWN ? UP : DOWN;
+    const uint32_t link = m_conns[ConnIndex(0, server, static_cast<Direction>(gi))].serverLink;
+    const double capacity = m_groups[gi].capacity[link];
+    const double pipe = capacity * m_options.baseRtt;
+    const double mine = m_windowCount[gi * m_p + server] * w - pipe;
+    const double theirs = m_windowCount[other * m_p + server] * w - pipe;
+    double queue = 0; // in front of this direction's ACKs
+    if (theirs > mine && theirs > 0)
+    {
+        const double buffer
+            = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
+        queue = std::min(buffer, theirs);
+    }
+    return std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+}
+
+void
+FlowPsEngine::ComputeWindowCaps(uint32_t gi)
+{
+    const Group& g = m_groups[gi]; // compacted by DescribeActive
     for (std::size_t i = 0; i < g.active.size(); ++i)
     {
-        const Connection& c = m_conns[g.active[i].conn];
-        const double capacity = g.capacity[c.serverLink];
-        const double pipe = capacity * m_options.baseRtt;
-        const double mine = m_windowCount[gi * m_p + c.server] * w - pipe;
-        const double theirs = m_windowCount[other * m_p + c.server] * w - pipe;
-        double queue = 0; // in front of this direction's ACKs
-        if (theirs > mine && theirs > 0)
-        {
-            const double buffer
-                = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
-            queue = std::min(buffer, theirs);
-        }
-        m_flows[i].cap = std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+        m_flows[i].cap = WindowCap(gi, m_conns[g.active[i].conn].server);
     }
 }
 

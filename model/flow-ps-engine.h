@@ -95,8 +95,10 @@ struct ClassKey
 {
     std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< shared links, ascending
     uint32_t nLinks{0};                                    //!< entries of links used
-    double cap{INF};  //!< per-flow cap: the flow cap (if honoured) and the private links
-    uint32_t slot{0}; //!< a bundle's member (flow-ps-bundles.cc): its server + 1; else 0
+    double cap{INF}; //!< per-flow cap: the flow cap (if honoured) and the private links
+    /// A bundle's member (flow-ps-bundles.cc) or any connection under the window model (its
+    /// cap depends on its server): its server + 1; else 0.
+    uint32_t slot{0};
 
     /**
      * \param o another key
@@ -599,8 +601,14 @@ class FlowPsEngine
     void MarkOtherDirection(Direction d);
 
     /**
-     * \brief Window model: set m_flows[i].cap of group gi's active connections to
-     * min(flow cap, window / round trip with both standing queues).
+     * \brief Window model: the cap of each of a direction's connections to one server.
+     * \param gi the direction
+     * \param server the server
+     * \return min(flow cap, window / round trip with both standing queues) (bytes/s)
+     */
+    double WindowCap(uint32_t gi, uint32_t server) const;
+    /**
+     * \brief Window model: set m_flows[i].cap of group gi's active connections (WindowCap).
      * \param gi the group
      */
     void ComputeWindowCaps(uint32_t gi);
@@ -725,7 +733,7 @@ class FlowPsEngine
     std::vector<uint32_t> m_order;           //!< scratch: transmission order
     std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
     std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
-    std::vector<uint32_t> m_windowCount;     //!< scratch: active connections per direction, server
+    std::vector<uint32_t> m_windowCount;     //!< window model: active connections per dir, server
     std::vector<double> m_weights;           //!< scratch: aggregate weights
     std::vector<uint32_t> m_touched;         //!< scratch: classes to refresh
     std::vector<RateClass> m_classes;        //!< rate classes (live or free)

@@ -577,7 +577,9 @@ FlowPsEngine::UplinkDone(uint32_t w)
     {
         allIn = std::max(allIn, m_conns[ConnIndex(w, p, UP)].lastEnd);
     }
-    const double* const arrival = m_ends.data() + static_cast<std::size_t>(w) * m_l;
+    // Per-layer arrival times are kept only where needed (overlap reads them; else empty).
+    const double* const arrival
+        = m_ends.empty() ? nullptr : m_ends.data() + static_cast<std::size_t>(w) * m_l;
     double end = allIn;
     for (uint32_t p = 0; p < m_p; ++p)
     {

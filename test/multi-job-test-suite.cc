@@ -597,6 +597,52 @@ class RingSharesLinkTestCase : public TestCase
 };
 
 /**
+ * A 4-worker ring placed across two racks in turn (hosts 0, 3, 1, 4 of a 2 x 3 leaf-spine with one
+ * spine): hops w0 -> w1 and w2 -> w3 both cross leaf0->spine0->leaf1, the two others the reverse.
+ * A PS job on hosts 2 and 5 uses the same spine path after the ring ended, so the ring runs in
+ * the shared computation alone. Max-min gives each of the two hops on a path B/2, so the ring goes
+ * at B/2 and a step (each hop sends 2(K-1)/K M = 1.5 M) takes 3M/B. Under FCFS the ring takes its
+ * turn as one (each link once, its rate split among the ring's hops on it): the same B/2, where
+ * serving the hops one after the other would let the first hold the path while the ring waits
+ * on the second, for ever.
+ */
+class RingOwnHopsTestCase : public TestCase
+{
+  public:
+    RingOwnHopsTestCase()
+        : TestCase("a ring whose own hops share a path goes at B over 2 under ps and fcfs: step 3M "
+                   "over B (1%), the two within 1e-9")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({{"topology", "leafspine"},
+                                          {"leaves", "2"},
+                                          {"spines", "1"},
+                                          {"hostsPerLeaf", "3"},
+                                          {"nicRate", "10Gbps"}});
+        const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(base.scenario);
+        TrainingJobSet set(base);
+        TrainingJob ring = RingJob(base, "r", "0,3,1,4", 0, 4);
+        ring.scenario.workers = 4;
+        set.Add(ring);
+        set.Add(PsJob(base, "p", "2,5", 4 * 3.0 * BYTES / b * 1.2));
+        set.Place("test");
+        std::vector<double> steps;
+        for (const std::string sharing : {"ps", "fcfs"})
+        {
+            Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+            flow->SetAttribute("Sharing", StringValue(sharing));
+            steps.push_back(flow->RunJobs(set).front().jobs[0].stepTimeMean);
+            NS_TEST_ASSERT_MSG_EQ_TOL(steps.back() / (3.0 * BYTES / b), 1.0, 0.01, sharing);
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(steps[1] / steps[0], 1.0, 1e-9, "fcfs as ps");
+    }
+};
+
+/**
  * --sharing=hybrid with several jobs (000 Sec. 3.2.1 per job): the two PS jobs of
  * SharedPathTestCase under FCFS take turns: a's downlink first (full B), then b's while a's
  * uplink runs in the other direction, and from then on one job's downlink always overlaps the
@@ -832,6 +878,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingApartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingSharesLinkTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingOwnHopsTestCase, DT_TEST_QUICK);
         AddTestCase(new HybridJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);

@@ -67,6 +67,13 @@ class FlowRingEngine
     void CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights);
     /// The ring goes on at its slowest flow's rate. \param rates of CollectShared's flows
     void ApplyShared(const double* rates);
+
+    /// \return whether every step ended (a shared run that stopped before: its ring had no rate)
+    bool IsDone() const
+    {
+        return m_shared.done;
+    }
+
     /// A ring flow never folds a link into a cap: nothing to re-key. \param l link \param now time
     void RekeyLink(uint32_t l, double now);
 

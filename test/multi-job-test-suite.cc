@@ -642,6 +642,61 @@ class RingOwnHopsTestCase : public TestCase
     }
 };
 
+/// A model that serves only the first flow it is given (full capacity of its path), none else.
+class FirstFlowOnlySharing : public SharingModel
+{
+  public:
+    void AssignRates(const std::vector<Flow>& flows,
+                     const std::vector<double>& capacity,
+                     std::vector<double>& rates) const override
+    {
+        rates.assign(flows.size(), 0);
+        if (!flows.empty())
+        {
+            rates[0] = capacity[flows[0].links[0]];
+        }
+    }
+
+    std::string GetName() const override
+    {
+        return "first-only";
+    }
+};
+
+/**
+ * A model that gives a ring's second hop no rate while its first holds the path leaves the ring
+ * waiting for ever: the flow backend says so (naming the model) instead of reporting a run that
+ * stopped early.
+ */
+class RingStarvedTestCase : public TestCase
+{
+  public:
+    RingStarvedTestCase()
+        : TestCase("a model that starves a ring's hop is refused, naming the model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        TrainingJobSet set(base);
+        set.Add(RingJob(base, "r", "0,2", 0, 3));
+        set.Add(PsJob(base, "p", "1,3", 1.0));
+        set.Place("test");
+        Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+        flow->SetAttribute("SharingModel", PointerValue(CreateObject<FirstFlowOnlySharing>()));
+        NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      flow->RunJobs(set);
+                                  },
+                                  {"--jobs", "first-only", "ring", "no rate"}),
+                              true,
+                              "refused");
+    }
+};
+
 /**
  * --sharing=hybrid with several jobs (000 Sec. 3.2.1 per job): the two PS jobs of
  * SharedPathTestCase under FCFS take turns: a's downlink first (full B), then b's while a's
@@ -879,6 +934,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new RingApartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingSharesLinkTestCase, DT_TEST_QUICK);
         AddTestCase(new RingOwnHopsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingStarvedTestCase, DT_TEST_QUICK);
         AddTestCase(new HybridJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);

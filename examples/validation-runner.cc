@@ -559,23 +559,14 @@ WriteThroughputFigure(const std::string& outDir,
 }
 
 /**
- * The transfers of the first measured step of one result file, as gnuplot data (one block).
- * \param file a result JSON file with records
- * \param title the panel's title (a comment line)
- * \param dat where the block goes
- * \param k set to the scenario's worker count
- * \param span raised to the block's last end time (ms)
- * \return false if the file is missing, unreadable or has no transfer of that step
+ * \param file a result JSON file
+ * \param doc receives its contents
+ * \return false if the file is missing or unreadable or holds no result
  */
 bool
-WriteTimelinePanel(const std::string& file,
-                   const std::string& title,
-                   std::ostringstream& dat,
-                   uint32_t& k,
-                   double& span)
+ReadResultFile(const std::string& file, nlohmann::json& doc)
 {
     std::ifstream in(file);
-    nlohmann::json doc;
     try
     {
         doc = nlohmann::json::parse(in);
@@ -584,13 +575,61 @@ WriteTimelinePanel(const std::string& file,
     {
         return false;
     }
-    if (!in || doc["results"].empty())
+    return in && doc.is_object() && doc.contains("results") && !doc["results"].empty();
+}
+
+/**
+ * One transfer as a line of timeline data.
+ * \param dat where it goes
+ * \param t the transfer record
+ * \param lane the lane of its worker
+ * \param t0 the panel's time origin (s)
+ * \param t1 the panel's end (s); the transfer is clipped to [t0, t1]
+ * \return the line's end (ms since t0)
+ */
+double
+WriteTransferLine(std::ostringstream& dat,
+                  const nlohmann::json& t,
+                  double lane,
+                  double t0,
+                  double t1)
+{
+    const double a = 1e3 * (std::max(t.value("start_s", 0.0), t0) - t0);
+    const double b = 1e3 * (std::min(t.value("end_s", 0.0), t1) - t0);
+    const bool up = t.value("direction", std::string()) == "up";
+    dat << lane + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " " << t.value("tensor", 0u)
+        << " " << Num(a) << " " << Num(b) << "\n";
+    return b;
+}
+
+/**
+ * The transfers of the first measured step of one result file, as gnuplot data (one block).
+ * \param file a result JSON file with records
+ * \param title the panel's title (a comment line)
+ * \param dat where the block goes
+ * \param lanes set to the lanes' labels: the worker indices
+ * \param span raised to the block's last end time (ms)
+ * \return false if the file is missing, unreadable or has no transfer of that step
+ */
+bool
+WriteTimelinePanel(const std::string& file,
+                   const std::string& title,
+                   std::ostringstream& dat,
+                   std::vector<std::string>& lanes,
+                   double& span)
+{
+    nlohmann::json doc;
+    if (!ReadResultFile(file, doc))
     {
         return false;
     }
     const auto& result = doc["results"][0];
     uint32_t warmup = doc["scenario"].value("warmup", 0u);
-    k = doc["scenario"].value("workers", 0u);
+    lanes.clear();
+    for (uint32_t w = 0; w < doc["scenario"].value("workers", 0u); ++w)
+    {
+        lanes.push_back(std::to_string(w));
+    }
     const auto& transfers = result.value("transfers", nlohmann::json::array());
     double t0 = 1e300;
     for (const auto& t : transfers)
@@ -604,70 +643,105 @@ WriteTimelinePanel(const std::string& file,
     bool drawn = false;
     for (const auto& t : transfers)
     {
-        if (t.value("step", 0u) != warmup)
+        if (t.value("step", 0u) == warmup)
         {
-            continue;
+            span = std::max(span, WriteTransferLine(dat, t, t.value("worker", 0u), t0, 1e300));
+            drawn = true;
         }
-        double a = 1e3 * (t.value("start_s", 0.0) - t0);
-        double b = 1e3 * (t.value("end_s", 0.0) - t0);
-        span = std::max(span, b);
-        drawn = true;
-        bool up = t.value("direction", std::string()) == "up";
-        dat << t.value("worker", 0u) + (up ? 0.2 : -0.2) << " " << (up ? "up" : "down") << " "
-            << t.value("tensor", 0u) << " " << Num(a) << " " << Num(b) << "\n";
     }
     dat << "\n\n";
     return drawn; // an empty panel (no transfer of that step) is no figure
 }
 
 /**
- * Transfer timeline of one step (packet above flow, like 000 Fig. 7 and 23): per worker one bar
- * per transfer, uplink and downlink on two lanes.
- * \return the script's file name, or "" if a record file is missing
+ * The transfers of a several-jobs result file on one clock, as gnuplot data (one block): the
+ * window runs from the earliest start to the latest end of any job's first measured step, and
+ * every job's transfers in it are drawn (clipped to it), so that the jobs' overlaps show. Job j's
+ * worker w is on lane (workers of the jobs before j) + w, labelled "<job> w<w>".
+ * \param file a several-jobs result JSON file with records
+ * \param title the panel's title (a comment line)
+ * \param dat where the block goes
+ * \param lanes set to the lanes' labels
+ * \param span raised to the window's length (ms)
+ * \return false if the file is missing or unreadable, lacks a job's result, or no job has a
+ *         transfer in its first measured step
  */
-std::string
-WriteTimelineFigure(const std::string& outDir,
-                    const ValidationMatrix::Scenario& s,
-                    const std::string& packetJson,
-                    const std::string& flowJson)
+bool
+WriteJobsTimelinePanel(const std::string& file,
+                       const std::string& title,
+                       std::ostringstream& dat,
+                       std::vector<std::string>& lanes,
+                       double& span)
 {
-    struct Panel
+    nlohmann::json doc;
+    if (!ReadResultFile(file, doc) || !doc.contains("jobs"))
     {
-        std::string title;
-        std::string file;
-    };
-
-    std::vector<Panel> panels = {{"packet (ns-3 TCP)", packetJson}, {"flow (ps)", flowJson}};
-    std::ostringstream dat;
-    uint32_t k = 0;
-    double span = 0;
-    for (const auto& panel : panels)
+        return false;
+    }
+    const auto& jobs = doc["jobs"];
+    const auto& results = doc["results"][0].value("jobs", nlohmann::json::array());
+    double t0 = 1e300;
+    double t1 = -1e300;
+    for (std::size_t j = 0; j < jobs.size() && j < results.size(); ++j)
     {
-        if (!WriteTimelinePanel(panel.file, panel.title, dat, k, span))
+        const uint32_t warmup = jobs[j]["scenario"].value("warmup", 0u);
+        for (const auto& t : results[j].value("transfers", nlohmann::json::array()))
         {
-            return "";
+            if (t.value("step", 0u) == warmup)
+            {
+                t0 = std::min(t0, t.value("start_s", 0.0));
+                t1 = std::max(t1, t.value("end_s", 0.0));
+            }
         }
     }
-    const std::string base = s.name + "-timeline";
-    WriteFile(outDir + "/" + base + ".dat", dat.str());
-    std::ostringstream gp;
-    gp << "# gnuplot " << base << ".gp draws " << base
-       << ".png: one measured step (the first after warm-up),\n"
-       << "# per worker its uplink (upper lane, red) and downlink (lower lane, blue) transfers\n"
-       << "set terminal pngcairo size 900," << 260 + 60 * k << " font ',10'\n"
-       << "if (!exists('out')) out = '" << base << ".png'\nset output out\n"
-       << "set multiplot layout 2,1\n"
-       << "set xrange [0:" << Num(span * 1.02) << "]\nset yrange [-0.6:" << k - 0.4 << "]\n"
-       << "set ytics 1\nset ylabel 'worker'\nset grid x\nunset key\n"
-       << "up(c) = stringcolumn(2) eq 'up' ? c : 1/0\ndown(c) = stringcolumn(2) eq 'down' ? c : "
-          "1/0\n";
-    for (std::size_t p = 0; p < panels.size(); ++p)
+    if (results.size() != jobs.size() || t1 < t0)
     {
-        gp << "set title '" << s.name << ", K = " << k << ": " << panels[p].title
-           << "' noenhanced\n"
-           << (p + 1 == panels.size()
-                   ? "set xlabel 'time since the first transfer of the step (ms)'\n"
-                   : "")
+        return false;
+    }
+    dat << "# " << title << ": lane direction tensor start_ms end_ms (ms since " << Num(t0)
+        << " s)\n";
+    lanes.clear();
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+    {
+        const double first = lanes.size();
+        for (uint32_t w = 0; w < jobs[j]["scenario"].value("workers", 0u); ++w)
+        {
+            lanes.push_back(jobs[j].value("name", std::string()) + " w" + std::to_string(w));
+        }
+        for (const auto& t : results[j].value("transfers", nlohmann::json::array()))
+        {
+            if (t.value("start_s", 0.0) < t1 && t.value("end_s", 0.0) > t0)
+            {
+                WriteTransferLine(dat, t, first + t.value("worker", 0u), t0, t1);
+            }
+        }
+    }
+    span = std::max(span, 1e3 * (t1 - t0));
+    dat << "\n\n";
+    return true;
+}
+
+/**
+ * The plot commands of a timeline script: one panel per result, uplinks red, downlinks blue.
+ * \param gp the script
+ * \param heading the panels' title before the panel's own ("<scenario>, K = 4")
+ * \param base the figure's base name (its data file is base.dat, one block per panel)
+ * \param titles the panels' titles
+ * \param origin what the time axis counts from
+ */
+void
+WriteTimelinePlots(std::ostringstream& gp,
+                   const std::string& heading,
+                   const std::string& base,
+                   const std::vector<std::string>& titles,
+                   const std::string& origin)
+{
+    for (std::size_t p = 0; p < titles.size(); ++p)
+    {
+        gp << "set title '" << heading << ": " << titles[p] << "' noenhanced\n"
+           << (p + 1 == titles.size()
+                   ? "set xlabel 'time since the first transfer of " + origin + " (ms)'\n"
+                   : std::string())
            << "plot '" << base << ".dat' index " << p
            << " using (($4+$5)/2):(up($1)):(($5-$4)/2):(0.15) with boxxyerror fs solid 0.5 "
               "lc rgb '#c03030', \\\n     '' index "
@@ -676,6 +750,68 @@ WriteTimelineFigure(const std::string& outDir,
               "lc rgb '#3050c0'\n";
     }
     gp << "unset multiplot\n";
+}
+
+/**
+ * Transfer timeline (packet above flow, like 000 Fig. 7 and 23): per worker one bar per
+ * transfer, uplink and downlink on two lanes. One job: its first measured step. Several jobs:
+ * every job's workers, on one clock over the window of their first measured steps.
+ * \return the script's file name, or "" if a record file is missing
+ */
+std::string
+WriteTimelineFigure(const std::string& outDir,
+                    const ValidationMatrix::Scenario& s,
+                    const std::string& packetJson,
+                    const std::string& flowJson,
+                    bool jobs)
+{
+    const std::vector<std::string> titles = {"packet (ns-3 TCP)", "flow (ps)"};
+    const std::vector<std::string> files = {packetJson, flowJson};
+    std::ostringstream dat;
+    std::vector<std::string> lanes;
+    double span = 0;
+    for (std::size_t p = 0; p < files.size(); ++p)
+    {
+        if (!(jobs ? WriteJobsTimelinePanel
+                   : WriteTimelinePanel)(files[p], titles[p], dat, lanes, span))
+        {
+            return "";
+        }
+    }
+    const std::size_t k = lanes.size();
+    const std::string base = s.name + "-timeline";
+    WriteFile(outDir + "/" + base + ".dat", dat.str());
+    std::ostringstream gp;
+    gp << "# gnuplot " << base << ".gp draws " << base
+       << (jobs ? ".png: every job's workers over the window of their first measured steps,\n"
+                : ".png: one measured step (the first after warm-up),\n")
+       << "# per worker its uplink (upper lane, red) and downlink (lower lane, blue) transfers\n"
+       << "set terminal pngcairo size 900," << 260 + 60 * k << " font ',10'\n"
+       << "if (!exists('out')) out = '" << base << ".png'\nset output out\n"
+       << "set multiplot layout 2,1\n"
+       << "set xrange [0:" << Num(span * 1.02) << "]\nset yrange [-0.6:" << k - 0.4 << "]\n";
+    if (jobs)
+    {
+        gp << "set ytics (";
+        for (std::size_t i = 0; i < k; ++i)
+        {
+            // Job names are letters, digits, '_' and '-' (TrainingJobSet): no quoting needed.
+            gp << (i ? ", " : "") << "'" << lanes[i] << "' " << i;
+        }
+        gp << ") noenhanced\nset ylabel 'job, worker'\n";
+    }
+    else
+    {
+        gp << "set ytics 1\nset ylabel 'worker'\n";
+    }
+    gp << "set grid x\nunset key\n"
+       << "up(c) = stringcolumn(2) eq 'up' ? c : 1/0\ndown(c) = stringcolumn(2) eq 'down' ? c : "
+          "1/0\n";
+    WriteTimelinePlots(gp,
+                       s.name + (jobs ? "" : ", K = " + std::to_string(k)),
+                       base,
+                       titles,
+                       jobs ? "all first measured steps" : "the step");
     WriteFile(outDir + "/" + base + ".gp", gp.str());
     return base + ".gp";
 }
@@ -876,18 +1012,12 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
         {
             continue;
         }
-        if (std::any_of(s.options.begin(),
-                        s.options.end(),
-                        [](const auto& o)
-                        {
-                            return o.first == "jobs";
-                        }))
-        {
-            // Each job's transfers are in its own result: one panel per job is not drawn yet.
-            std::printf("%s: no timeline (not drawn for a scenario of several jobs)\n",
-                        s.name.c_str());
-            continue;
-        }
+        const bool jobs = std::any_of(s.options.begin(),
+                                      s.options.end(),
+                                      [](const auto& o)
+                                      {
+                                          return o.first == "jobs";
+                                      });
         std::string packet;
         std::string flow;
         for (const auto& j : m_jobs)
@@ -897,7 +1027,7 @@ Runner::WriteFigures(const std::vector<ValidationMatrix::Row>& rows) const
                 (j.backend == "packet" ? packet : flow) = ResultFile(outDir, j.id);
             }
         }
-        std::string script = WriteTimelineFigure(outDir, s, packet, flow);
+        std::string script = WriteTimelineFigure(outDir, s, packet, flow, jobs);
         if (script.empty())
         {
             std::printf("%s: no timeline (needs the packet and flow ps records at the largest "

@@ -10,6 +10,7 @@
 #include "training-job-set.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/ecmp-collisions.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
@@ -54,6 +55,17 @@ struct Collector
     std::map<double, std::vector<uint64_t>> snapshots; //!< txBytes at window candidates
     /// Several jobs: the collector of the whole run (link bytes, snapshots, steps of all jobs)
     Collector* fabric{nullptr};
+    /// Reported time per simulated second: 1 / D in a dilated run (PacketBackend's Dilation)
+    double timeScale{1.0};
+
+    /// \return r with its times in reported (undilated) seconds
+    template<class Record>
+    Record Undilate(Record r) const
+    {
+        r.start *= timeScale;
+        r.end *= timeScale;
+        return r;
+    }
 
     /// \return the collector that counts links and steps of the whole run
     Collector& Run()
@@ -63,7 +75,7 @@ struct Collector
 
     void OnStep(const TrainingResult::StepRecord& r)
     {
-        result->AddStep(r);
+        result->AddStep(Undilate(r));
         Collector& run = Run();
         if (++run.completed == run.expected)
         {
@@ -88,14 +100,14 @@ struct Collector
         // worker's end of those steps is a candidate (before OnStep may stop the simulation).
         if (r.step + 1 == warmup || r.step + 1 == steps)
         {
-            Snapshot(r.end);
+            Snapshot(r.end * timeScale);
         }
         OnStep(r);
     }
 
     void OnTransfer(const TrainingResult::TransferRecord& r)
     {
-        result->AddTransfer(r);
+        result->AddTransfer(Undilate(r));
     }
 
     void OnUpdates(uint32_t /* worker */, uint32_t step, Time when)
@@ -103,7 +115,7 @@ struct Collector
         // Window bounds are always the end of a step warmup-1 or steps-1 (TrainingResult).
         if (step + 1 == warmup || step + 1 == steps)
         {
-            Snapshot(when.GetSeconds());
+            Snapshot(when.GetSeconds() * timeScale);
         }
     }
 
@@ -229,7 +241,9 @@ ReportWindow(const Collector& collector,
     double best = -1;
     for (std::size_t i = 0; i < links.size(); ++i)
     {
-        const double u = (after[i] - before[i]) * 8.0 / (links[i].bitRate * window);
+        // bitRate is the simulated (dilated) rate, window in reported time.
+        const double u
+            = (after[i] - before[i]) * 8.0 * collector.timeScale / (links[i].bitRate * window);
         result->linkUtilisation[links[i].name] = u;
         if (u > best)
         {
@@ -414,7 +428,16 @@ PacketBackend::GetTypeId()
                             "First random-variable stream index given to the applications",
                             IntegerValue(0),
                             MakeIntegerAccessor(&PacketBackend::m_streamBase),
-                            MakeIntegerChecker<int64_t>(0));
+                            MakeIntegerChecker<int64_t>(0))
+              .AddAttribute("Dilation",
+                            "Simulate the network a linux-backend run of this dilation D executes: "
+                            "rates / D, compute and scenario times x D, results scaled back "
+                            "(TrainingScenario::Dilated); the TCP's own constants (minimum RTO, "
+                            "delayed-ACK timeout, HyStart clamps) and the link delay stay, as "
+                            "in the kernel. Star, one job, no cross traffic.",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&PacketBackend::m_dilation),
+                            MakeDoubleChecker<double>(1.0, 10000.0));
     return tid;
 }
 
@@ -422,12 +445,24 @@ PacketBackend::PacketBackend()
     : m_progress(false),
       m_progressInterval(Seconds(10)),
       m_maxSimTime(Seconds(0)),
-      m_streamBase(0)
+      m_streamBase(0),
+      m_dilation(1.0)
 {
 }
 
 PacketBackend::~PacketBackend()
 {
+}
+
+void
+PacketBackend::CheckDilation(const TrainingScenario& scenario) const
+{
+    if (m_dilation != 1 && (scenario.topology != "star" || scenario.crossTraffic != "none"))
+    {
+        throw TrainingInputError("--dilation: the packet backend dilates the linux backend's "
+                                 "scenarios only (expected --topology=star and no "
+                                 "--crossTraffic, or --dilation=1)");
+    }
 }
 
 std::vector<TrainingResult>
@@ -438,12 +473,16 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     auto wallStart = std::chrono::steady_clock::now();
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(scenario.seed);
+    CheckDilation(scenario);
+    TrainingProfile dilatedProfile = profile;
+    dilatedProfile.ScaleComputeTimes(m_dilation);
+    const TrainingScenario dilated = scenario.Dilated(m_dilation);
 
     TrainingResult result;
     result.backend = "packet";
     result.variant = scenario.tcpVariant;
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-    cluster->Configure(scenario);
+    cluster->Configure(dilated);
     if (scenario.hostModel != "ns3")
     {
         result.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"
@@ -451,8 +490,17 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     RunThenDestroy(
         [&]
         {
-            RunCluster(profile, scenario, cluster, result);
+            RunCluster(dilatedProfile, dilated, cluster, result);
         });
+    if (m_dilation != 1)
+    {
+        result.inputs["dilation"] = m_dilation;
+        result.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
+        result.notes.push_back("dilated run (the linux backend's twin): simulated at rates / D "
+                               "with compute x D, reported undilated; TCP's own timers "
+                               "(minimum RTO, delayed-ACK timeout, HyStart clamps) and the "
+                               "link delay are not scaled");
+    }
     result.wallSeconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     return {result};
@@ -480,6 +528,7 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
     collector.expected = scenario.workers * scenario.steps;
     collector.warmup = scenario.warmup;
     collector.steps = scenario.steps;
+    collector.timeScale = 1.0 / m_dilation;
     const auto links = cluster->GetMonitoredLinks();
     ConnectLinkCounters(*cluster, links, cross, *monitor, collector);
     ConnectApplications(apps, ring, collector);
@@ -614,6 +663,12 @@ std::vector<JobSetResult>
 PacketBackend::RunJobs(const TrainingJobSet& set) const
 {
     NS_LOG_FUNCTION(this);
+    if (m_dilation != 1)
+    {
+        throw TrainingInputError("--dilation: the packet backend dilates one job only (the "
+                                 "linux backend's scenarios; expected no --jobs, or "
+                                 "--dilation=1)");
+    }
     const TrainingScenario& fabric = set.GetFabricScenario();
     auto wallStart = std::chrono::steady_clock::now();
     RngSeedManager::SetSeed(1);

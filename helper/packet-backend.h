@@ -64,6 +64,14 @@ class PacketBackend : public TrainingBackend
 
   private:
     /**
+     * \brief Refuse Dilation != 1 outside what the linux backend runs (one job on a star, no
+     * cross traffic), whose twin a dilated packet run is.
+     * \param scenario the scenario
+     * \throws TrainingInputError otherwise
+     */
+    void CheckDilation(const TrainingScenario& scenario) const;
+
+    /**
      * \brief Build the cluster, install the job, simulate and fill the result.
      * \param profile the DNN
      * \param scenario the validated scenario
@@ -79,6 +87,7 @@ class PacketBackend : public TrainingBackend
     Time m_progressInterval; //!< wall time between progress reports
     Time m_maxSimTime;       //!< stop the simulation at this time (0: no limit)
     int64_t m_streamBase;    //!< first random stream index
+    double m_dilation;       //!< time dilation D (1: none)
 };
 
 } // namespace ns3

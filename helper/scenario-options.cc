@@ -569,12 +569,15 @@ AddLinux(std::vector<ScenarioOptions::Option>& o)
     using S = ScenarioOptions;
     o.push_back(Make("dilation",
                      "",
-                     "Linux backend: time dilation D >= 1 (links at rate/D, compute x D, results "
-                     "scaled back), e.g. 10 for 10 Gbps",
+                     "Time dilation D >= 1 (links at rate/D, compute x D, results scaled back): "
+                     "linux backend, e.g. 40 for 10 Gbps; packet backend: simulate the network "
+                     "that linux run executes (TCP timers not scaled), for a like-for-like "
+                     "comparison",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          S::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
                          r.backendDefaults["ns3::LinuxBackend::Dilation"] = v;
+                         r.backendDefaults["ns3::PacketBackend::Dilation"] = v;
                      }));
     o.push_back(Make("repeat",
                      "",

@@ -60,7 +60,11 @@ FlowPsEngine::RecomputeAggregates(uint32_t gi)
         f.nLinks = key.nLinks;
         f.priority = i;
         f.start = 0;
-        f.cap = key.cap < INF ? key.cap * n : INF;
+        // The window model's cap (one per direction and server) changes with the active counts
+        // of both directions: taken now, for the class as a whole.
+        const double cap
+            = m_windowCount.empty() ? key.cap : std::min(key.cap, WindowCap(gi, key.slot - 1));
+        f.cap = cap < INF ? cap * n : INF;
         m_weights[i] = n;
     }
     m_sharing.AssignAggregateRates(m_flows, m_weights, g.capacity, m_rates);
@@ -552,6 +556,7 @@ FlowPsEngine::LinkKeyOf(uint32_t ci) const
     const Group& g = m_groups[c.dir];
     ClassKey key;
     key.cap = m_honourCaps ? m_flowCap : INF;
+    key.slot = m_windowCount.empty() ? 0 : c.server + 1; // the window model's cap is per server
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
         const uint32_t l = m_pathLinks[c.path + i];

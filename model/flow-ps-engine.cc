@@ -20,6 +20,10 @@ NS_LOG_COMPONENT_DEFINE("FlowPsEngine");
 namespace flow
 {
 
+// The connection's state is what an async run with thousands of workers reads from memory once
+// per transfer (flow-ps-engine.h): keep it to two cache lines.
+static_assert(sizeof(Connection) == 128, "Connection outgrew two cache lines");
+
 FlowPsEngine::FlowPsEngine(const EngineInputs& in)
     : m_profile(in.profile),
       m_scenario(in.scenario),
@@ -63,7 +67,9 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
             }
         }
     }
-    m_plainMaxMin = in.options.windowBytes <= 0 && in.sharing.IsPlainMaxMin(m_honourCaps);
+    // With the window model too: its caps are per direction and server (WindowCap), a class's
+    // members all have the same one, and a class's cap is taken at each rate computation.
+    m_plainMaxMin = in.sharing.IsPlainMaxMin(m_honourCaps);
     m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
     m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
@@ -93,14 +99,103 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         m_connRound.assign(m_conns.size(), 0);
         m_cursorPos.assign(m_p, 0);
     }
-    m_workers.resize(m_k);
-    for (auto& ws : m_workers)
+    if (in.options.windowBytes > 0)
     {
-        ws.end.assign(m_l, 0);
-        if (in.options.recordTransfers)
+        m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
+    }
+    m_workers.resize(m_k);
+    const std::size_t perLayer = static_cast<std::size_t>(m_k) * m_l;
+    if (m_scenario.overlap || m_scenario.gpusPerNode > 1 || in.options.recordTransfers)
+    {
+        m_ends.assign(perLayer, 0);
+    }
+    if (in.options.recordTransfers)
+    {
+        m_starts.assign(perLayer, 0);
+    }
+    if (m_scenario.overlap)
+    {
+        m_readyPool.assign(perLayer, 0);
+    }
+    BuildSegmentLists();
+}
+
+void
+FlowPsEngine::BuildSegmentLists()
+{
+    // Per server: its layers (one uplink segment each) and downlink segments (two for a layer
+    // that WIN splits).
+    std::vector<uint32_t> up(m_p, 0);
+    std::vector<uint32_t> down(m_p, 0);
+    for (uint32_t l = 0; l < m_l; ++l)
+    {
+        ++up[m_owner[l]];
+        down[m_owner[l]] += m_win > 0 && m_bytes[l] > m_win ? 2 : 1;
+    }
+    const bool random = m_scenario.order == TrainingScenario::RANDOM_ORDER;
+    for (uint32_t p = 0; p < m_p; ++p)
+    {
+        const auto base = static_cast<uint32_t>(m_segPool.size());
+        // Gradients leave in backward order, whole (QueueGradients).
+        for (uint32_t i = m_l; i-- > 0;)
         {
-            ws.start.assign(m_l, 0);
+            if (m_owner[i] == p)
+            {
+                m_segPool.push_back(Segment{i, true, true});
+            }
         }
+        const auto shared = static_cast<uint32_t>(m_segPool.size());
+        m_segPool.resize(m_segPool.size() + (random ? 0 : down[p]));
+        for (uint32_t w = 0; w < m_k; ++w)
+        {
+            Connection& u = m_conns[ConnIndex(w, p, UP)];
+            u.segBase = base;
+            u.nSegs = up[p];
+            Connection& d = m_conns[ConnIndex(w, p, DOWN)];
+            d.segBase = shared;
+            d.nSegs = down[p];
+        }
+    }
+    if (random)
+    {
+        for (uint32_t w = 0; w < m_k; ++w)
+        {
+            for (uint32_t p = 0; p < m_p; ++p)
+            {
+                Connection& d = m_conns[ConnIndex(w, p, DOWN)];
+                d.segBase = static_cast<uint32_t>(m_segPool.size());
+                m_segPool.resize(m_segPool.size() + d.nSegs);
+            }
+        }
+        return;
+    }
+    // One order for every worker and step: written once (StartStep keeps m_order).
+    MakeOrder(0, 0);
+    WriteDownlink(0);
+}
+
+void
+FlowPsEngine::WriteDownlink(uint32_t w)
+{
+    // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
+    // of the streams that had bytes left, in the order they were preempted. All streams of the
+    // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
+    m_fill.assign(m_p, 0);
+    m_split.clear();
+    for (uint32_t l : m_order)
+    {
+        const Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
+        const bool whole = m_win <= 0 || m_bytes[l] <= m_win;
+        m_segPool[c.segBase + m_fill[m_owner[l]]++] = Segment{l, true, whole};
+        if (!whole)
+        {
+            m_split.push_back(l);
+        }
+    }
+    for (uint32_t l : m_split)
+    {
+        const Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
+        m_segPool[c.segBase + m_fill[m_owner[l]]++] = Segment{l, false, true};
     }
 }
 
@@ -217,7 +312,7 @@ FlowPsEngine::Handle(const Event& e)
         case CONN_ACTIVATE:
         {
             Connection& c = m_conns[e.id];
-            if (c.active || c.step != e.tag || c.head >= c.segs.size())
+            if (c.active || c.step != e.tag || c.head >= c.nSegs)
             {
                 break;
             }
@@ -280,12 +375,12 @@ FlowPsEngine::ResetConnections(uint32_t w, Direction d, uint32_t step)
     for (uint32_t p = 0; p < m_p; ++p)
     {
         Connection& c = m_conns[ConnIndex(w, p, d)];
-        c.segs.clear();
-        c.ready.clear();
         c.head = c.admitted = 0;
         c.headSent = 0;
         c.headStarted = false;
         c.queued = 0;
+        c.lastEnd = 0; // arrivals are at or after the step's start, which is >= 0
+        c.ready = m_now;
         c.step = step;
     }
 }
@@ -298,28 +393,13 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
     ws.step = step;
     ws.stepStart = m_now;
     SelectSample(w, step);
-    MakeOrder(w, step); // each server sends its own layers in this order
-    ResetConnections(w, DOWN, step);
-    // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
-    // of the streams that had bytes left, in the order they were preempted. All streams of the
-    // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
-    m_split.clear();
-    for (uint32_t l : m_order)
+    ResetConnections(w, DOWN, step); // every segment ready now
+    if (m_scenario.order == TrainingScenario::RANDOM_ORDER)
     {
-        Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        bool whole = m_win <= 0 || m_bytes[l] <= m_win;
-        c.segs.push_back(Segment{l, true, whole});
-        c.ready.push_back(m_now);
-        if (!whole)
-        {
-            m_split.push_back(l);
-        }
-    }
-    for (uint32_t l : m_split)
-    {
-        Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        c.segs.push_back(Segment{l, false, true});
-        c.ready.push_back(m_now);
+        // Each server sends its own layers in this order (else m_order and the shared lists
+        // are the constructor's, the same for every worker and step).
+        MakeOrder(w, step);
+        WriteDownlink(w);
     }
     // Connections become active in the order of their first tensor in the transmission order
     // (it matters for FCFS priority between one worker's connections to several servers).
@@ -345,55 +425,67 @@ FlowPsEngine::IntraNode(uint32_t l) const
     return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_bytes[l]);
 }
 
-std::vector<double>
-FlowPsEngine::UsableTimes(uint32_t w) const
+void
+FlowPsEngine::UsableTimes(uint32_t w)
 {
     const WorkerState& ws = m_workers[w];
-    std::vector<double> usable(ws.end.begin(), ws.end.begin() + m_l);
+    const double* const end = m_ends.data() + static_cast<std::size_t>(w) * m_l;
+    m_usable.assign(end, end + m_l);
     if (m_scenario.gpusPerNode > 1)
     {
-        std::vector<uint32_t> byArrival(m_l);
+        m_byArrival.resize(m_l);
         for (uint32_t l = 0; l < m_l; ++l)
         {
-            byArrival[l] = l;
+            m_byArrival[l] = l;
         }
-        std::stable_sort(byArrival.begin(),
-                         byArrival.end(),
-                         [&ws](uint32_t a, uint32_t b)
+        std::stable_sort(m_byArrival.begin(),
+                         m_byArrival.end(),
+                         [end](uint32_t a, uint32_t b)
                          {
-                             return ws.end[a] < ws.end[b];
+                             return end[a] < end[b];
                          });
         double free = ws.stepStart;
-        for (uint32_t l : byArrival)
+        for (uint32_t l : m_byArrival)
         {
-            free = std::max(free, ws.end[l]) + IntraNode(l);
-            usable[l] = free;
+            free = std::max(free, end[l]) + IntraNode(l);
+            m_usable[l] = free;
         }
     }
-    return usable;
 }
 
 double
-FlowPsEngine::ForwardEnd(uint32_t w) const
+FlowPsEngine::ForwardEnd(uint32_t w)
 {
     const WorkerState& ws = m_workers[w];
     const double scale = m_scenario.GetComputeScale(w);
     const auto& fwd = *ws.fwd;
-    const std::vector<double> usable = UsableTimes(w);
     // Overlap on, layer l starts when its parameters are in and layer l-1 is done; overlap off,
     // all of it after the last parameter of the step arrived.
     double t = ws.stepStart;
     if (m_scenario.overlap)
     {
+        UsableTimes(w);
         for (uint32_t l = 0; l < m_l; ++l)
         {
-            t = std::max(t, usable[l]) + fwd[l] * US * scale + Overhead(l);
+            t = std::max(t, m_usable[l]) + fwd[l] * US * scale + Overhead(l);
         }
         return t;
     }
-    for (uint32_t l = 0; l < m_l; ++l)
+    if (m_scenario.gpusPerNode > 1)
     {
-        t = std::max(t, usable[l]);
+        UsableTimes(w);
+        for (uint32_t l = 0; l < m_l; ++l)
+        {
+            t = std::max(t, m_usable[l]);
+        }
+    }
+    else
+    {
+        // The latest arrival: the maximum of the layers' times, taken per connection.
+        for (uint32_t p = 0; p < m_p; ++p)
+        {
+            t = std::max(t, m_conns[ConnIndex(w, p, DOWN)].lastEnd);
+        }
     }
     for (uint32_t l = 0; l < m_l; ++l)
     {
@@ -422,9 +514,10 @@ FlowPsEngine::QueueGradients(uint32_t w, double t)
             reduceFree = std::max(reduceFree, t) + IntraNode(i);
             ready = reduceFree;
         }
-        Connection& c = m_conns[ConnIndex(w, m_owner[i], UP)];
-        c.segs.push_back(Segment{i, true, true});
-        c.ready.push_back(ready);
+        if (!m_readyPool.empty())
+        {
+            m_readyPool[static_cast<std::size_t>(w) * m_l + i] = ready; // overlap on
+        }
     }
     if (multiGpu && !m_scenario.overlap)
     {
@@ -454,12 +547,9 @@ FlowPsEngine::ScheduleUplinks(uint32_t w, double allReady)
         m_flag[m_owner[i]] = 1;
         uint32_t ci = ConnIndex(w, m_owner[i], UP);
         Connection& c = m_conns[ci];
-        if (!m_scenario.overlap)
-        {
-            std::fill(c.ready.begin(), c.ready.end(), allReady);
-        }
+        c.ready = allReady; // overlap on: m_readyPool's times instead
         ++ws.pendingUp;
-        Schedule(c.ready.front(), CONN_ACTIVATE, ci, c.step);
+        Schedule(ReadyOf(c, 0), CONN_ACTIVATE, ci, c.step);
     }
 }
 
@@ -480,30 +570,26 @@ FlowPsEngine::UplinkDone(uint32_t w)
     // workers (and different servers) in parallel. Overlap on: each as soon as its gradient is
     // in; overlap off: once all of the worker's gradients for *that server* are in (a server
     // cannot see the others; the packet-level ParameterServerApplication does the same).
+    // (A connection's latest arrival is the maximum over its layers' times, and every layer
+    // is on one connection.)
     double allIn = ws.stepStart;
-    for (uint32_t l = 0; l < m_l; ++l)
+    for (uint32_t p = 0; p < m_p; ++p)
     {
-        allIn = std::max(allIn, ws.end[l]);
+        allIn = std::max(allIn, m_conns[ConnIndex(w, p, UP)].lastEnd);
     }
+    const double* const arrival = m_ends.data() + static_cast<std::size_t>(w) * m_l;
     double end = allIn;
     for (uint32_t p = 0; p < m_p; ++p)
     {
         const Connection& c = m_conns[ConnIndex(w, p, UP)];
-        double t = ws.stepStart;
-        if (!m_scenario.overlap)
-        {
-            for (const auto& s : c.segs)
-            {
-                t = std::max(t, ws.end[s.layer]);
-            }
-        }
-        for (const auto& s : c.segs)
+        double t = m_scenario.overlap ? ws.stepStart : std::max(ws.stepStart, c.lastEnd);
+        for (const Segment* s = Segs(c); s != Segs(c) + c.nSegs; ++s)
         {
             if (m_scenario.overlap)
             {
-                t = std::max(t, ws.end[s.layer]);
+                t = std::max(t, arrival[s->layer]);
             }
-            t += upd[s.layer] * US + Overhead(s.layer);
+            t += upd[s->layer] * US + Overhead(s->layer);
         }
         end = std::max(end, t);
     }
@@ -574,9 +660,10 @@ FlowPsEngine::SetCounting(bool on)
 void
 FlowPsEngine::Admit(Connection& c)
 {
-    while (c.admitted < c.segs.size() && c.ready[c.admitted] <= m_now)
+    const Segment* const segs = Segs(c);
+    while (c.admitted < c.nSegs && ReadyOf(c, c.admitted) <= m_now)
     {
-        c.queued += SegmentBytes(c.segs[c.admitted]);
+        c.queued += SegmentBytes(segs[c.admitted]);
         ++c.admitted;
     }
 }
@@ -592,6 +679,10 @@ FlowPsEngine::Activate(uint32_t ci)
     c.lastTime = m_now;
     c.priority = m_sharedSeq ? ++*m_sharedSeq : ++m_prioritySeq;
     c.activeSince = m_now;
+    if (!m_windowCount.empty())
+    {
+        ++m_windowCount[c.dir * m_p + c.server];
+    }
     g.active.push_back(ActiveEntry{ci, c.priority});
     ++g.nActive;
     if (g.active.size() > 2 * static_cast<std::size_t>(g.nActive) + 16)
@@ -615,6 +706,10 @@ FlowPsEngine::Deactivate(uint32_t ci)
     Leave(ci);
     c.active = false;
     --g.nActive;
+    if (!m_windowCount.empty())
+    {
+        --m_windowCount[c.dir * m_p + c.server];
+    }
     if (m_plainMaxMin)
     {
         CountLinks(ci, false);
@@ -639,8 +734,8 @@ FlowPsEngine::MarkOtherDirection(Direction d)
     }
 }
 
-void
-FlowPsEngine::ComputeWindowCaps(uint32_t gi)
+double
+FlowPsEngine::WindowCap(uint32_t gi, uint32_t server) const
 {
     // Per server link: the direction whose connections have more window beyond the empty
     // path's bandwidth-delay product fills its link and builds the standing queue (the excess,
@@ -649,36 +744,31 @@ FlowPsEngine::ComputeWindowCaps(uint32_t gi)
     // window per (empty round trip + that queue's delay). The filling direction's connections
     // send at most one window per empty round trip, which binds only when their windows do not
     // cover the path (with them, the link and, once the buffer is full, losses limit it).
+    // The active counts per direction and server are kept by Activate and Deactivate.
     const double w = m_options.windowBytes;
-    m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
-    for (Direction d : {DOWN, UP})
-    {
-        for (const ActiveEntry& e : m_groups[d].active)
-        {
-            const Connection& c = m_conns[e.conn];
-            if (c.active && c.priority == e.priority)
-            {
-                ++m_windowCount[d * m_p + c.server];
-            }
-        }
-    }
-    const Group& g = m_groups[gi]; // compacted by RecomputeEach
     const Direction other = gi == DOWN ? UP : DOWN;
+    const uint32_t link = m_conns[ConnIndex(0, server, static_cast<Direction>(gi))].serverLink;
+    const double capacity = m_groups[gi].capacity[link];
+    const double pipe = capacity * m_options.baseRtt;
+    const double mine = m_windowCount[gi * m_p + server] * w - pipe;
+    const double theirs = m_windowCount[other * m_p + server] * w - pipe;
+    double queue = 0; // in front of this direction's ACKs
+    if (theirs > mine && theirs > 0)
+    {
+        const double buffer
+            = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
+        queue = std::min(buffer, theirs);
+    }
+    return std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+}
+
+void
+FlowPsEngine::ComputeWindowCaps(uint32_t gi)
+{
+    const Group& g = m_groups[gi]; // compacted by DescribeActive
     for (std::size_t i = 0; i < g.active.size(); ++i)
     {
-        const Connection& c = m_conns[g.active[i].conn];
-        const double capacity = g.capacity[c.serverLink];
-        const double pipe = capacity * m_options.baseRtt;
-        const double mine = m_windowCount[gi * m_p + c.server] * w - pipe;
-        const double theirs = m_windowCount[other * m_p + c.server] * w - pipe;
-        double queue = 0; // in front of this direction's ACKs
-        if (theirs > mine && theirs > 0)
-        {
-            const double buffer
-                = other == DOWN ? m_options.hostBufferBytes : m_options.switchBufferBytes;
-            queue = std::min(buffer, theirs);
-        }
-        m_flows[i].cap = std::min(m_flowCap, w / (m_options.baseRtt + queue / capacity));
+        m_flows[i].cap = WindowCap(gi, m_conns[g.active[i].conn].server);
     }
 }
 
@@ -713,16 +803,20 @@ FlowPsEngine::SegmentStarted(const Connection& c, const Segment& s, double t)
     if (s.first && m_options.recordTransfers)
     {
         // Start times serve only the transfer records (kept out of the cache otherwise).
-        m_workers[c.worker].start[s.layer] = t;
+        m_starts[static_cast<std::size_t>(c.worker) * m_l + s.layer] = t;
     }
 }
 
 void
-FlowPsEngine::SegmentDone(const Connection& c, const Segment& s, double t)
+FlowPsEngine::SegmentDone(Connection& c, const Segment& s, double t)
 {
     if (s.last)
     {
-        m_workers[c.worker].end[s.layer] = t;
+        c.lastEnd = std::max(c.lastEnd, t);
+        if (!m_ends.empty())
+        {
+            m_ends[static_cast<std::size_t>(c.worker) * m_l + s.layer] = t;
+        }
     }
     if (m_options.recordTransfers)
     {
@@ -737,15 +831,15 @@ FlowPsEngine::Record(const Connection& c, const Segment& s)
     {
         return;
     }
-    const WorkerState& ws = m_workers[c.worker];
+    const std::size_t i = static_cast<std::size_t>(c.worker) * m_l + s.layer;
     m_result.AddTransfer({c.worker,
                           c.server,
                           c.step,
                           static_cast<int32_t>(s.layer),
                           c.dir == DOWN ? "down" : "up",
                           m_profile.GetLayer(s.layer).paramBytes,
-                          ws.start[s.layer],
-                          ws.end[s.layer]});
+                          m_starts[i],
+                          m_ends[i]});
 }
 
 void
@@ -766,18 +860,20 @@ FlowPsEngine::Advance(Connection& c, double t)
     // The connection's progress and the worker's times through locals, and the transfer records
     // after the loop: the loop then calls nothing and reloads nothing (the stores of the end
     // times could alias the connection's fields). Once per segment of every step: the hot loop.
-    const std::size_t first = c.head;
-    std::size_t head = c.head;
+    const uint32_t first = c.head;
+    uint32_t head = c.head;
     double headSent = c.headSent;
     bool started = c.headStarted;
     double queued = c.queued;
     double windowBytes = c.windowBytes;
-    WorkerState& ws = m_workers[c.worker];
-    double* const ends = ws.end.data();
-    double* const starts = m_options.recordTransfers ? ws.start.data() : nullptr;
+    double lastEnd = c.lastEnd;
+    const Segment* const segs = Segs(c);
+    const std::size_t row = static_cast<std::size_t>(c.worker) * m_l;
+    double* const ends = m_ends.empty() ? nullptr : m_ends.data() + row;
+    double* const starts = m_starts.empty() ? nullptr : m_starts.data() + row;
     while (head < c.admitted)
     {
-        const Segment s = c.segs[head];
+        const Segment s = segs[head];
         const double bytes = SegmentBytes(s);
         const double rem = bytes - headSent;
         if (!started)
@@ -807,7 +903,11 @@ FlowPsEngine::Advance(Connection& c, double t)
         at = std::min(vt, at + rem);
         if (s.last)
         {
-            ends[s.layer] = end;
+            lastEnd = std::max(lastEnd, end);
+            if (ends)
+            {
+                ends[s.layer] = end;
+            }
         }
         cur = end;
         ++head;
@@ -819,11 +919,12 @@ FlowPsEngine::Advance(Connection& c, double t)
     c.headStarted = started;
     c.queued = queued;
     c.windowBytes = windowBytes;
+    c.lastEnd = lastEnd;
     c.lastTime = t;
     c.baseV = vt;
-    for (std::size_t i = first; starts && i < head; ++i)
+    for (uint32_t i = first; starts && i < head; ++i)
     {
-        Record(c, c.segs[i]);
+        Record(c, segs[i]);
     }
 }
 
@@ -833,7 +934,7 @@ FlowPsEngine::FinishAdmitted(Connection& c)
     // Called at the connection's check time: what is left of the admitted bytes is rounding.
     while (c.head < c.admitted)
     {
-        const Segment& s = c.segs[c.head];
+        const Segment& s = Segs(c)[c.head];
         if (!c.headStarted)
         {
             SegmentStarted(c, s, m_now);
@@ -876,10 +977,10 @@ FlowPsEngine::GroupCheck(uint32_t gi)
             PushDrain(ci); // busy on: same rate, no rate computation for the boundary
             RefreshClass(c.cls);
         }
-        else if (c.head < c.segs.size())
+        else if (c.head < c.nSegs)
         {
             Deactivate(ci); // idle until its next tensor is ready
-            Schedule(c.ready[c.head], CONN_ACTIVATE, ci, c.step);
+            Schedule(ReadyOf(c, c.head), CONN_ACTIVATE, ci, c.step);
         }
         else
         {

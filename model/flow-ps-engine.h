@@ -35,9 +35,7 @@ enum Direction : uint8_t
 
 /**
  * A piece of one tensor sent on a connection (a whole tensor unless WIN splits it); its bytes
- * follow from the layer and the two flags (FlowPsEngine::SegmentBytes). Kept to 8 bytes, and the
- * ready times apart: a connection's queue is written when its step starts and read when it
- * drains, K transfers later, so with thousands of workers it comes from memory, not the cache.
+ * follow from the layer and the two flags (FlowPsEngine::SegmentBytes). Kept to 8 bytes.
  */
 struct Segment
 {
@@ -46,32 +44,44 @@ struct Segment
     bool last;      //!< last piece of its tensor (its end is the tensor's arrival)
 };
 
-/// One direction of one (worker, server) pair: a FIFO of segments served by one fluid flow.
-struct Connection
+/**
+ * One direction of one (worker, server) pair: a FIFO of segments served by one fluid flow.
+ *
+ * Why so compact: with thousands of asynchronous workers a connection's state is written when
+ * its step starts and read when its queue drains, about K transfers later, so it comes from
+ * memory, not the cache, and its size decides the run's memory traffic. Its segment list is
+ * therefore not its own unless it must be (FlowPsEngine::m_segPool: one list per server and
+ * direction, per connection only for a random order), its ready times are one value unless
+ * gradients leave one by one (overlap on), and of its tensors' arrival times it keeps the latest
+ * (per-layer times only where something reads them: FlowPsEngine::m_ends). Two cache lines.
+ */
+struct alignas(64) Connection
 {
-    uint32_t worker{0};        //!< worker index
-    uint32_t server{0};        //!< server index
-    Direction dir{DOWN};       //!< direction
-    uint32_t step{0};          //!< step the segments belong to
-    std::vector<Segment> segs; //!< this step's segments in service order
-    std::vector<double> ready; //!< per segment: when it may be sent (seconds)
-    std::size_t head{0};       //!< first segment not completely sent
-    std::size_t admitted{0};   //!< segments [head, admitted) are ready and queued
-    double headSent{0};        //!< bytes of segs[head] already sent
-    bool headStarted{false};   //!< segs[head] has begun service
-    double queued{0};          //!< unsent bytes of the admitted segments
-    double lastTime{0};        //!< time up to which the bytes above are accounted
-    double baseV{0};           //!< its rate class's virtual bytes at lastTime
-    uint32_t cls{0};           //!< its rate class while active
-    uint32_t slot{0};          //!< its index in the class's members
-    uint32_t drainStamp{0};    //!< bumped whenever its queued drain point goes stale
-    uint64_t priority{0};      //!< activation order (FCFS)
-    double activeSince{0};     //!< when it last became active (age-dependent sharing)
-    bool active{false};        //!< in the active set of its group
-    uint32_t path{0};          //!< its directed links: m_pathLinks[path .. path + nLinks)
-    uint32_t nLinks{0};        //!< links of its path
-    uint32_t serverLink{0};    //!< the server's NIC link in this direction (window model)
-    double windowBytes{0};     //!< bytes sent inside the measurement window (each path link's)
+    uint32_t worker{0};      //!< worker index
+    uint32_t server{0};      //!< server index
+    uint32_t step{0};        //!< step the segments belong to
+    uint32_t segBase{0};     //!< its segments: m_segPool[segBase .. segBase + nSegs)
+    uint32_t nSegs{0};       //!< segments per step (the same every step)
+    uint32_t head{0};        //!< first segment not completely sent
+    uint32_t admitted{0};    //!< segments [head, admitted) are ready and queued
+    uint32_t cls{0};         //!< its rate class while active
+    uint32_t slot{0};        //!< its index in the class's members
+    uint32_t drainStamp{0};  //!< bumped whenever its queued drain point goes stale
+    uint32_t path{0};        //!< its directed links: m_pathLinks[path .. path + nLinks)
+    uint32_t nLinks{0};      //!< links of its path
+    uint32_t serverLink{0};  //!< the server's NIC link in this direction (window model)
+    Direction dir{DOWN};     //!< direction
+    bool active{false};      //!< in the active set of its group
+    bool headStarted{false}; //!< segs[head] has begun service
+    double headSent{0};      //!< bytes of segs[head] already sent
+    double queued{0};        //!< unsent bytes of the admitted segments
+    double lastTime{0};      //!< time up to which the bytes above are accounted
+    double baseV{0};         //!< its rate class's virtual bytes at lastTime
+    double ready{0};         //!< when its segments may be sent (unless FlowPsEngine::m_readyPool)
+    double lastEnd{0};       //!< the latest arrival of one of its tensors this step
+    double activeSince{0};   //!< when it last became active (age-dependent sharing)
+    double windowBytes{0};   //!< bytes sent inside the measurement window (each path link's)
+    uint64_t priority{0};    //!< activation order (FCFS)
 };
 
 /// An entry of a group's list of active connections (stale once the connection left).
@@ -86,8 +96,10 @@ struct ClassKey
 {
     std::array<uint32_t, SharingModel::MAX_LINKS> links{}; //!< shared links, ascending
     uint32_t nLinks{0};                                    //!< entries of links used
-    double cap{INF};  //!< per-flow cap: the flow cap (if honoured) and the private links
-    uint32_t slot{0}; //!< a bundle's member (flow-ps-bundles.cc): its server + 1; else 0
+    double cap{INF}; //!< per-flow cap: the flow cap (if honoured) and the private links
+    /// A bundle's member (flow-ps-bundles.cc) or any connection under the window model (its
+    /// cap depends on its server): its server + 1; else 0.
+    uint32_t slot{0};
 
     /**
      * \param o another key
@@ -139,20 +151,16 @@ struct Group
     std::vector<uint32_t> served;      //!< FCFS: connections given a positive rate last time
 };
 
-/// One worker's state for its current step.
+/// One worker's state for its current step (its per-layer times are in FlowPsEngine::m_ends).
 struct WorkerState
 {
     uint32_t step{0};               //!< current step
+    uint32_t pendingDown{0};        //!< downlink connections not finished
     double stepStart{0};            //!< when it began
     const std::vector<double>* fwd; //!< forward times of the step (us)
     const std::vector<double>* bwd; //!< backward times of the step (us)
     const std::vector<double>* upd; //!< update times of the step (us)
-    uint32_t pendingDown{0};        //!< downlink connections not finished
     uint32_t pendingUp{0};          //!< uplink connections not finished
-    // One direction at a time: the parameters (DOWN) are all in before the first gradient is
-    // queued, and the gradients (UP) all out before the next step's parameters are.
-    std::vector<double> start; //!< per layer: its parameters began to arrive / gradient to leave
-    std::vector<double> end;   //!< per layer: its parameters arrived / gradient reached the server
 };
 
 /**
@@ -291,17 +299,29 @@ class FlowPsEngine
      */
     void ResetConnections(uint32_t w, Direction d, uint32_t step);
     /**
-     * \brief When each layer's parameters are usable on the node: their arrival, or with G GPUs
-     * the end of their intra-node broadcast (one tensor after another, in arrival order).
-     * \param w worker
-     * \return per layer, the time
+     * \brief Lay out the segment lists (m_segPool): one per server and direction, shared by
+     * every worker, except the downlink lists of a random order (one per connection).
      */
-    std::vector<double> UsableTimes(uint32_t w) const;
+    void BuildSegmentLists();
+    /**
+     * \brief Write the downlink segments of m_order into the worker's lists (the shared ones
+     * unless the order is random): per server, its first services (at most WIN bytes each) in
+     * order, then the second services of the tensors that had bytes left.
+     * \param w worker
+     */
+    void WriteDownlink(uint32_t w);
+    /**
+     * \brief When each layer's parameters are usable on the node (into m_usable): their
+     * arrival, or with G GPUs the end of their intra-node broadcast (one tensor after another,
+     * in arrival order).
+     * \param w worker
+     */
+    void UsableTimes(uint32_t w);
     /**
      * \param w worker
      * \return the time the worker's forward pass ends
      */
-    double ForwardEnd(uint32_t w) const;
+    double ForwardEnd(uint32_t w);
     /**
      * \brief Backward pass from time t: queue each gradient on its uplink connection, ready when
      * its backward (and intra-node reduction) is done.
@@ -386,7 +406,7 @@ class FlowPsEngine
      * \param s segment
      * \param t time
      */
-    void SegmentDone(const Connection& c, const Segment& s, double t);
+    void SegmentDone(Connection& c, const Segment& s, double t);
     /**
      * \brief The transfer record of a completed segment that ends its tensor (with records on).
      * \param c connection
@@ -633,8 +653,14 @@ class FlowPsEngine
     void MarkOtherDirection(Direction d);
 
     /**
-     * \brief Window model: set m_flows[i].cap of group gi's active connections to
-     * min(flow cap, window / round trip with both standing queues).
+     * \brief Window model: the cap of each of a direction's connections to one server.
+     * \param gi the direction
+     * \param server the server
+     * \return min(flow cap, window / round trip with both standing queues) (bytes/s)
+     */
+    double WindowCap(uint32_t gi, uint32_t server) const;
+    /**
+     * \brief Window model: set m_flows[i].cap of group gi's active connections (WindowCap).
      * \param gi the group
      */
     void ComputeWindowCaps(uint32_t gi);
@@ -676,6 +702,27 @@ class FlowPsEngine
     }
 
     /**
+     * \param c a connection
+     * \return its segments (nSegs of them)
+     */
+    const Segment* Segs(const Connection& c) const
+    {
+        return m_segPool.data() + c.segBase;
+    }
+
+    /**
+     * \param c a connection
+     * \param i one of its segments
+     * \return when that segment may be sent (s)
+     */
+    double ReadyOf(const Connection& c, uint32_t i) const
+    {
+        return m_readyPool.empty() || c.dir == DOWN
+                   ? c.ready
+                   : m_readyPool[static_cast<std::size_t>(c.worker) * m_l + Segs(c)[i].layer];
+    }
+
+    /**
      * \param e an entry of an active list or of an FCFS queue
      * \return whether its connection is still active since it was listed
      */
@@ -696,36 +743,49 @@ class FlowPsEngine
         return (w * m_p + p) * 2 + d;
     }
 
-    const TrainingProfile& m_profile;        //!< the DNN
-    const TrainingScenario& m_scenario;      //!< the scenario
-    const SharingModel& m_sharing;           //!< the sharing model
-    FlowLevelSimulator::Options m_options;   //!< run options
-    TrainingResult& m_result;                //!< records go here
-    uint32_t m_k;                            //!< workers
-    uint32_t m_p;                            //!< servers
-    uint32_t m_l;                            //!< layers
-    double m_flowCap;                        //!< per-flow cap (bytes/s)
-    double m_win;                            //!< WIN: bytes of a first service (001 Sec. 3.2.2)
-    std::vector<uint32_t> m_owner;           //!< server of each layer
-    std::vector<double> m_bytes;             //!< bytes of each layer
-    TrainingProfile::StepTimes m_mean;       //!< the mean step
-    std::vector<Connection> m_conns;         //!< all connections
-    Group m_groups[2];                       //!< DOWN and UP links
-    std::vector<uint32_t> m_pathLinks;       //!< every connection's path, one after another
-    std::vector<WorkerState> m_workers;      //!< per worker
-    EventQueue m_queue;                      //!< pending events
-    uint64_t m_prioritySeq{0};               //!< activations so far
-    double m_now{0};                         //!< current time (s)
-    uint32_t m_barrierCount{0};              //!< sync: workers at barrier
-    uint32_t m_warmDone{0};                  //!< async: workers past warm-up
-    bool m_counting{false};                  //!< inside the measurement window
-    bool m_windowClosed{false};              //!< async: window already closed
+    const TrainingProfile& m_profile;      //!< the DNN
+    const TrainingScenario& m_scenario;    //!< the scenario
+    const SharingModel& m_sharing;         //!< the sharing model
+    FlowLevelSimulator::Options m_options; //!< run options
+    TrainingResult& m_result;              //!< records go here
+    uint32_t m_k;                          //!< workers
+    uint32_t m_p;                          //!< servers
+    uint32_t m_l;                          //!< layers
+    double m_flowCap;                      //!< per-flow cap (bytes/s)
+    double m_win;                          //!< WIN: bytes of a first service (001 Sec. 3.2.2)
+    std::vector<uint32_t> m_owner;         //!< server of each layer
+    std::vector<double> m_bytes;           //!< bytes of each layer
+    TrainingProfile::StepTimes m_mean;     //!< the mean step
+    std::vector<Connection> m_conns;       //!< all connections
+    Group m_groups[2];                     //!< DOWN and UP links
+    std::vector<uint32_t> m_pathLinks;     //!< every connection's path, one after another
+    std::vector<WorkerState> m_workers;    //!< per worker
+    std::vector<Segment> m_segPool;        //!< every connection's segments (Connection)
+    /// Overlap on: per worker and layer, when its gradient may leave (else Connection::ready).
+    std::vector<double> m_readyPool;
+    /// Per worker and layer, when its tensor arrived (its parameters at the worker, then its
+    /// gradient at the server: one direction at a time, since every parameter is in before the
+    /// first gradient is queued and every gradient out before the next step's parameters are).
+    /// Kept only when something reads it per layer (overlap, several GPUs, transfer records);
+    /// else the connections' latest arrivals are all that is read.
+    std::vector<double> m_ends;
+    std::vector<double> m_starts;      //!< with transfer records: per worker and layer, its start
+    std::vector<double> m_usable;      //!< scratch: per layer, when its parameters are usable
+    std::vector<uint32_t> m_byArrival; //!< scratch: layers in arrival order
+    std::vector<uint32_t> m_fill;      //!< scratch: per server, segments written
+    EventQueue m_queue;                //!< pending events
+    uint64_t m_prioritySeq{0};         //!< activations so far
+    double m_now{0};                   //!< current time (s)
+    uint32_t m_barrierCount{0};        //!< sync: workers at barrier
+    uint32_t m_warmDone{0};            //!< async: workers past warm-up
+    bool m_counting{false};            //!< inside the measurement window
+    bool m_windowClosed{false};        //!< async: window already closed
     std::vector<SharingModel::Flow> m_flows; //!< scratch: flows for the sharing model
     std::vector<double> m_rates;             //!< scratch: rates from the sharing model
     std::vector<uint32_t> m_order;           //!< scratch: transmission order
     std::vector<uint32_t> m_split;           //!< scratch: split streams / drained connections
     std::vector<uint8_t> m_flag;             //!< scratch: per-server flags
-    std::vector<uint32_t> m_windowCount;     //!< scratch: active connections per direction, server
+    std::vector<uint32_t> m_windowCount;     //!< window model: active connections per dir, server
     std::vector<double> m_weights;           //!< scratch: aggregate weights
     std::vector<uint32_t> m_touched;         //!< scratch: classes to refresh
     std::vector<RateClass> m_classes;        //!< rate classes (live or free)

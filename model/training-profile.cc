@@ -729,6 +729,27 @@ TrainingProfile::AddSample(const StepTimes& sample)
     m_samples.push_back(sample);
 }
 
+void
+TrainingProfile::ScaleComputeTimes(double factor)
+{
+    for (Layer& l : m_layers)
+    {
+        l.forwardUs *= factor;
+        l.backwardUs *= factor;
+        l.updateUs *= factor;
+    }
+    for (StepTimes& s : m_samples)
+    {
+        for (auto* times : {&s.forwardUs, &s.backwardUs, &s.updateUs})
+        {
+            for (double& t : *times)
+            {
+                t *= factor;
+            }
+        }
+    }
+}
+
 const std::string&
 TrainingProfile::GetModel() const
 {

@@ -137,6 +137,12 @@ class TrainingProfile
     void AddLayer(const Layer& layer);
     /** \param sample one recorded step, one value per layer in each vector */
     void AddSample(const StepTimes& sample);
+    /**
+     * \brief Multiply every compute time (forward, backward, update; means and recorded
+     * steps) by a factor: the compute of a time-dilated run (PacketBackend's Dilation).
+     * \param factor the factor (> 0)
+     */
+    void ScaleComputeTimes(double factor);
 
     /** \return the model's name */
     const std::string& GetModel() const;

@@ -415,6 +415,30 @@ TrainingScenario::GetComputeScale(uint32_t worker) const
     return computeScale.size() == 1 ? computeScale[0] : computeScale.at(worker);
 }
 
+TrainingScenario
+TrainingScenario::Dilated(double dilation) const
+{
+    TrainingScenario d = *this;
+    auto slower = [dilation](DataRate r)
+    {
+        return DataRate(static_cast<uint64_t>(std::llround(r.GetBitRate() / dilation)));
+    };
+    d.nicRate = slower(nicRate);
+    d.flowCap = slower(flowCap);
+    d.uplinkRate = slower(uplinkRate);
+    d.crossRate = slower(crossRate);
+    d.intraBandwidth = slower(intraBandwidth);
+    d.reductionRate = reductionRate / dilation;
+    auto longer = [dilation](Time t)
+    {
+        return Seconds(t.GetSeconds() * dilation);
+    };
+    d.fusionTimeout = longer(fusionTimeout);
+    d.intraLatency = longer(intraLatency);
+    d.startJitter = longer(startJitter);
+    return d;
+}
+
 std::vector<uint32_t>
 TrainingScenario::AssignLayersToServers(const TrainingProfile& profile) const
 {

@@ -169,6 +169,19 @@ class TrainingScenario
     double GetComputeScale(uint32_t worker) const;
 
     /**
+     * \brief The scenario as a run dilated by D executes it (the linux backend's Dilation, and
+     * the packet backend's twin of it): every rate / D (NIC, cap, uplinks, cross traffic,
+     * intra-node interconnect, ring reduction) and every scenario time x D (fusion cycle,
+     * intra-node latency, start jitter). What a dilated linux run does not scale stays: the
+     * link delay (the testbed's path delay is its own, real time) and the minimum RTO (a
+     * kernel constant); the profile's compute times are scaled by the caller
+     * (TrainingProfile::ScaleComputeTimes).
+     * \param dilation D >= 1
+     * \return the dilated scenario
+     */
+    TrainingScenario Dilated(double dilation) const;
+
+    /**
      * \brief Assign layers to servers (001 Sec. 5): greedy by size in forward order, or
      * round-robin.
      * \param profile the DNN

@@ -271,6 +271,81 @@ class StartJitterTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The packet backend's twin of a dilated linux run.
+ */
+class DilatedPacketRunTestCase : public TestCase
+{
+  public:
+    DilatedPacketRunTestCase()
+        : TestCase("--dilation=20 at the packet level: rates over 20 and scenario times x 20 "
+                   "(link delay, minimum RTO unchanged), compute x 20; K = 1, 2 x 4 MB at 10 Gbps: "
+                   "the step reported undilated within 3 % of the undilated run's, and not "
+                   "slower (only the unscaled link delay differs); refused on a leaf-spine")
+    {
+    }
+
+  private:
+    static TrainingScenario Scenario()
+    {
+        TrainingScenario s;
+        s.workers = 1;
+        s.steps = 4;
+        s.warmup = 1;
+        s.fusionTimeout = MilliSeconds(5);
+        s.startJitter = MicroSeconds(20);
+        return s;
+    }
+
+    static TrainingResult Run(double dilation, const TrainingScenario& s)
+    {
+        Ptr<PacketBackend> backend = CreateObject<PacketBackend>();
+        backend->SetAttribute("Dilation", DoubleValue(dilation));
+        return backend->Run(MakeProfile({4000000, 4000000}, 1000, 2000, 100), s).at(0);
+    }
+
+    void DoRun() override
+    {
+        const TrainingScenario s = Scenario();
+        const TrainingScenario d = s.Dilated(20);
+        NS_TEST_EXPECT_MSG_EQ(d.nicRate.GetBitRate(), 500000000ULL, "10 Gb/s / 20");
+        NS_TEST_EXPECT_MSG_EQ(d.flowCap.GetBitRate(), 0, "no cap stays no cap");
+        NS_TEST_EXPECT_MSG_EQ(d.fusionTimeout, MilliSeconds(100), "5 ms x 20");
+        NS_TEST_EXPECT_MSG_EQ(d.startJitter, MicroSeconds(400), "20 us x 20");
+        NS_TEST_EXPECT_MSG_EQ(d.linkDelay, s.linkDelay, "the path delay is real time");
+        NS_TEST_EXPECT_MSG_EQ(d.minRto, s.minRto, "a kernel constant");
+        TrainingProfile p = MakeProfile({1000}, 1000, 2000, 100, {1.5});
+        p.ScaleComputeTimes(20);
+        NS_TEST_EXPECT_MSG_EQ_TOL(p.GetLayer(0).backwardUs, 40000.0, 1e-9, "mean x 20");
+        NS_TEST_EXPECT_MSG_EQ_TOL(p.GetSample(0).forwardUs[0], 30000.0, 1e-9, "sample x 20");
+
+        const TrainingResult plain = Run(1, s);
+        const TrainingResult dilated = Run(20, s);
+        NS_TEST_EXPECT_MSG_EQ_TOL(dilated.stepTimeMean,
+                                  plain.stepTimeMean,
+                                  0.03 * plain.stepTimeMean,
+                                  "undilated step");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(dilated.stepTimeMean,
+                                    plain.stepTimeMean * (1 + 1e-9),
+                                    "relatively shorter RTT: not slower");
+        NS_TEST_EXPECT_MSG_EQ(dilated.inputs.at("dilation"), 20, "reported");
+
+        TrainingScenario fabric = s;
+        fabric.topology = "leafspine";
+        bool refused = false;
+        try
+        {
+            Run(20, fabric);
+        }
+        catch (const TrainingInputError& e)
+        {
+            refused = std::string(e.what()).find("--dilation") != std::string::npos;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "--dilation with a leaf-spine is refused");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The preset through the option layer and the cluster helper.
  */
 class HostModelPresetTestCase : public TestCase
@@ -356,6 +431,7 @@ class LinuxHostModelTestSuite : public TestSuite
         AddTestCase(new BufferTunerFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new StartJitterTestCase, DT_TEST_QUICK);
         AddTestCase(new HostModelPresetTestCase, DT_TEST_QUICK);
+        AddTestCase(new DilatedPacketRunTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -5,7 +5,9 @@
 # hybrid) and analytic rows with relative errors, the error tables, the figure scripts and the
 # timeline of the scenario that asks for one; then --resume reuses all 20 job results.
 # CHECK=jobs (test/data/validation-matrix-jobs.json): a scenario of two jobs gives one row per
-# job, named <scenario>/<job>, and a throughput figure with one series per job and backend.
+# job, named <scenario>/<job>, a throughput figure with one series per job and backend, and a
+# transfer timeline with a lane per job's worker on one clock (flow: the two jobs' identical
+# transfers on the shared path run side by side, at the same times).
 # CHECK=calibration (test/data/validation-matrix-calibration.json): calibration.csv lists both
 # values with one chosen, and the holdout scenario has a row of the calibrated variant under its
 # own name.
@@ -40,15 +42,45 @@ if(CHECK STREQUAL "jobs")
   if(out MATCHES "failed" OR err MATCHES "failed")
     message(FATAL_ERROR "the runner reports a failure:\n${out}${err}")
   endif()
+  # The timeline: a packet and a flow block, each with both jobs' downlinks and uplinks (a's
+  # worker on lane 0, b's on lane 1); in the flow block b's first pull starts and ends with a's
+  # (max-min splits the spine path equally between the two identical jobs).
+  set(timeline "${OUT}/two-jobs-one-spine-timeline")
+  file(READ "${timeline}.dat" dat)
+  string(FIND "${dat}" "# flow (ps)" flowAt)
+  if(flowAt LESS 0)
+    message(FATAL_ERROR "${timeline}.dat has no flow block:\n${dat}\n${out}")
+  endif()
+  string(SUBSTRING "${dat}" 0 ${flowAt} packetBlock)
+  string(SUBSTRING "${dat}" ${flowAt} -1 flowBlock)
+  foreach(block packetBlock flowBlock)
+    foreach(lane "-0.2 down" "0.2 up" "0.8 down" "1.2 up")
+      if(NOT "${${block}}" MATCHES "\n${lane} [0-9]+ [0-9.e+-]+ [0-9.e+-]+\n")
+        message(FATAL_ERROR "${timeline}.dat: ${block} lacks lane '${lane}':\n${dat}")
+      endif()
+    endforeach()
+  endforeach()
+  string(REGEX MATCH "\n-0.2 down 0 ([0-9.e+-]+ [0-9.e+-]+)\n" a "${flowBlock}")
+  set(a "${CMAKE_MATCH_1}")
+  string(REGEX MATCH "\n0.8 down 0 ([0-9.e+-]+ [0-9.e+-]+)\n" b "${flowBlock}")
+  if(a STREQUAL "" OR NOT a STREQUAL CMAKE_MATCH_1)
+    message(FATAL_ERROR "${timeline}.dat: flow: a's first pull '${a}', b's '${CMAKE_MATCH_1}'")
+  endif()
+  file(READ "${timeline}.gp" gp)
+  if(NOT gp MATCHES "set ytics \\('a w0' 0, 'b w0' 1\\)")
+    message(FATAL_ERROR "${timeline}.gp does not label the jobs' lanes:\n${gp}")
+  endif()
   find_program(GNUPLOT gnuplot)
   if(GNUPLOT)
-    set(png 0)
-    if(EXISTS "${figure}.png")
-      file(SIZE "${figure}.png" png)
-    endif()
-    if(png EQUAL 0)
-      message(FATAL_ERROR "${figure}.png is empty:\n${out}")
-    endif()
+    foreach(png "${figure}.png" "${timeline}.png")
+      set(size 0)
+      if(EXISTS "${png}")
+        file(SIZE "${png}" size)
+      endif()
+      if(size EQUAL 0)
+        message(FATAL_ERROR "${png} is empty:\n${out}")
+      endif()
+    endforeach()
   endif()
 elseif(CHECK STREQUAL "calibration")
   file(READ "${OUT}/calibration.csv" calibration)

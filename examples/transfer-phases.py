@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Phase timing of parameter-server jobs from a result file's per-transfer records.
+
+Reads a distributed-training-sim --output file (one job, or several with --jobs; records on, the
+default) and prints, per backend and job, the mean worker step (its start to its own end), pull phase (first parameter sent to
+last received, per worker and step) and push phase (first gradient sent to last received) over
+the steps from --warmup on. Used by doc/fabric-congestion.rst ("Why the flow backend predicts
+more interference between jobs").
+
+  --overlap=A/B   A and B are comma-separated JOB:DIRECTION sets (DIRECTION down or up; JOB
+                  may be omitted for a single-job file): how long any transfer phase of A ran
+                  while one of B did, e.g. --overlap=d:down/a:up,c:up
+  --concurrency=DIRECTION
+                  per number n of a job's workers with a transfer of that direction under way
+                  (1 ms bins): how many ms, and each worker's mean rate in Gb/s there
+
+Exit status 1 with a message naming the file for a missing file, bad JSON, or a file without
+transfer records.
+"""
+
+import collections
+import json
+import sys
+
+
+def fail(message):
+    sys.stderr.write("transfer-phases.py: " + message + "\n")
+    sys.exit(1)
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        fail("%s: %s (expected a distributed-training-sim --output file)" % (path, e))
+    results = data.get("results", [data] if "backend" in data else [])
+    runs = []
+    for r in results:
+        jobs = r.get("jobs", [dict(r, name="job")])
+        if any(not j.get("transfers") for j in jobs):
+            fail("%s: no per-transfer records (expected a run with --records=true)" % path)
+        runs.append((r["backend"] + " " + r.get("variant", ""), jobs))
+    if not runs:
+        fail("%s: no results (expected a distributed-training-sim --output file)" % path)
+    return runs
+
+
+def phases(job):
+    """(step, worker, direction) -> [first start, last end] of that transfer phase."""
+    ph = collections.defaultdict(lambda: [float("inf"), float("-inf")])
+    for t in job["transfers"]:
+        p = ph[(t["step"], t["worker"], t["direction"])]
+        p[0] = min(p[0], t["start_s"])
+        p[1] = max(p[1], t["end_s"])
+    return ph
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
+
+
+def summary(jobs, warmup):
+    for j in jobs:
+        ph = phases(j)
+        dur = {d: [e - s for (st, _, dd), (s, e) in ph.items() if dd == d and st >= warmup]
+               for d in ("down", "up")}
+        steps = [s["end_s"] - s["start_s"] for s in j["steps"] if s["step"] >= warmup]
+        print("  %-8s %9.2f samples/s  worker step %7.1f ms  pull %6.1f ms  push %6.1f ms" % (
+            j["name"], j["throughput_samples_per_s"], 1e3 * mean(steps),
+            1e3 * mean(dur["down"]), 1e3 * mean(dur["up"])))
+
+
+def union(intervals):
+    out = []
+    for s, e in sorted(intervals):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def phase_set(jobs, spec):
+    by_name = {j["name"]: j for j in jobs}
+    intervals = []
+    for item in spec.split(","):
+        name, _, direction = item.rpartition(":")
+        job = by_name.get(name) if name else (jobs[0] if len(jobs) == 1 else None)
+        if job is None or direction not in ("down", "up"):
+            fail("--overlap: '%s' (expected JOB:down or JOB:up, jobs %s)" % (item, sorted(by_name)))
+        intervals += [v for k, v in phases(job).items() if k[2] == direction]
+    return union(intervals)
+
+
+def overlap(jobs, spec):
+    first, _, second = spec.partition("/")
+    a, b = phase_set(jobs, first), phase_set(jobs, second)
+    both = sum(max(0.0, min(x[1], y[1]) - max(x[0], y[0])) for x in a for y in b)
+    print("  %s while %s: %.1f ms (of %.1f ms of %s)" % (
+        first, second, 1e3 * both, 1e3 * sum(e - s for s, e in a), first))
+
+
+def concurrency(jobs, direction, binw=1e-3):
+    for j in jobs:
+        k = 1 + max(s["worker"] for s in j["steps"])
+        end = max(t["end_s"] for t in j["transfers"])
+        nb = int(end / binw) + 1
+        rate = [[0.0] * nb for _ in range(k)]
+        for t in j["transfers"]:
+            s, e = t["start_s"], t["end_s"]
+            if t["direction"] != direction or e <= s:
+                continue
+            for i in range(int(s / binw), min(int(e / binw), nb - 1) + 1):
+                part = min(e, (i + 1) * binw) - max(s, i * binw)
+                if part > 0:
+                    rate[t["worker"]][i] += t["bytes"] * part / (e - s) / binw
+        for n in range(1, k + 1):
+            bins = [i for i in range(nb) if sum(rate[w][i] > 1e7 for w in range(k)) == n]
+            if bins:
+                gbps = [8e-9 * sum(rate[w][i] for i in bins) / len(bins) for w in range(k)]
+                print("  %-8s %s: %d of %d workers for %5d ms, Gb/s per worker %s" % (
+                    j["name"], direction, n, k, len(bins), " ".join("%.2f" % g for g in gbps)))
+
+
+def main(argv):
+    files, warmup, overlaps, directions = [], 1, [], []
+    for a in argv:
+        if a.startswith("--warmup="):
+            try:
+                warmup = int(a.split("=", 1)[1])
+            except ValueError:
+                fail("--warmup: '%s' (expected an integer)" % a)
+        elif a.startswith("--overlap="):
+            overlaps.append(a.split("=", 1)[1])
+        elif a.startswith("--concurrency="):
+            directions.append(a.split("=", 1)[1])
+            if directions[-1] not in ("down", "up"):
+                fail("--concurrency: '%s' (expected down or up)" % directions[-1])
+        elif a.startswith("--"):
+            fail("unknown option '%s' (expected --warmup, --overlap, --concurrency)" % a)
+        else:
+            files.append(a)
+    if not files:
+        fail("usage: transfer-phases.py RESULT.json... [--warmup=N] [--overlap=A/B] "
+             "[--concurrency=down|up]")
+    for path in files:
+        for name, jobs in load(path):
+            print("%s: %s (means over steps >= %d)" % (path, name, warmup))
+            summary(jobs, warmup)
+            for spec in overlaps:
+                overlap(jobs, spec)
+            for d in directions:
+                concurrency(jobs, d)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

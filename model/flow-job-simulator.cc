@@ -11,6 +11,7 @@
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
 #include "flow-shared-job.h"
+#include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
 
@@ -242,6 +243,27 @@ struct JobEngine
     }
 };
 
+/**
+ * \param engines the jobs' engines after the shared run
+ * \param sharing the model
+ * \throws TrainingInputError when a ring stopped before its last step: nothing was left to
+ *         change its rate, so the model gave its transfer none (its hops waited on each other)
+ */
+void
+CheckRingsDone(const std::vector<std::unique_ptr<JobEngine>>& engines, const SharingModel& sharing)
+{
+    for (const auto& engine : engines)
+    {
+        if (engine->ring && !engine->ring->IsDone())
+        {
+            throw TrainingInputError("--jobs: the " + sharing.GetName()
+                                     + " sharing model gave a ring job's transfer no rate while "
+                                       "no other flow could end (expected a model that gives "
+                                       "every flow a share, e.g. ps, or fcfs)");
+        }
+    }
+}
+
 } // namespace
 
 std::vector<TrainingResult>
@@ -281,6 +303,7 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
         run.Add(engines[j]->shared.get(), jobs[j].startTime);
     }
     run.Run();
+    CheckRingsDone(engines, *sharing);
     for (std::size_t j = 0; j < n; ++j)
     {
         FlowLevelSimulator& sim = *sims[j];

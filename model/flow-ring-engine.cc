@@ -23,7 +23,8 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
       m_options(in.options),
       m_result(in.result),
       m_mean(in.profile.GetMeanStep()),
-      m_flowCap(in.flowCap)
+      m_flowCap(in.flowCap),
+      m_sharing(in.sharing)
 {
     for (const auto& layer : in.profile.GetLayers())
     {

@@ -67,6 +67,13 @@ class FlowRingEngine
     void CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights);
     /// The ring goes on at its slowest flow's rate. \param rates of CollectShared's flows
     void ApplyShared(const double* rates);
+
+    /// \return whether every step ended (a shared run that stopped before: its ring had no rate)
+    bool IsDone() const
+    {
+        return m_shared.done;
+    }
+
     /// A ring flow never folds a link into a cap: nothing to re-key. \param l link \param now time
     void RekeyLink(uint32_t l, double now);
 
@@ -124,6 +131,8 @@ class FlowRingEngine
     void NextBucket();
     /// Shared run: the current bucket's ring flows have sent their bytes.
     void TransferDone();
+    /// Collective (FCFS) shared run: each link is presented once, by the first hop crossing it.
+    void ClaimLinks();
     /// Shared run with aggregation: count the ring flows on their links (SharedLinks).
     /// \param add they begin
     void CountLinks(bool add);
@@ -163,7 +172,13 @@ class FlowRingEngine
     std::vector<double> m_ready;                //!< per layer: gradient ready on every worker
     std::vector<Bucket> m_buckets;              //!< this step's buckets
     double m_flowCap;                           //!< per-flow cap (bytes/s)
-    Shared m_shared;                            //!< shared run's state
+    const SharingModel& m_sharing;              //!< the sharing model
+    /// FCFS shared run: the ring's hops arrive together and take their turn as one (else a hop
+    /// that finds its link taken by an earlier hop of the same ring would wait for it forever)
+    bool m_collective{false};
+    std::vector<std::vector<uint32_t>> m_claimed; //!< collective: per hop, links no earlier hop has
+    std::vector<double> m_multiplicity; //!< collective: per hop, most hops on one of its links
+    Shared m_shared;                    //!< shared run's state
 };
 
 } // namespace flow

@@ -14,6 +14,7 @@
 #include "training-scenario.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ns3
 {
@@ -30,6 +31,7 @@ FlowRingEngine::BeginShared(double startTime,
     m_shared.seq = prioritySeq;
     m_shared.links = links;
     m_shared.id = id;
+    ClaimLinks();
     m_shared.now = startTime;
     m_shared.stepStart = startTime;
     m_shared.prevEnd = startTime;
@@ -107,6 +109,35 @@ FlowRingEngine::CountLinks(bool add)
 }
 
 void
+FlowRingEngine::ClaimLinks()
+{
+    // Under FCFS a ring's hops that cross one link would be served one after the other, but the
+    // ring moves at its slowest hop's pace: the first would hold the link for good and the ring
+    // never finish. So the ring takes its turn as one: each link once (by the first hop that
+    // crosses it), and a hop's rate serves all the ring's hops on its links.
+    m_collective = m_sharing.IsFirstComeFirstServed();
+    m_claimed.assign(m_paths.size(), {});
+    m_multiplicity.assign(m_paths.size(), 1);
+    std::map<uint32_t, std::pair<uint32_t, double>> owner; // link -> (first hop, hops on it)
+    for (uint32_t w = 0; w < m_paths.size(); ++w)
+    {
+        for (uint32_t l : m_paths[w])
+        {
+            auto [it, first] = owner.emplace(l, std::pair<uint32_t, double>{w, 0});
+            it->second.second += 1;
+            if (first)
+            {
+                m_claimed[w].push_back(l);
+            }
+        }
+    }
+    for (const auto& [l, use] : owner)
+    {
+        m_multiplicity[use.first] = std::max(m_multiplicity[use.first], use.second);
+    }
+}
+
+void
 FlowRingEngine::RekeyLink(uint32_t /* l */, double /* now */)
 {
 }
@@ -121,16 +152,21 @@ FlowRingEngine::CollectShared(std::vector<SharingModel::Flow>& flows, std::vecto
     }
     for (uint32_t w = 0; w < m_scenario.workers; ++w)
     {
+        const auto& links = m_collective ? m_claimed[w] : m_paths[w];
+        if (links.empty())
+        {
+            continue; // collective: its links are presented by earlier hops
+        }
         SharingModel::Flow f;
-        std::copy(m_paths[w].begin(), m_paths[w].end(), f.links.begin());
-        f.nLinks = static_cast<uint32_t>(m_paths[w].size());
+        std::copy(links.begin(), links.end(), f.links.begin());
+        f.nLinks = static_cast<uint32_t>(links.size());
         f.priority = m_shared.priority + w;
         f.start = m_shared.ringStart;
         f.cap = m_flowCap;
         flows.push_back(f);
         weights.push_back(1);
+        ++sharingFlows;
     }
-    sharingFlows += m_scenario.workers;
 }
 
 void
@@ -144,7 +180,15 @@ FlowRingEngine::ApplyShared(const double* rates)
     ++rateComputations;
     // A ring hop waits for its predecessor's chunk: the ring moves at its slowest flow's rate
     // (the closed form's rule). A faster hop's surplus stays unused in this computation.
-    const double rate = *std::min_element(rates, rates + m_scenario.workers);
+    double rate = INF;
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    {
+        // The flows of CollectShared, in its order (collective: a hop per claimed link set).
+        if (!(m_collective ? m_claimed[w] : m_paths[w]).empty())
+        {
+            rate = std::min(rate, *rates++ / (m_collective ? m_multiplicity[w] : 1.0));
+        }
+    }
     if (s.rated && rate == s.rate)
     {
         return; // same pace: the end time stands

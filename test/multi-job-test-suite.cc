@@ -692,6 +692,107 @@ class RingSharesLinkTestCase : public TestCase
 };
 
 /**
+ * A 4-worker ring placed across two racks in turn (hosts 0, 3, 1, 4 of a 2 x 3 leaf-spine with one
+ * spine): hops w0 -> w1 and w2 -> w3 both cross leaf0->spine0->leaf1, the two others the reverse.
+ * A PS job on hosts 2 and 5 uses the same spine path after the ring ended, so the ring runs in
+ * the shared computation alone. Max-min gives each of the two hops on a path B/2, so the ring goes
+ * at B/2 and a step (each hop sends 2(K-1)/K M = 1.5 M) takes 3M/B. Under FCFS the ring takes its
+ * turn as one (each link once, its rate split among the ring's hops on it): the same B/2, where
+ * serving the hops one after the other would let the first hold the path while the ring waits
+ * on the second, for ever.
+ */
+class RingOwnHopsTestCase : public TestCase
+{
+  public:
+    RingOwnHopsTestCase()
+        : TestCase("a ring whose own hops share a path goes at B over 2 under ps and fcfs: step 3M "
+                   "over B (1%), the two within 1e-9")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({{"topology", "leafspine"},
+                                          {"leaves", "2"},
+                                          {"spines", "1"},
+                                          {"hostsPerLeaf", "3"},
+                                          {"nicRate", "10Gbps"}});
+        const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(base.scenario);
+        TrainingJobSet set(base);
+        TrainingJob ring = RingJob(base, "r", "0,3,1,4", 0, 4);
+        ring.scenario.workers = 4;
+        set.Add(ring);
+        set.Add(PsJob(base, "p", "2,5", 4 * 3.0 * BYTES / b * 1.2));
+        set.Place("test");
+        std::vector<double> steps;
+        for (const std::string sharing : {"ps", "fcfs"})
+        {
+            Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+            flow->SetAttribute("Sharing", StringValue(sharing));
+            steps.push_back(flow->RunJobs(set).front().jobs[0].stepTimeMean);
+            NS_TEST_ASSERT_MSG_EQ_TOL(steps.back() / (3.0 * BYTES / b), 1.0, 0.01, sharing);
+        }
+        NS_TEST_ASSERT_MSG_EQ_TOL(steps[1] / steps[0], 1.0, 1e-9, "fcfs as ps");
+    }
+};
+
+/// A model that serves only the first flow it is given (full capacity of its path), none else.
+class FirstFlowOnlySharing : public SharingModel
+{
+  public:
+    void AssignRates(const std::vector<Flow>& flows,
+                     const std::vector<double>& capacity,
+                     std::vector<double>& rates) const override
+    {
+        rates.assign(flows.size(), 0);
+        if (!flows.empty())
+        {
+            rates[0] = capacity[flows[0].links[0]];
+        }
+    }
+
+    std::string GetName() const override
+    {
+        return "first-only";
+    }
+};
+
+/**
+ * A model that gives a ring's second hop no rate while its first holds the path leaves the ring
+ * waiting for ever: the flow backend says so (naming the model) instead of reporting a run that
+ * stopped early.
+ */
+class RingStarvedTestCase : public TestCase
+{
+  public:
+    RingStarvedTestCase()
+        : TestCase("a model that starves a ring's hop is refused, naming the model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        TrainingJobSet set(base);
+        set.Add(RingJob(base, "r", "0,2", 0, 3));
+        set.Add(PsJob(base, "p", "1,3", 1.0));
+        set.Place("test");
+        Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+        flow->SetAttribute("SharingModel", PointerValue(CreateObject<FirstFlowOnlySharing>()));
+        NS_TEST_ASSERT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      flow->RunJobs(set);
+                                  },
+                                  {"--jobs", "first-only", "ring", "no rate"}),
+                              true,
+                              "refused");
+    }
+};
+
+/**
  * --sharing=hybrid with several jobs (000 Sec. 3.2.1 per job): the two PS jobs of
  * SharedPathTestCase under FCFS take turns: a's downlink first (full B), then b's while a's
  * uplink runs in the other direction, and from then on one job's downlink always overlaps the
@@ -927,6 +1028,8 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new LaterStartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingApartTestCase, DT_TEST_QUICK);
         AddTestCase(new RingSharesLinkTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingOwnHopsTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingStarvedTestCase, DT_TEST_QUICK);
         AddTestCase(new HybridJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);

@@ -10,6 +10,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-rx-buffer.h"
+#include "ns3/tcp-tx-buffer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -101,6 +102,9 @@ LinuxBufferTuner::Attach(TcpSocketBase* socket)
                                        MakeCallback(&LinuxBufferTuner::OnCwnd, this));
     socket->TraceConnectWithoutContext("RWND", MakeCallback(&LinuxBufferTuner::OnPeerWindow, this));
     socket->TraceConnectWithoutContext("Rx", MakeCallback(&LinuxBufferTuner::OnRx, this));
+    // Linux's first send buffer (tcp_sndbuf_expand at the initial window), now, before the
+    // application writes: the send buffer does not enter the SYN.
+    SetSendBuffer(TrainingNetwork::GetLinuxSendBufferBytes(10, m_mss, m_wmemMax));
     // After the caller's Connect(): its SYN has negotiated window scaling from the large buffer.
     Simulator::ScheduleNow(&LinuxBufferTuner::Start, this);
 }
@@ -151,10 +155,20 @@ LinuxBufferTuner::UpdateSendBuffer()
     target = std::min(target, m_peerWindow > margin ? m_peerWindow - margin : 0);
     if (target > m_sendBuffer)
     {
-        m_sendBuffer = target;
-        m_socket->SetAttribute("SndBufSize", UintegerValue(m_sendBuffer));
+        SetSendBuffer(target);
         NS_LOG_LOGIC("send buffer " << m_sendBuffer << " at cwnd " << m_cwnd);
     }
+}
+
+void
+LinuxBufferTuner::SetSendBuffer(uint32_t bytes)
+{
+    // Never below what the buffer holds: ns-3.37's TcpTxBuffer::Available() is max - size in
+    // unsigned arithmetic, so a smaller maximum wraps it to about 4 GB and the application then
+    // queues all its data (whole 30 MB flows), which also exceeds the peer's window and
+    // reaches the TcpTxBuffer::NextSeg crash (see TrainingClusterHelper::ConfigureTcp).
+    m_sendBuffer = std::max(bytes, m_socket->GetTxBuffer()->Size());
+    m_socket->SetAttribute("SndBufSize", UintegerValue(m_sendBuffer));
 }
 
 void

@@ -100,6 +100,11 @@ class LinuxBufferTuner : public Object
      * \param socket the socket
      */
     void OnRx(Ptr<const Packet> packet, const TcpHeader& header, Ptr<const TcpSocketBase> socket);
+    /**
+     * \brief Set the socket's send buffer, never below the bytes it holds.
+     * \param bytes the wanted size
+     */
+    void SetSendBuffer(uint32_t bytes);
     /// Apply the send-buffer rule for the current window and peer window.
     void UpdateSendBuffer();
 

@@ -436,8 +436,9 @@ class AckQueueTestCase : public TestCase
 {
   public:
     AckQueueTestCase()
-        : TestCase("a push whose ACKs cross another job's queue of 3 flows runs at B/3 at the "
-                   "packet level (15%), at B in the flow backend (1%); its pull at B/4 in both")
+        : TestCase(
+            "a push whose ACKs cross another job's queue of 3 flows runs at B over 3 at the "
+            "packet level (15%), at B in the flow backend (1%); its pull at B over 4 in both")
     {
     }
 

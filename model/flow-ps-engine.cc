@@ -845,6 +845,17 @@ FlowPsEngine::Record(const Connection& c, const Segment& s)
 }
 
 void
+FlowPsEngine::SaveProgress(Connection& c, const Progress& p)
+{
+    c.head = p.head;
+    c.headSent = p.headSent;
+    c.headStarted = p.started;
+    c.queued = p.queued;
+    c.windowBytes = p.windowBytes;
+    c.lastEnd = p.lastEnd;
+}
+
+void
 FlowPsEngine::Advance(Connection& c, double t)
 {
     if (t <= c.lastTime)
@@ -863,22 +874,17 @@ FlowPsEngine::Advance(Connection& c, double t)
     // after the loop: the loop then calls nothing and reloads nothing (the stores of the end
     // times could alias the connection's fields). Once per segment of every step: the hot loop.
     const uint32_t first = c.head;
-    uint32_t head = c.head;
-    double headSent = c.headSent;
-    bool started = c.headStarted;
-    double queued = c.queued;
-    double windowBytes = c.windowBytes;
-    double lastEnd = c.lastEnd;
+    Progress p{c.head, c.headSent, c.headStarted, c.queued, c.windowBytes, c.lastEnd};
     const Segment* const segs = Segs(c);
     const std::size_t row = static_cast<std::size_t>(c.worker) * m_l;
     double* const ends = m_ends.empty() ? nullptr : m_ends.data() + row;
     double* const starts = m_starts.empty() ? nullptr : m_starts.data() + row;
-    while (head < c.admitted)
+    while (p.head < c.admitted)
     {
-        const Segment s = segs[head];
+        const Segment s = segs[p.head];
         const double bytes = SegmentBytes(s);
-        const double rem = bytes - headSent;
-        if (!started)
+        const double rem = bytes - p.headSent;
+        if (!p.started)
         {
             const double start = rem > ByteTolerance(bytes) ? k.ServiceStart(cur, piece) : cur;
             if (start > t)
@@ -886,7 +892,7 @@ FlowPsEngine::Advance(Connection& c, double t)
                 break; // waiting (FCFS): service has not begun
             }
             cur = start;
-            started = true;
+            p.started = true;
             if (starts && s.first)
             {
                 starts[s.layer] = cur;
@@ -894,37 +900,32 @@ FlowPsEngine::Advance(Connection& c, double t)
         }
         if (rem > budget + ByteTolerance(bytes))
         {
-            headSent += budget;
-            Account(queued, windowBytes, budget);
+            p.headSent += budget;
+            Account(p.queued, p.windowBytes, budget);
             break;
         }
         // A remainder within rounding of the budget ends when the bytes stopped growing.
         const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
-        Account(queued, windowBytes, rem);
+        Account(p.queued, p.windowBytes, rem);
         budget = std::max(0.0, budget - rem);
         at = std::min(vt, at + rem);
         if (s.last)
         {
-            lastEnd = std::max(lastEnd, end);
+            p.lastEnd = std::max(p.lastEnd, end);
             if (ends)
             {
                 ends[s.layer] = end;
             }
         }
         cur = end;
-        ++head;
-        headSent = 0;
-        started = false;
+        ++p.head;
+        p.headSent = 0;
+        p.started = false;
     }
-    c.head = head;
-    c.headSent = headSent;
-    c.headStarted = started;
-    c.queued = queued;
-    c.windowBytes = windowBytes;
-    c.lastEnd = lastEnd;
+    SaveProgress(c, p);
     c.lastTime = t;
     c.baseV = vt;
-    for (uint32_t i = first; starts && i < head; ++i)
+    for (uint32_t i = first; starts && i < p.head; ++i)
     {
         Record(c, segs[i]);
     }

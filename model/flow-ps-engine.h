@@ -381,6 +381,25 @@ class FlowPsEngine
      * \param c connection
      */
     void Admit(Connection& c);
+
+    /// A connection's progress through its segments, held in locals while Advance() runs.
+    struct Progress
+    {
+        uint32_t head;      //!< Connection::head
+        double headSent;    //!< Connection::headSent
+        bool started;       //!< Connection::headStarted
+        double queued;      //!< Connection::queued
+        double windowBytes; //!< Connection::windowBytes
+        double lastEnd;     //!< Connection::lastEnd
+    };
+
+    /**
+     * \brief Write Advance()'s locals back.
+     * \param c the connection
+     * \param p its progress
+     */
+    static void SaveProgress(Connection& c, const Progress& p);
+
     /**
      * \brief Account the bytes sent up to t (its rate class's virtual bytes); segments that
      * completed in between get their end time from the class's rate history.

@@ -553,13 +553,15 @@ BuildCluster(const Options& o, uint32_t senders)
     s.hostQueueSize = o.hostQueue;
     s.queueDisc = "none";
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-    cluster->Configure(s);
+    const TrainingScenario net = s.Dilated(o.dilation); // the linux run's network at D
+    cluster->Configure(net);
     cluster->ConfigureTcp();
     if (o.tcp == "TcpBbr" || o.tcp == "ns3::TcpBbr")
     {
         Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
-        Config::SetDefault("ns3::TcpSocketState::MaxPacingRate",
-                           DataRateValue(o.cap.GetBitRate() > 0 ? o.cap : DataRate("1000Gbps")));
+        Config::SetDefault(
+            "ns3::TcpSocketState::MaxPacingRate",
+            DataRateValue(net.flowCap.GetBitRate() > 0 ? net.flowCap : DataRate("1000Gbps")));
     }
     cluster->Build();
     return cluster;
@@ -639,9 +641,7 @@ Simulate(const Options& o, bool sample)
         return SimulateNs3(o, sample);
     }
     const double dil = o.dilation;
-    Options d = o;
-    d.rate = DataRate(static_cast<uint64_t>(std::llround(o.rate.GetBitRate() / dil)));
-    d.cap = DataRate(static_cast<uint64_t>(std::llround(o.cap.GetBitRate() / dil)));
+    Options d = o; // BuildCluster dilates the network (TrainingScenario::Dilated)
     for (double& t : d.arrivals)
     {
         t *= dil;

@@ -99,6 +99,7 @@ def build(bld):
         'test/fabric-topology-test-suite.cc',
         'test/flow-fabric-test-suite.cc',
         'test/flow-incremental-test-suite.cc',
+        'test/flow-jitter-test-suite.cc',
         'test/flow-level-test-suite.cc',
         'test/linux-backend-test-suite.cc',
         'test/invariants-test-suite.cc',

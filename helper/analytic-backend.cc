@@ -516,7 +516,8 @@ NoteMva(TrainingResult& r, const Derived& d, const AsyncPsModel::Prediction& pr)
     }
 }
 
-/// Remove non-finite inputs (JSON has no infinity) with a note saying which; per-flow cap note.
+/// Remove non-finite inputs (JSON has no infinity) with a note saying which; per-flow cap and
+/// start jitter notes.
 void
 FinishResults(std::vector<TrainingResult>& results, const TrainingScenario& scenario)
 {
@@ -527,6 +528,16 @@ FinishResults(std::vector<TrainingResult>& results, const TrainingScenario& scen
         if (capped)
         {
             r.notes.push_back("per-flow cap: one transfer runs at B, several share B_link");
+        }
+        if (scenario.startJitter.IsStrictlyPositive())
+        {
+            // The closed forms are steady states of identical workers without per-transfer
+            // start delays; the delays' mean J/2 per idle-connection transfer is not one
+            // additive term (under sharing it partly overlaps other transfers), so it is left
+            // out, and said so.
+            r.notes.push_back("--startJitter=" + std::to_string(scenario.startJitter.GetSeconds())
+                              + "s is ignored: the closed forms have no per-transfer start "
+                                "delays (the packet and flow backends model them)");
         }
         for (auto it = r.inputs.begin(); it != r.inputs.end();)
         {

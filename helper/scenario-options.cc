@@ -192,7 +192,8 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("startJitter",
                      "0",
                      "Largest random delay of each worker's first step and of every transfer "
-                     "start (packet backend; drawn with --seed), e.g. 20us; 0: none",
+                     "start on an idle connection (packet and flow backends; drawn with "
+                     "--seed; the analytic backend notes it ignores it), e.g. 20us; 0: none",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.startJitter = TimeOrZero(n, v);

@@ -87,12 +87,68 @@ class StepRng
     uint64_t m_state; //!< generator state
 };
 
+/**
+ * The start jitter (--startJitter = J, doc/congestion.rst "Start jitter"), the packet level's
+ * rule: a worker's first step, and every transfer that starts on an idle connection, wait a
+ * delay uniform in [0, J). Each delay is keyed like StepRng by (seed, worker, step), purpose 2,
+ * and by the transfer (which connection, which of its pieces), so that it does not depend on
+ * the sharing model or on the order in which the engine meets the transfers.
+ */
+class StartJitter
+{
+  public:
+    /**
+     * \param maxSeconds J (0: no jitter)
+     * \param seed scenario seed
+     */
+    StartJitter(double maxSeconds, uint64_t seed)
+        : m_max(maxSeconds),
+          m_seed(seed)
+    {
+    }
+
+    /// \return whether J > 0
+    bool IsOn() const
+    {
+        return m_max > 0;
+    }
+
+    /**
+     * \param worker worker (ring member) index
+     * \param step step index
+     * \param transfer which transfer of the step (the engine's key: connection and piece)
+     * \return its delay, uniform in [0, J) (s)
+     */
+    double Delay(uint32_t worker, uint32_t step, uint64_t transfer) const
+    {
+        StepRng rng(m_seed, worker, step, 2);
+        // 53 random bits: a uniform double in [0, 1).
+        const uint64_t bits = SplitMix64(rng.Next() ^ SplitMix64(transfer)) >> 11;
+        return m_max * static_cast<double>(bits) * 0x1.0p-53;
+    }
+
+    /**
+     * \param worker worker (ring member) index
+     * \return the delay of its first step (s)
+     */
+    double FirstStep(uint32_t worker) const
+    {
+        return Delay(worker, 0, FIRST_STEP);
+    }
+
+  private:
+    static constexpr uint64_t FIRST_STEP = ~0ULL; //!< the key of the first step's delay
+    double m_max;                                 //!< J (s)
+    uint64_t m_seed;                              //!< scenario seed
+};
+
 /// Event kinds.
 enum EventType : uint8_t
 {
     GROUP_CHECK,   //!< some connection of a group has sent all it had queued
     CONN_ACTIVATE, //!< an idle connection's next segment becomes ready
     STEP_END,      //!< a worker's last update of the step is applied
+    STEP_START,    //!< a worker's first step begins after its start jitter
 };
 
 /// An event of the heap.

@@ -36,7 +36,8 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
       m_flowCap(in.flowCap),
       m_win(static_cast<double>(in.scenario.windowBytes)),
       m_owner(in.scenario.AssignLayersToServers(in.profile)),
-      m_mean(in.profile.GetMeanStep())
+      m_mean(in.profile.GetMeanStep()),
+      m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed)
 {
     for (const auto& layer : in.profile.GetLayers())
     {
@@ -225,6 +226,11 @@ FlowPsEngine::StartAll()
     }
     for (uint32_t w = 0; w < m_k; ++w)
     {
+        if (m_jitter.IsOn())
+        {
+            Schedule(m_now + m_jitter.FirstStep(w), STEP_START, w, 0);
+            continue;
+        }
         StartStep(w, 0);
     }
 }
@@ -324,6 +330,10 @@ FlowPsEngine::Handle(const Event& e)
             ++events;
             StepEnd(e.id);
             break;
+        case STEP_START:
+            ++events;
+            StartStep(e.id, static_cast<uint32_t>(e.tag));
+            break;
     }
 }
 
@@ -411,7 +421,14 @@ FlowPsEngine::StartStep(uint32_t w, uint32_t step)
         {
             m_flag[m_owner[l]] = 1;
             ++ws.pendingDown;
-            Activate(ConnIndex(w, m_owner[l], DOWN));
+            const uint32_t ci = ConnIndex(w, m_owner[l], DOWN);
+            if (m_jitter.IsOn())
+            {
+                // The server's transfer of the step's parameters starts on an idle connection.
+                Schedule(m_now + StartDelay(m_conns[ci]), CONN_ACTIVATE, ci, step);
+                continue;
+            }
+            Activate(ci);
         }
     }
 }
@@ -549,7 +566,7 @@ FlowPsEngine::ScheduleUplinks(uint32_t w, double allReady)
         Connection& c = m_conns[ci];
         c.ready = allReady; // overlap on: m_readyPool's times instead
         ++ws.pendingUp;
-        Schedule(ReadyOf(c, 0), CONN_ACTIVATE, ci, c.step);
+        Schedule(ReadyOf(c, 0) + StartDelay(c), CONN_ACTIVATE, ci, c.step);
     }
 }
 
@@ -905,7 +922,8 @@ FlowPsEngine::Advance(Connection& c, double t)
             break;
         }
         // A remainder within rounding of the budget ends when the bytes stopped growing.
-        const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
+        const double end
+            = std::min(t, k.EndTime(std::min(at + rem, vt), cur, piece, ByteTolerance(bytes)));
         Account(p.queued, p.windowBytes, rem);
         budget = std::max(0.0, budget - rem);
         at = std::min(vt, at + rem);
@@ -982,8 +1000,8 @@ FlowPsEngine::GroupCheck(uint32_t gi)
         }
         else if (c.head < c.nSegs)
         {
-            Deactivate(ci); // idle until its next tensor is ready
-            Schedule(ReadyOf(c, c.head), CONN_ACTIVATE, ci, c.step);
+            Deactivate(ci); // idle until its next tensor is ready (and its start jitter)
+            Schedule(ReadyOf(c, c.head) + StartDelay(c), CONN_ACTIVATE, ci, c.step);
         }
         else
         {

@@ -742,6 +742,21 @@ class FlowPsEngine
     }
 
     /**
+     * \brief A transfer starts on the idle connection c with its head segment (--startJitter:
+     * it waits a random delay; the segments that become ready meanwhile join it, as tensors
+     * queued behind a held transfer do at the packet level).
+     * \param c the connection
+     * \return the delay (s; 0 without jitter)
+     */
+    double StartDelay(const Connection& c) const
+    {
+        return m_jitter.IsOn() ? m_jitter.Delay(c.worker,
+                                                c.step,
+                                                (uint64_t{c.server} * 2 + c.dir) << 32 | c.head)
+                               : 0.0;
+    }
+
+    /**
      * \param e an entry of an active list or of an FCFS queue
      * \return whether its connection is still active since it was listed
      */
@@ -775,6 +790,7 @@ class FlowPsEngine
     std::vector<uint32_t> m_owner;         //!< server of each layer
     std::vector<double> m_bytes;           //!< bytes of each layer
     TrainingProfile::StepTimes m_mean;     //!< the mean step
+    StartJitter m_jitter;                  //!< --startJitter's delays
     std::vector<Connection> m_conns;       //!< all connections
     Group m_groups[2];                     //!< DOWN and UP links
     std::vector<uint32_t> m_pathLinks;     //!< every connection's path, one after another

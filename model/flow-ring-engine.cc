@@ -24,7 +24,8 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
       m_result(in.result),
       m_mean(in.profile.GetMeanStep()),
       m_flowCap(in.flowCap),
-      m_sharing(in.sharing)
+      m_sharing(in.sharing),
+      m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed)
 {
     for (const auto& layer : in.profile.GetLayers())
     {
@@ -70,7 +71,7 @@ FlowRingEngine::Run()
         const double end = ReduceBuckets(step, now);
         for (uint32_t w = 0; w < m_scenario.workers; ++w)
         {
-            m_result.AddStep({w, step, now, end});
+            m_result.AddStep({w, step, StepStartOf(w, step, now), end});
         }
         now = end;
     }
@@ -90,7 +91,7 @@ FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
             st = &m_profile.GetSample(rng.Below(m_profile.GetNSamples()));
         }
         const double scale = m_scenario.GetComputeScale(w);
-        double t = stepStart;
+        double t = StepStartOf(w, step, stepStart);
         for (uint32_t l = 0; l < nl; ++l)
         {
             t += st->forwardUs[l] * US * scale;
@@ -148,12 +149,57 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
         double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
         const double ringStart = start + intra;
-        const double ringEnd = ringStart + RingSeconds(m, ringRate);
+        const double ringEnd = ringStart
+                               + (m_jitter.IsOn() ? JitteredRingSeconds(step, b, m, ringRate)
+                                                  : RingSeconds(m, ringRate));
         prevEnd = ringEnd + intra;
         ++events;
         RecordBucket(step, b, ringStart, ringEnd);
     }
     return prevEnd;
+}
+
+double
+FlowRingEngine::StepStartOf(uint32_t w, uint32_t step, double stepStart) const
+{
+    // --startJitter: every ring member's first step starts after its own delay.
+    return step == 0 && m_jitter.IsOn() ? stepStart + m_jitter.FirstStep(w) : stepStart;
+}
+
+double
+FlowRingEngine::JitteredRingSeconds(uint32_t step, std::size_t b, double m, double rate)
+{
+    // The ring of RingSeconds round by round, as the packet level runs it: in round r worker w
+    // sends a chunk of m/K to w+1 once it has the chunk of round r-1 from w-1 (and, in the
+    // reduce-scatter, reduced it into its own); the transfer waits a start delay when w's
+    // connection is idle then (its previous chunk all sent), and else queues behind it. Times
+    // are from the ring's common start; the ring ends when the last chunk arrives anywhere.
+    // Without delays this is RingSeconds term by term. O(K^2) per bucket: the packet level's
+    // number of chunk transfers.
+    const uint32_t k = m_scenario.workers;
+    if (k <= 1)
+    {
+        return 0;
+    }
+    const double chunk = m / k / rate;
+    const double reduce = m_scenario.reductionRate > 0 ? m / k / m_scenario.reductionRate : 0;
+    m_sent.assign(k, 0);    // when each worker's last chunk left completely
+    m_arrived.assign(k, 0); // when it arrived at the successor
+    m_nextArrived.resize(k);
+    for (uint32_t r = 0; r < 2 * (k - 1); ++r)
+    {
+        for (uint32_t w = 0; w < k; ++w)
+        {
+            const double avail = r == 0 ? 0 : m_arrived[(w + k - 1) % k] + (r < k ? reduce : 0);
+            const bool idle = r == 0 || m_sent[w] <= avail;
+            const double delay = idle ? m_jitter.Delay(w, step, uint64_t{b} << 32 | r) : 0;
+            m_sent[w] = std::max(avail + delay, m_sent[w]) + chunk;
+            m_nextArrived[w] = m_sent[w] + hopDelay;
+        }
+        std::swap(m_arrived, m_nextArrived);
+        events += k;
+    }
+    return *std::max_element(m_arrived.begin(), m_arrived.end());
 }
 
 void

@@ -117,6 +117,23 @@ class FlowRingEngine
      */
     double RingSeconds(double m, double rate) const;
     /**
+     * \brief RingSeconds with --startJitter: the 2(K-1) rounds of K chunk transfers, each that
+     * starts on an idle connection after its random delay.
+     * \param step step index
+     * \param b bucket index
+     * \param m the bucket's bytes
+     * \param rate the ring flows' rate (INF: only the hop delays and the reduction)
+     * \return from the ring's start to the last chunk's arrival (s)
+     */
+    double JitteredRingSeconds(uint32_t step, std::size_t b, double m, double rate);
+    /**
+     * \param w worker
+     * \param step step index
+     * \param stepStart the step's start
+     * \return when w begins the step: its first step after its start jitter
+     */
+    double StepStartOf(uint32_t w, uint32_t step, double stepStart) const;
+    /**
      * \brief A bucket's ring transfer is done: its transfer records and window bytes.
      * \param step step index
      * \param b bucket index
@@ -179,6 +196,10 @@ class FlowRingEngine
     std::vector<std::vector<uint32_t>> m_claimed; //!< collective: per hop, links no earlier hop has
     std::vector<double> m_multiplicity; //!< collective: per hop, most hops on one of its links
     Shared m_shared;                    //!< shared run's state
+    StartJitter m_jitter;               //!< --startJitter's delays
+    std::vector<double> m_sent;         //!< jitter scratch: per worker, its last chunk sent
+    std::vector<double> m_arrived;      //!< jitter scratch: per worker, that chunk's arrival
+    std::vector<double> m_nextArrived;  //!< jitter scratch: the round being computed
 };
 
 } // namespace flow

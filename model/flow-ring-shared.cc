@@ -212,8 +212,17 @@ FlowRingEngine::TransferDone()
     const double m = m_buckets[s.bucket].bytes;
     // With one rate throughout, the closed form's own expression (bit for bit); otherwise the
     // integrated transfer plus the ring's hop delays and reduction.
-    const double ringEnd
-        = s.oneRate ? s.ringStart + RingSeconds(m, s.rate) : s.now + RingSeconds(m, INF);
+    double ringEnd = s.oneRate ? s.ringStart + RingSeconds(m, s.rate) : s.now + RingSeconds(m, INF);
+    if (m_jitter.IsOn())
+    {
+        // --startJitter: what the delays add to the ring at the mean rate it got (the rates
+        // are shared with other jobs, so the round-by-round ring runs at that one rate).
+        const double k = static_cast<double>(m_scenario.workers);
+        const double elapsed = s.now - s.ringStart;
+        const double rate
+            = s.oneRate ? s.rate : (elapsed > 0 ? 2 * (k - 1) / k * m / elapsed : INF);
+        ringEnd += JitteredRingSeconds(s.step, s.bucket, m, rate) - RingSeconds(m, rate);
+    }
     s.prevEnd = ringEnd + s.intra;
     ++events;
     RecordBucket(s.step, s.bucket, s.ringStart, ringEnd);
@@ -231,7 +240,7 @@ FlowRingEngine::NextBucket()
         {
             for (uint32_t w = 0; w < m_scenario.workers; ++w)
             {
-                m_result.AddStep({w, s.step, s.stepStart, s.prevEnd});
+                m_result.AddStep({w, s.step, StepStartOf(w, s.step, s.stepStart), s.prevEnd});
             }
             if (++s.step == m_scenario.steps)
             {

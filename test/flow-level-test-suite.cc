@@ -19,6 +19,7 @@
 #include "ns3/enum.h"
 #include "ns3/fcfs-sharing.h"
 #include "ns3/flow-backend.h"
+#include "ns3/flow-event-core.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/pointer.h"
@@ -189,7 +190,8 @@ class ReferencePsSimulator
           m_k(scenario.workers),
           m_p(scenario.servers),
           m_l(static_cast<uint32_t>(profile.GetNLayers())),
-          m_owner(scenario.AssignLayersToServers(profile))
+          m_owner(scenario.AssignLayersToServers(profile)),
+          m_jitter(scenario.startJitter.GetSeconds(), scenario.seed)
     {
     }
 
@@ -212,11 +214,13 @@ class ReferencePsSimulator
                     c.up = up;
                 }
             }
-            StartStep(w, 0);
+            m_firstStart.push_back(m_jitter.IsOn() ? m_jitter.FirstStep(w) : 0);
+            m_workers[w].stepDone = true; // until its first step starts
         }
         const double inf = std::numeric_limits<double>::infinity();
         while (true)
         {
+            Release();
             StartReadyWork();
             // Rates for every busy connection.
             std::vector<SharingModel::Flow> flows;
@@ -257,6 +261,14 @@ class ReferencePsSimulator
                 {
                     next = std::min(next, m_t + rem / c->rate);
                 }
+            }
+            for (double t : m_firstStart)
+            {
+                next = std::min(next, t); // --startJitter: first steps not begun
+            }
+            for (const Conn& c : m_conns)
+            {
+                next = std::min(next, c.held ? c.holdUntil : inf);
             }
             for (const auto& ws : m_workers)
             {
@@ -299,6 +311,9 @@ class ReferencePsSimulator
         bool busy{false};
         uint64_t prio{0};
         double rate{0};
+        bool held{false};    // --startJitter: a transfer waits for its delay
+        double holdUntil{0}; // until then
+        uint32_t pushed{0};  // segments queued this step (the delay's key)
     };
 
     struct Worker
@@ -331,13 +346,49 @@ class ReferencePsSimulator
     void Push(Conn& c, const Seg& s)
     {
         c.queue.push_back(s);
-        if (!c.busy)
+        if (!c.busy && !c.held && m_jitter.IsOn())
+        {
+            // A transfer on an idle connection: it waits its delay, and what is queued
+            // meanwhile joins it.
+            c.held = true;
+            c.holdUntil = m_t
+                          + m_jitter.Delay(c.w,
+                                           m_workers[c.w].step,
+                                           (uint64_t{c.p} * 2 + c.up) << 32 | c.pushed);
+        }
+        ++c.pushed;
+        if (!c.busy && !c.held)
         {
             c.busy = true;
             c.prio = ++m_prio;
             c.started = false;
             c.sent = 0;
             m_busyOrder.push_back(&c);
+        }
+    }
+
+    /// --startJitter: begin the first steps and the held transfers whose delays are over.
+    void Release()
+    {
+        for (uint32_t w = 0; w < m_k; ++w)
+        {
+            if (m_firstStart[w] <= m_t)
+            {
+                m_firstStart[w] = std::numeric_limits<double>::infinity();
+                StartStep(w, 0);
+            }
+        }
+        for (Conn& c : m_conns)
+        {
+            if (c.held && c.holdUntil <= m_t)
+            {
+                c.held = false;
+                c.busy = true;
+                c.prio = ++m_prio;
+                c.started = false;
+                c.sent = 0;
+                m_busyOrder.push_back(&c);
+            }
         }
     }
 
@@ -360,6 +411,10 @@ class ReferencePsSimulator
         ws.updLayer.assign(m_p, -1);
         ws.downStart.assign(m_l, 0);
         ws.upStart.assign(m_l, 0);
+        for (uint32_t p = 0; p < m_p; ++p)
+        {
+            C(w, p, 0).pushed = C(w, p, 1).pushed = 0;
+        }
         std::vector<uint32_t> order(m_l);
         for (uint32_t l = 0; l < m_l; ++l)
         {
@@ -476,6 +531,10 @@ class ReferencePsSimulator
         for (uint32_t w = 0; w < m_k; ++w)
         {
             Worker& ws = m_workers[w];
+            if (ws.stepDone)
+            {
+                continue; // waiting at the barrier, done, or (jitter) not begun yet
+            }
             if (ws.computeEnd <= m_t)
             {
                 ws.computeEnd = std::numeric_limits<double>::infinity();
@@ -562,6 +621,8 @@ class ReferencePsSimulator
     uint64_t m_prio{0};
     uint32_t m_ended{0};
     double m_t{0};
+    flow::StartJitter m_jitter;
+    std::vector<double> m_firstStart; // per worker: when its first step begins
 };
 
 /**
@@ -1687,7 +1748,9 @@ class ReferenceCrossCheckTestCase : public TestCase
     ReferenceCrossCheckTestCase()
         : TestCase("engine equals a naive event-per-tensor-and-layer simulation (every record to "
                    "1e-9) over 96 PS scenarios: sync and async, fcfs, ps and capped, overlap on "
-                   "and off, 1 and 2 servers, WIN, forward and reverse order, unequal workers")
+                   "and off, 1 and 2 servers, WIN, forward and reverse order, unequal workers; "
+                   "each also with --startJitter=0.4ms (the reference holds a transfer queued "
+                   "on an idle connection for its delay)")
     {
     }
 
@@ -1727,6 +1790,8 @@ class ReferenceCrossCheckTestCase : public TestCase
                                                    + std::to_string(servers) + " WIN "
                                                    + std::to_string(win) + " " + s.GetOrderName();
                                 Compare(p, s, sharing, what);
+                                s.startJitter = MicroSeconds(400);
+                                Compare(p, s, sharing, what + " jitter");
                                 ++scenarios;
                             }
                         }

@@ -922,8 +922,7 @@ FlowPsEngine::Advance(Connection& c, double t)
             break;
         }
         // A remainder within rounding of the budget ends when the bytes stopped growing.
-        const double end
-            = std::min(t, k.EndTime(std::min(at + rem, vt), cur, piece, ByteTolerance(bytes)));
+        const double end = std::min(t, k.TimeAt(std::min(at + rem, vt), cur, piece));
         Account(p.queued, p.windowBytes, rem);
         budget = std::max(0.0, budget - rem);
         at = std::min(vt, at + rem);

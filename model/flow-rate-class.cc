@@ -4,6 +4,8 @@
 
 #include "flow-rate-class.h"
 
+#include "flow-event-core.h"
+
 #include "ns3/assert.h"
 
 #include <algorithm>
@@ -74,11 +76,22 @@ RateClass::TimeAfter(double target, double from, std::size_t& piece) const
                                {
                                    return p.v < x;
                                });
-    const std::size_t j = static_cast<std::size_t>(it - m_p.begin()) - 1;
+    std::size_t j = static_cast<std::size_t>(it - m_p.begin()) - 1;
     const Piece& p = m_p[j];
     if (p.r <= 0)
     {
         return INF;
+    }
+    if (j > 0 && m_p[j - 1].r == 0 && target - p.v <= ByteTolerance(target))
+    {
+        // V paused within rounding of the target (e.g. FCFS took the rate away at the very
+        // instant a segment was sent): it was reached when the pause began, not after it.
+        while (j > 0 && m_p[j - 1].r == 0)
+        {
+            --j;
+        }
+        piece = j;
+        return std::max(from, m_p[j].t);
     }
     piece = j;
     return std::max(from, p.t + (target - p.v) / p.r);

@@ -140,32 +140,6 @@ class RateClass
     }
 
     /**
-     * \brief TimeAt for the end of a segment: if V reaches the target only within slack of the
-     * value at which it paused (a piece of rate 0, FCFS preemption at the very instant the
-     * segment was sent), the segment ended when the bytes stopped growing, not when service
-     * resumed.
-     * \param target virtual bytes
-     * \param from as TimeAt
-     * \param piece as TimeAt
-     * \param slack bytes of rounding
-     * \return the time
-     */
-    double EndTime(double target, double from, std::size_t& piece, double slack) const
-    {
-        const double t = TimeAt(target, from, piece);
-        std::size_t k = piece;
-        if (t == INF || k == 0 || m_p[k - 1].r > 0 || target - m_p[k].v > slack)
-        {
-            return t;
-        }
-        while (k > 0 && m_p[k - 1].r == 0)
-        {
-            --k; // back to the first piece of the pause
-        }
-        return std::max(from, m_p[k].t);
-    }
-
-    /**
      * \param d a drain point
      * \return when V reaches d.v; if it never does at the current rate, when it came within
      *         d.slack of it (as Advance counts a queue within rounding of its budget as sent)
@@ -269,7 +243,8 @@ class RateClass
 
     /**
      * \brief TimeAt when V reaches the target after the next piece's start: gallop (1, 2, 4, ...
-     * pieces ahead), then bisect the last gap.
+     * pieces ahead), then bisect the last gap. If V paused (rate 0) within ByteTolerance of the
+     * target, the answer is the pause's start: the bytes were sent when it began.
      * \param target virtual bytes (above V at the start of piece + 1)
      * \param from as TimeAt
      * \param piece as TimeAt

@@ -130,8 +130,9 @@ class TrainingScenario
     uint32_t warmup{2};     //!< first steps excluded from throughput (001: 50 of 1000)
     uint64_t seed{1};       //!< RNG seed (step sampling, random order)
     bool sampleSteps{true}; //!< draw each step from the profile's samples (if any)
-    /// Largest random delay of each worker's first step and of every transfer start (packet
-    /// backend; uniform, from the run's random streams, so --seed changes it; 0: none).
+    /// Largest random delay of each worker's first step and of every transfer start on an idle
+    /// connection (packet and flow backends; uniform, from the run's random streams, so --seed
+    /// changes it; 0: none).
     Time startJitter{Seconds(0)};
 
     /**

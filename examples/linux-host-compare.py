@@ -37,7 +37,11 @@ CONFIGS.update({name + '-dil': args + ['--dilation=DIL'] for name, args in list(
 SHARING_DEFAULT = ['stock', 'linux', 'cc', 'delack', 'autotune', 'jitter', 'stock-dil', 'linux-dil']
 TRAINING_DEFAULT = ['linux', 'stock-dil', 'linux-dil']
 LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
-SIZES = [30000, 100000, 300000, 1000000, 3000000, 10000000, 30000000]
+# The sharing grid's sizes; SIZES (bytes, space-separated) limits them and SHARING_ARGS adds
+# options to every ns-3 run, as in examples/linux-validation.sh sharing.
+SIZES = [int(x) for x in os.environ.get(
+    'SIZES', '30000 100000 300000 1000000 3000000 10000000 30000000').split()]
+SHARING_ARGS = os.environ.get('SHARING_ARGS', '').split()
 
 
 def config_args(config, tcp, dilation):
@@ -77,7 +81,7 @@ def sharing_runs(out, build, config):
                 tcpArg = [] if '--tcp=LINUX' in CONFIGS[config] else ['--tcp=' + tcp]
                 jobs.append([os.path.join(build, 'bin', 'tcp-sharing-study'), '--flows=%d' % n,
                              '--size=%d' % size, '--rate=200Mbps', '--queue=262144B',
-                             '--csv=' + part] + tcpArg
+                             '--csv=' + part] + tcpArg + SHARING_ARGS
                             + config_args(config, tcp, float(os.environ.get('DILATION', '40'))))
     with ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
         list(pool.map(run, jobs))

@@ -14,7 +14,9 @@
 #
 # Environment: BUILD (default build), REPEAT (noise: runs per point, default 5), DILATION
 # (sharing: the linux stack's time dilation, default 40; below about 5 the namespaces' packet
-# processing, not TCP, orders small flows: doc/linux-backend.rst, "Sharing grid and dilation").
+# processing, not TCP, orders small flows: doc/linux-backend.rst, "Sharing grid and dilation"),
+# SIZES (sharing: flow sizes in bytes, default 30 KB-30 MB), SHARING_ARGS (sharing: options added
+# to every run of both stacks, e.g. "--sharedQueue=true").
 set -euo pipefail
 mode=${1:-}
 out=${2:-doc/figures}
@@ -64,11 +66,12 @@ case "$mode" in
       rm -f "$csv" "$csv.load"
       for tcp in TcpCubic TcpNewReno; do
         for n in 2 4 8; do
-          for size in 30000 100000 300000 1000000 3000000 10000000 30000000; do
+          for size in ${SIZES:-30000 100000 300000 1000000 3000000 10000000 30000000}; do
             echo "$tcp,$n,$size,$(load)" >>"$csv.load"
             if [ "$stack" = linux ]; then run=rt; dil=--dilation=${DILATION:-40}; else run=nice; dil=; fi
+            # shellcheck disable=SC2086 # SHARING_ARGS: extra options, word-split on purpose
             $run "$study" --stack=$stack $dil --tcp=$tcp --flows=$n --size=$size --rate=200Mbps \
-              --queue=262144B --csv="$csv" >/dev/null
+              --queue=262144B ${SHARING_ARGS:-} --csv="$csv" >/dev/null
           done
         done
       done

@@ -69,32 +69,36 @@ AvailableCongestionControls()
     return text;
 }
 
-/// Total TCP RetransSegs of the calling thread's namespace (/proc/net/snmp).
-double
-RetransmittedSegments()
+/**
+ * The kernel's TCP counters of the calling thread's namespace: Tcp RetransSegs (/proc/net/snmp)
+ * and the TcpExt counters (/proc/net/netstat) that tell how losses were recovered.
+ */
+std::map<std::string, double>
+KernelTcpCounters()
 {
-    std::ifstream in("/proc/thread-self/net/snmp");
-    std::string names;
-    std::string values;
-    while (std::getline(in, names) && std::getline(in, values))
+    std::map<std::string, double> out;
+    for (const char* file : {"/proc/thread-self/net/snmp", "/proc/thread-self/net/netstat"})
     {
-        if (names.rfind("Tcp:", 0) != 0)
+        std::ifstream in(file);
+        std::string names;
+        std::string values;
+        // Each group is a line of names and a line of values with the same "Group:" prefix.
+        while (std::getline(in, names) && std::getline(in, values))
         {
-            continue;
-        }
-        std::istringstream n(names);
-        std::istringstream v(values);
-        std::string key;
-        std::string value;
-        while (n >> key && v >> value)
-        {
-            if (key == "RetransSegs")
+            std::istringstream n(names);
+            std::istringstream v(values);
+            std::string group;
+            n >> group;
+            v >> group;
+            std::string key;
+            std::string value;
+            while (n >> key && v >> value)
             {
-                return std::stod(value);
+                out[group + key] = std::stod(value);
             }
         }
     }
-    return 0;
+    return out;
 }
 
 /// Everything of one run that lives in the run thread.
@@ -231,21 +235,37 @@ FillUtilisation(const TrainingScenario& s,
     }
 }
 
-/// Drops and retransmissions of the whole testbed into result.inputs.
+/// Drops, retransmissions and loss recoveries of the whole testbed into result.inputs (the
+/// keys of the packet backend's counters where they mean the same).
 void
 FillCongestion(const LinuxTestbed& bed, uint32_t hosts, TrainingResult& result)
 {
     result.inputs["drops_queue_disc"] = static_cast<double>(bed.CountQdiscDrops());
-    double retrans = 0;
+    // Linux counter -> result input. TCPTimeouts counts RTO expiries (ns-3: rto_timeouts);
+    // TCPLossProbes the tail-loss probes (RACK-TLP, which ns-3.37 lacks) sent instead.
+    const std::vector<std::pair<std::string, std::string>> keys{
+        {"Tcp:RetransSegs", "retransmitted_segments"},
+        {"TcpExt:TCPTimeouts", "rto_timeouts"},
+        {"TcpExt:TCPLossProbes", "tail_loss_probes"},
+        {"TcpExt:TCPLossProbeRecovery", "tail_loss_probe_recoveries"},
+        {"TcpExt:TCPSackRecovery", "fast_recoveries"},
+        {"TcpExt:TCPSpuriousRTOs", "spurious_rtos"}};
+    std::map<std::string, double> sum;
     for (uint32_t h = 0; h < hosts; ++h)
     {
         bed.RunIn(h,
                   [&]
                   {
-                      retrans += RetransmittedSegments();
+                      for (const auto& [name, value] : KernelTcpCounters())
+                      {
+                          sum[name] += value;
+                      }
                   });
     }
-    result.inputs["retransmitted_segments"] = retrans;
+    for (const auto& [counter, input] : keys)
+    {
+        result.inputs[input] = sum[counter];
+    }
 }
 
 /// Build the testbed, open every socket in its host's namespace, run the event loop (bounded by

@@ -287,6 +287,32 @@ class EndToEndBytesConservedTestCase : public TestCase
             NS_TEST_ASSERT_MSG_GT(r.throughput, 0, what + ": throughput");
             NS_TEST_ASSERT_MSG_LT(r.linkUtilisation[r.bottleneck], 1.05, what + ": <= rate");
             NS_TEST_ASSERT_MSG_GT(r.linkUtilisation[r.bottleneck], 0.05, what + ": counted");
+            CheckLossCounters(r, what);
+        }
+    }
+
+    /// The kernel's loss-recovery counters are read: every key, and recoveries only with
+    /// retransmissions (an RTO or a fast recovery always retransmits).
+    void CheckLossCounters(const TrainingResult& r, const std::string& what)
+    {
+        for (const char* key : {"retransmitted_segments",
+                                "rto_timeouts",
+                                "fast_recoveries",
+                                "tail_loss_probes",
+                                "tail_loss_probe_recoveries",
+                                "spurious_rtos"})
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.inputs.count(key), 1, what + ": " + key + " reported");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(r.inputs.at(key), 0, what + ": " + key);
+        }
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.inputs.at("tail_loss_probe_recoveries"),
+                                    r.inputs.at("tail_loss_probes"),
+                                    what + ": a probe recovery needs a probe");
+        if (r.inputs.at("retransmitted_segments") == 0)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.inputs.at("rto_timeouts") + r.inputs.at("fast_recoveries"),
+                                  0,
+                                  what + ": no recovery without a retransmission");
         }
     }
 };

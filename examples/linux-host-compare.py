@@ -12,7 +12,8 @@
 #
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
-# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us). A "-dil" suffix
+# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); linux-rwnd is the
+# preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window advertised). A "-dil" suffix
 # (stock-dil, linux-dil, cc-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the
 # linux run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at
 # each scenario's linux_options dilation. Writes
@@ -31,6 +32,8 @@ CONFIGS = {
     'delack': ['--delayedAck=true'],
     'autotune': ['--bufferAutotuning=true'],
     'jitter': ['--startJitter=20us'],
+    # The preset with the autotuned receive window advertised (LinuxBufferTuner attribute).
+    'linux-rwnd': ['--hostModel=linux', '--ns3::LinuxBufferTuner::LimitReceiveWindow=true'],
 }
 # CONFIG-dil: CONFIG at the linux run's dilation.
 CONFIGS.update({name + '-dil': args + ['--dilation=DIL'] for name, args in list(CONFIGS.items())})

@@ -10,6 +10,7 @@
 #include "ns3/sequence-number.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-socket-base.h"
+#include "ns3/traced-value.h"
 
 namespace ns3
 {
@@ -118,13 +119,13 @@ class LinuxBufferTuner : public Object
      */
     void Attach(TcpSocketBase* socket);
 
-    TcpSocketBase* m_socket{nullptr}; //!< the socket (aggregated: lives as long as this)
-    uint32_t m_mss{0};                //!< segment size
-    uint32_t m_cwnd{0};               //!< congestion window, bytes
-    uint32_t m_peerWindow{0};         //!< peer's advertised window, bytes (0: not yet known)
-    uint32_t m_sendBuffer{0};         //!< send buffer now, payload bytes
-    uint32_t m_window{0};             //!< receive window now, bytes
-    bool m_started{false};            //!< Start() has run
+    TcpSocketBase* m_socket{nullptr};      //!< the socket (aggregated: lives as long as this)
+    uint32_t m_mss{0};                     //!< segment size
+    uint32_t m_cwnd{0};                    //!< congestion window, bytes
+    uint32_t m_peerWindow{0};              //!< peer's advertised window, bytes (0: not yet known)
+    TracedValue<uint32_t> m_sendBuffer{0}; //!< send buffer now, payload bytes (SendBuffer)
+    TracedValue<uint32_t> m_window{0};     //!< receive window now, bytes (ReceiveWindow)
+    bool m_started{false};                 //!< Start() has run
     // Receiver RTT (rcv_rtt_est) and rcvq_space.
     Time m_rtt;                  //!< minimum of the samples (0: none)
     SequenceNumber32 m_rttSeq;   //!< a sample ends when this has arrived

@@ -46,9 +46,9 @@ LinuxBufferTuner::GetTypeId()
                             MakeUintegerAccessor(&LinuxBufferTuner::m_rmemMax),
                             MakeUintegerChecker<uint32_t>(4096))
               .AddAttribute("LimitReceiveWindow",
-                            "Advertise the autotuned window (Linux); false: compute it, but keep "
-                            "the creation-time buffer (ns-3.37 crashes in loss recovery when the "
-                            "advertised window falls below what the peer buffers)",
+                            "Advertise the autotuned window, receive buffer = window + 64 KiB "
+                            "(Linux); false: compute it, but keep the creation-time buffer (off "
+                            "by default: measured further from Linux, see doc/linux-backend.rst)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&LinuxBufferTuner::m_limitReceiveWindow),
                             MakeBooleanChecker())

@@ -36,11 +36,12 @@ namespace ns3
  * LimitReceiveWindow = true advertises it (receive buffer = window + 64 KiB), as Linux does.
  * That once crashed ns-3.37 (TcpTxBuffer::NextSeg) through the send-buffer bug fixed since
  * (SetSendBuffer); re-measured after the fix (doc/linux-backend.rst, "The receive window
- * advertised") it ran without a crash on the sharing and training grids, but it is not the
- * default because it matched the linux backend worse where the preset matched it best (sync
- * PS at the linux run's dilation: 10.2 % mean error against 3.9 %), with more drops at 7
- * of its 8 points. For a receiver that drains its socket, as every receiver here does, Linux's
- * window is at least twice the bytes of one RTT.
+ * advertised") it ran without a crash on the sharing and training grids and came closer to
+ * Linux in sharing and async training, but it is not the default because it matched the
+ * linux backend worse where the preset matched it best (sync PS at the linux run's dilation:
+ * 10.2 % mean error against 3.9 %, with more drops at 7 of its 8 points). For a receiver
+ * that drains its socket, as every receiver here does, Linux's window is at least twice the
+ * bytes of one RTT.
  *
  * Window scaling is negotiated on the SYN from the buffer the socket was created with, so the
  * sockets are created with the largest buffers (as Linux scales from tcp_rmem max) and Attach()

@@ -12,10 +12,11 @@
 #
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
-# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us). A "-dil" suffix
-# (stock-dil, linux-dil, cc-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the
-# linux run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at
-# each scenario's linux_options dilation. Writes
+# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); linux-rwnd: the
+# preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window advertised). A
+# "-dil" suffix (stock-dil, linux-dil, cc-dil, ...) runs ns-3 at the linux run's dilation
+# (--dilation: the network the linux run executed, with TCP's timers unscaled): sharing at
+# DILATION (default 40), training at each scenario's linux_options dilation. Writes
 #   OUT/host-sharing-CONFIG.csv, OUT/host-training-CONFIG.csv  the ns-3 runs
 #   OUT/host-sharing.rst, OUT/host-training.rst               the comparison tables
 # ns-3 runs go JOBS (default 2) at a time under nice 10; a CSV that exists is reused (delete it
@@ -31,6 +32,8 @@ CONFIGS = {
     'delack': ['--delayedAck=true'],
     'autotune': ['--bufferAutotuning=true'],
     'jitter': ['--startJitter=20us'],
+    # The preset with the autotuned receive window advertised (LinuxBufferTuner attribute).
+    'linux-rwnd': ['--hostModel=linux', '--ns3::LinuxBufferTuner::LimitReceiveWindow=true'],
 }
 # CONFIG-dil: CONFIG at the linux run's dilation.
 CONFIGS.update({name + '-dil': args + ['--dilation=DIL'] for name, args in list(CONFIGS.items())})
@@ -113,8 +116,8 @@ def lambdas(path):
 
 def sharing(out, build, linux_csv, configs):
     ref = lambdas(linux_csv)
-    sep = '=========== ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
-    lines = [sep, 'config      points   mean |d|   max |d|   ' + ' '.join(
+    sep = '============== ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
+    lines = [sep, 'config         points   mean |d|   max |d|   ' + ' '.join(
         '%-7s' % ('%gK' % (x / 1000)) for x in SIZES), sep]
     cells = {}
     for config in configs:
@@ -124,7 +127,7 @@ def sharing(out, build, linux_csv, configs):
         per = ['%-7.2f' % (sum(abs(mine[k] - ref[k]) for k in keys if k[2] == x) /
                            max(1, sum(1 for k in keys if k[2] == x))) for x in SIZES]
         cells[config] = mine
-        lines.append('%-11s %-8d %-10.3f %-9.3f ' % (config, len(d), sum(d) / len(d), max(d))
+        lines.append('%-14s %-8d %-10.3f %-9.3f ' % (config, len(d), sum(d) / len(d), max(d))
                      + ' '.join(per))
     lines.append(sep)
     grid = ['', '=================== ' + ' '.join(['=' * 17] * len(SIZES)),
@@ -202,8 +205,8 @@ def training(out, build, results_csv, matrix, configs):
         elif r['backend'] == 'packet':
             ref.setdefault(('packet', r['scenario'], r['workers']), float(r['throughput_samples_per_s']))
     points = grid_points(matrix)
-    sep = '=========== ======== ============ ==========='
-    lines = [sep, 'config      points   mean |err|   max |err|', sep]
+    sep = '============== ======== ============ ==========='
+    lines = [sep, 'config         points   mean |err|   max |err|', sep]
     per = {}
     for config in configs:
         errs = []
@@ -214,13 +217,13 @@ def training(out, build, results_csv, matrix, configs):
                 errs.append(abs(e))
                 per.setdefault(key, {})[config] = (e, float(r['throughput']))
         if errs:
-            lines.append('%-11s %-8d %-12s %-11s' % (config, len(errs),
+            lines.append('%-14s %-8d %-12s %-11s' % (config, len(errs),
                                                      '%.1f%%' % (100 * sum(errs) / len(errs)),
                                                      '%.1f%%' % (100 * max(errs))))
     # The runner's own packet runs (stock ns-3, undilated) at the same points.
     grid = [abs(ref[('packet',) + k] - ref[k]) / ref[k] for k in per if ('packet',) + k in ref]
     if grid:
-        lines.append('%-11s %-8d %-12s %-11s' % ('grid packet', len(grid),
+        lines.append('%-14s %-8d %-12s %-11s' % ('grid packet', len(grid),
                                                  '%.1f%%' % (100 * sum(grid) / len(grid)),
                                                  '%.1f%%' % (100 * max(grid))))
     lines.append(sep)

@@ -46,12 +46,22 @@ LinuxBufferTuner::GetTypeId()
                             MakeUintegerAccessor(&LinuxBufferTuner::m_rmemMax),
                             MakeUintegerChecker<uint32_t>(4096))
               .AddAttribute("LimitReceiveWindow",
-                            "Advertise the autotuned window (Linux); false: compute it, but keep "
-                            "the creation-time buffer (ns-3.37 crashes in loss recovery when the "
-                            "advertised window falls below what the peer buffers)",
+                            "Advertise the autotuned window, receive buffer = window + 64 KiB "
+                            "(Linux); false: compute it, but keep the creation-time buffer (off "
+                            "by default: measured further from Linux, see doc/linux-backend.rst)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&LinuxBufferTuner::m_limitReceiveWindow),
-                            MakeBooleanChecker());
+                            MakeBooleanChecker())
+              .AddTraceSource("SendBuffer",
+                              "The send buffer set on the socket, payload bytes",
+                              MakeTraceSourceAccessor(&LinuxBufferTuner::m_sendBuffer),
+                              "ns3::TracedValueCallback::Uint32")
+              .AddTraceSource("ReceiveWindow",
+                              "The autotuned receive window, bytes (advertised plus "
+                              "RECEIVE_BUFFER_MARGIN as the receive buffer if "
+                              "LimitReceiveWindow)",
+                              MakeTraceSourceAccessor(&LinuxBufferTuner::m_window),
+                              "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
@@ -193,7 +203,7 @@ LinuxBufferTuner::OnRx(Ptr<const Packet> packet,
         m_spaceSeq = next;
         m_spaceTime = now;
         m_space = 10ULL * m_mss; // tcp_init_buffer_space: min(rcv_wnd, TCP_INIT_CWND x advmss)
-        m_rttSeq = next + m_window;
+        m_rttSeq = next + m_window.Get();
         m_rttStart = now;
         return;
     }
@@ -202,7 +212,7 @@ LinuxBufferTuner::OnRx(Ptr<const Packet> packet,
     {
         const Time sample = now - m_rttStart;
         m_rtt = m_rtt.IsZero() ? sample : std::min(m_rtt, sample);
-        m_rttSeq = next + m_window;
+        m_rttSeq = next + m_window.Get();
         m_rttStart = now;
     }
     // tcp_rcv_space_adjust, once per receiver RTT.

@@ -74,15 +74,23 @@ class LinuxBufferRulesTestCase : public TestCase
     }
 };
 
-/// What one autotuned transfer left in its tuners.
+/// What one autotuned transfer left in its tuners, and the windows it saw.
 struct TunedFlow
 {
-    double completion{-1};     //!< seconds
-    uint32_t maxCwnd{0};       //!< largest congestion window, bytes
-    uint32_t sendBuffer{0};    //!< sender's tuner
-    uint32_t receiveWindow{0}; //!< receiver's tuner
-    Time receiverRtt;          //!< receiver's RTT estimate
-    uint64_t received{0};      //!< bytes
+    bool advertise{false};             //!< LimitReceiveWindow of both tuners
+    double completion{-1};             //!< seconds
+    uint32_t maxCwnd{0};               //!< largest congestion window, bytes
+    uint32_t sendBuffer{0};            //!< sender's tuner
+    uint32_t receiveWindow{0};         //!< receiver's tuner
+    Time receiverRtt;                  //!< receiver's RTT estimate
+    uint64_t received{0};              //!< bytes
+    uint32_t overfull{0};              //!< samples of a send buffer holding more than its maximum
+    std::vector<uint32_t> peerWindows; //!< the sender's RWND trace: windows advertised to it
+    std::vector<uint32_t> windows;     //!< the receiver tuner's ReceiveWindow trace
+    /// the sender tuner's SendBuffer trace: (new size, window advertised to the sender then)
+    std::vector<std::pair<uint32_t, uint32_t>> sendBuffers;
+    Ptr<LinuxBufferTuner> sender;   //!< the sender's tuner
+    Ptr<LinuxBufferTuner> receiver; //!< the receiver's tuner
 };
 
 /// CongestionWindow sink: the largest window.
@@ -92,27 +100,51 @@ OnCwnd(uint32_t* max, uint32_t, uint32_t value)
     *max = std::max(*max, value);
 }
 
-/// Attach a tuner to the sender's socket (its start event has run) and trace its window.
+/// Trace sink appending the new value.
 void
-TuneBulk(Ptr<BulkSendApplication> app, TunedFlow* f, Ptr<LinuxBufferTuner>* tuner)
+Append(std::vector<uint32_t>* values, uint32_t, uint32_t value)
 {
-    *tuner = LinuxBufferTuner::Install(app->GetSocket());
-    app->GetSocket()->TraceConnectWithoutContext("CongestionWindow",
-                                                 MakeBoundCallback(&OnCwnd, &f->maxCwnd));
+    values->push_back(value);
+}
+
+/// The sender tuner's SendBuffer sink: the new size with the peer's window at that moment.
+void
+OnSendBuffer(TunedFlow* f, uint32_t, uint32_t value)
+{
+    f->sendBuffers.emplace_back(value, f->peerWindows.empty() ? 0 : f->peerWindows.back());
+}
+
+/// Install a tuner (advertising the window if the flow does).
+Ptr<LinuxBufferTuner>
+Tune(Ptr<Socket> socket, const TunedFlow& f)
+{
+    Ptr<LinuxBufferTuner> tuner = LinuxBufferTuner::Install(socket);
+    // Before the tuner's Start() (scheduled now): the first receive buffer already follows it.
+    tuner->SetAttribute("LimitReceiveWindow", BooleanValue(f.advertise));
+    return tuner;
+}
+
+/// Attach a tuner to the sender's socket (its start event has run) and trace its windows.
+void
+TuneBulk(Ptr<BulkSendApplication> app, TunedFlow* f)
+{
+    Ptr<Socket> socket = app->GetSocket();
+    // Before the tuner's own RWND sink: OnSendBuffer then sees the window that moved it.
+    socket->TraceConnectWithoutContext("RWND", MakeBoundCallback(&Append, &f->peerWindows));
+    f->sender = Tune(socket, *f);
+    socket->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, &f->maxCwnd));
+    f->sender->TraceConnectWithoutContext("SendBuffer", MakeBoundCallback(&OnSendBuffer, f));
 }
 
 /// PacketSink Rx: count, note completion, tune the accepted socket on the first segment.
 void
-OnSinkRx(Ptr<PacketSink> sink,
-         TunedFlow* f,
-         Ptr<LinuxBufferTuner>* tuner,
-         uint64_t size,
-         Ptr<const Packet> p,
-         const Address&)
+OnSinkRx(Ptr<PacketSink> sink, TunedFlow* f, uint64_t size, Ptr<const Packet> p, const Address&)
 {
-    if (!*tuner)
+    if (!f->receiver)
     {
-        *tuner = LinuxBufferTuner::Install(sink->GetAcceptedSockets().front());
+        f->receiver = Tune(sink->GetAcceptedSockets().front(), *f);
+        f->receiver->TraceConnectWithoutContext("ReceiveWindow",
+                                                MakeBoundCallback(&Append, &f->windows));
     }
     f->received += p->GetSize();
     if (f->completion < 0 && f->received >= size)
@@ -121,88 +153,201 @@ OnSinkRx(Ptr<PacketSink> sink,
     }
 }
 
+/// The scenario of the tuned flows: one worker, one server, 1 Gbps, the Linux-host preset.
+TrainingScenario
+TunedFlowScenario()
+{
+    TrainingScenario s;
+    s.workers = 1;
+    s.nicRate = DataRate("1Gbps");
+    s.hostModel = "linux";
+    s.bufferAutotuning = true;
+    return s;
+}
+
+/**
+ * \brief One BulkSend flow of size bytes from the worker to the server, both sockets tuned.
+ * \param size bytes
+ * \param advertise LimitReceiveWindow
+ * \return what the flow and its tuners left
+ */
+TunedFlow
+RunTunedFlow(uint64_t size, bool advertise)
+{
+    Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
+    cluster->Configure(TunedFlowScenario());
+    cluster->ConfigureTcp();
+    cluster->Build();
+    TunedFlow f;
+    f.advertise = advertise;
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                InetSocketAddress(Ipv4Address::GetAny(), 7000));
+    Ptr<PacketSink> sink
+        = DynamicCast<PacketSink>(sinkHelper.Install(cluster->GetServers().Get(0)).Get(0));
+    sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, sink, &f, size));
+    BulkSendHelper bulk("ns3::TcpSocketFactory",
+                        InetSocketAddress(cluster->GetServerAddress(0), 7000));
+    bulk.SetAttribute("MaxBytes", UintegerValue(size));
+    Ptr<BulkSendApplication> app
+        = DynamicCast<BulkSendApplication>(bulk.Install(cluster->GetWorkers().Get(0)).Get(0));
+    app->SetStartTime(MilliSeconds(1));
+    Simulator::Schedule(MilliSeconds(1),
+                        [&]
+                        {
+                            Simulator::ScheduleNow(&TuneBulk, app, &f);
+                        });
+    // The application never holds more than the send buffer (a buffer lowered below its
+    // contents made ns-3.37's Available() wrap and BulkSend queue the whole flow).
+    for (double t : {0.005, 0.05, 0.2})
+    {
+        Simulator::Schedule(Seconds(t),
+                            [&]
+                            {
+                                Ptr<TcpTxBuffer> tx
+                                    = DynamicCast<TcpSocketBase>(app->GetSocket())->GetTxBuffer();
+                                f.overfull += tx->Size() > tx->MaxBufferSize() ? 1 : 0;
+                            });
+    }
+    Simulator::Stop(Seconds(2));
+    Simulator::Run();
+    if (f.sender && f.receiver)
+    {
+        f.sendBuffer = f.sender->GetSendBufferBytes();
+        f.receiveWindow = f.receiver->GetReceiveWindowBytes();
+        f.receiverRtt = f.receiver->GetReceiverRtt();
+    }
+    f.sender = nullptr;
+    f.receiver = nullptr;
+    Simulator::Destroy();
+    return f;
+}
+
+/**
+ * \ingroup distributed-training
+ * The checks every tuned flow passes.
+ */
+class TunedFlowTestCase : public TestCase
+{
+  public:
+    /// \param name the test's name
+    explicit TunedFlowTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    static constexpr uint64_t FLOW_BYTES = 20000000; //!< the flow: 20 MB
+
+    /**
+     * \brief All bytes arrived, near the link rate, and no send buffer below its contents.
+     * \param f the flow
+     * \param size its bytes
+     */
+    void CheckCompleted(const TunedFlow& f, uint64_t size = FLOW_BYTES)
+    {
+        NS_TEST_EXPECT_MSG_EQ(f.received, size, "bytes");
+        const double ideal = size / TrainingNetwork::GetGoodputBytesPerSecond(TunedFlowScenario());
+        NS_TEST_EXPECT_MSG_LT(f.completion - 0.001, 1.1 * ideal, "near the link rate");
+        NS_TEST_EXPECT_MSG_EQ(f.overfull, 0, "send buffer never below its contents");
+    }
+};
+
 /**
  * \ingroup distributed-training
  * LinuxBufferTuner on one real flow.
  */
-class BufferTunerFlowTestCase : public TestCase
+class BufferTunerFlowTestCase : public TunedFlowTestCase
 {
   public:
     BufferTunerFlowTestCase()
-        : TestCase("LinuxBufferTuner on a 20 MB flow at 1 Gbps: completes within 10 % of S over "
-                   "C, the send buffer is 2 x the largest window (or the peer's window), the "
-                   "receive window grew from 65536 to at least 2 x the bytes of one RTT")
+        : TunedFlowTestCase(
+            "LinuxBufferTuner on a 20 MB flow at 1 Gbps: completes within 10 % of S over "
+            "C, the send buffer is 2 x the largest window (or the peer's window), the "
+            "receive window grew from 65536 to at least 2 x the bytes of one RTT")
     {
     }
 
   private:
     void DoRun() override
     {
-        TrainingScenario s;
-        s.workers = 1;
-        s.nicRate = DataRate("1Gbps");
-        s.hostModel = "linux";
-        s.bufferAutotuning = true;
-        Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-        cluster->Configure(s);
-        cluster->ConfigureTcp();
-        cluster->Build();
-        const uint64_t size = 20000000;
-        TunedFlow f;
-        Ptr<LinuxBufferTuner> sender;
-        Ptr<LinuxBufferTuner> receiver;
-        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
-                                    InetSocketAddress(Ipv4Address::GetAny(), 7000));
-        Ptr<PacketSink> sink
-            = DynamicCast<PacketSink>(sinkHelper.Install(cluster->GetServers().Get(0)).Get(0));
-        sink->TraceConnectWithoutContext("Rx",
-                                         MakeBoundCallback(&OnSinkRx, sink, &f, &receiver, size));
-        BulkSendHelper bulk("ns3::TcpSocketFactory",
-                            InetSocketAddress(cluster->GetServerAddress(0), 7000));
-        bulk.SetAttribute("MaxBytes", UintegerValue(size));
-        Ptr<BulkSendApplication> app
-            = DynamicCast<BulkSendApplication>(bulk.Install(cluster->GetWorkers().Get(0)).Get(0));
-        app->SetStartTime(MilliSeconds(1));
-        Simulator::Schedule(MilliSeconds(1),
-                            [&]
-                            {
-                                Simulator::ScheduleNow(&TuneBulk, app, &f, &sender);
-                            });
-        // The application never holds more than the send buffer (a buffer lowered below its
-        // contents made ns-3.37's Available() wrap and BulkSend queue the whole flow).
-        uint32_t overfull = 0;
-        for (double t : {0.005, 0.05, 0.2})
-        {
-            Simulator::Schedule(
-                Seconds(t),
-                [&]
-                {
-                    Ptr<TcpTxBuffer> tx
-                        = DynamicCast<TcpSocketBase>(app->GetSocket())->GetTxBuffer();
-                    overfull += tx->Size() > tx->MaxBufferSize() ? 1 : 0;
-                });
-        }
-        Simulator::Stop(Seconds(2));
-        Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(overfull, 0, "send buffer never below its contents");
-        NS_TEST_ASSERT_MSG_NE(sender, nullptr, "sender tuned");
-        NS_TEST_ASSERT_MSG_NE(receiver, nullptr, "receiver tuned");
-        const uint32_t sendBuffer = sender->GetSendBufferBytes();
-        const uint32_t window = receiver->GetReceiveWindowBytes();
-        const Time rtt = receiver->GetReceiverRtt();
-        Simulator::Destroy();
-        const double ideal = size / TrainingNetwork::GetGoodputBytesPerSecond(s);
-        NS_TEST_EXPECT_MSG_EQ(f.received, size, "bytes");
-        NS_TEST_EXPECT_MSG_LT(f.completion - 0.001, 1.1 * ideal, "near the link rate");
+        const TunedFlow f = RunTunedFlow(FLOW_BYTES, false);
+        NS_TEST_ASSERT_MSG_GT(f.sendBuffer, 0, "sender and receiver tuned");
+        CheckCompleted(f);
         const uint32_t rule
             = TrainingNetwork::GetLinuxSendBufferBytes(f.maxCwnd / 1448, 1448, 4194304);
-        NS_TEST_EXPECT_MSG_GT(sendBuffer, 20U * 1448, "grew from the initial 20 segments");
-        NS_TEST_EXPECT_MSG_LT_OR_EQ(sendBuffer, rule, "at most the rule at the largest window");
-        NS_TEST_EXPECT_MSG_GT(window, 65536U, "receive window grew");
-        NS_TEST_EXPECT_MSG_GT(rtt, Time(0), "receiver RTT measured");
+        NS_TEST_EXPECT_MSG_GT(f.sendBuffer, 20U * 1448, "grew from the initial 20 segments");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(f.sendBuffer, rule, "at most the rule at the largest window");
+        NS_TEST_EXPECT_MSG_GT(f.receiveWindow, 65536U, "receive window grew");
+        NS_TEST_EXPECT_MSG_GT(f.receiverRtt, Time(0), "receiver RTT measured");
         // Bytes of one receiver RTT at the link's goodput: the window covers at least twice it.
-        const double perRtt = TrainingNetwork::GetGoodputBytesPerSecond(s) * rtt.GetSeconds();
-        NS_TEST_EXPECT_MSG_GT_OR_EQ(window, 2 * perRtt, "window >= 2 copied per RTT");
+        const double perRtt = TrainingNetwork::GetGoodputBytesPerSecond(TunedFlowScenario())
+                              * f.receiverRtt.GetSeconds();
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(f.receiveWindow, 2 * perRtt, "window >= 2 copied per RTT");
+    }
+};
+
+/// Consecutive equal values merged.
+std::vector<uint32_t>
+Distinct(std::vector<uint32_t> v)
+{
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+/**
+ * \ingroup distributed-training
+ * LinuxBufferTuner advertising its window (LimitReceiveWindow) on one real flow.
+ */
+class AdvertisedWindowFlowTestCase : public TunedFlowTestCase
+{
+  public:
+    AdvertisedWindowFlowTestCase()
+        : TunedFlowTestCase(
+            "LimitReceiveWindow on a 20 MB flow at 1 Gbps: completes within 10 % of S "
+            "over C; the receiver's window starts at 65536 and grows to at most 3 MiB; "
+            "from the tuner's start the sender is offered 131072, then exactly each "
+            "window + 64 KiB rounded down to 32 bytes (window scale 5 of the 1459960-byte "
+            "creation buffer); no send buffer above the offered window - 64 KiB")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TunedFlow f = RunTunedFlow(FLOW_BYTES, true);
+        CheckCompleted(f);
+        // 1394424 (963 segments, the autotuned limit) + 65536; 1459960 >> 5 = 45623 < 65536.
+        const uint32_t margin = TrainingNetwork::RECEIVE_BUFFER_MARGIN;
+        NS_TEST_ASSERT_MSG_EQ(TrainingNetwork::GetReceiveBufferBytes(TunedFlowScenario()),
+                              1459960,
+                              "SYN buffer");
+        NS_TEST_ASSERT_MSG_GT(f.windows.size(), 1, "the window grew");
+        NS_TEST_EXPECT_MSG_EQ(f.windows.front(), 65536, "tcp_rmem default / 2");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(f.windows.back(), 3145728, "tcp_rmem max / 2");
+        // What the receiver advertises with its socket drained: RcvBufSize = window + margin,
+        // shifted right by 5, at most 65535 (16 bits).
+        std::vector<uint32_t> expected;
+        for (uint32_t w : f.windows)
+        {
+            expected.push_back(std::min<uint32_t>((w + margin) >> 5, 65535) << 5);
+        }
+        NS_TEST_EXPECT_MSG_EQ(expected.front(), 131072, "65536 + 65536, a multiple of 32");
+        // The sender sees the handshake's and the creation buffer's windows first.
+        const auto first = std::find(f.peerWindows.begin(), f.peerWindows.end(), 131072U);
+        NS_TEST_ASSERT_MSG_EQ((first != f.peerWindows.end()), true, "131072 offered");
+        const std::vector<uint32_t> seen
+            = Distinct(std::vector<uint32_t>(first, f.peerWindows.end()));
+        expected = Distinct(expected);
+        NS_TEST_ASSERT_MSG_EQ(seen.size(), expected.size(), "one offered window per window");
+        for (std::size_t i = 0; i < seen.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(seen[i], expected[i], "offered window " << i);
+        }
+        NS_TEST_ASSERT_MSG_GT(f.sendBuffers.size(), 0, "the send buffer grew");
+        for (const auto& [buffer, offered] : f.sendBuffers)
+        {
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(buffer + margin, offered, "within the offered window");
+        }
     }
 };
 
@@ -444,6 +589,7 @@ class LinuxHostModelTestSuite : public TestSuite
     {
         AddTestCase(new LinuxBufferRulesTestCase, DT_TEST_QUICK);
         AddTestCase(new BufferTunerFlowTestCase, DT_TEST_QUICK);
+        AddTestCase(new AdvertisedWindowFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new StartJitterTestCase, DT_TEST_QUICK);
         AddTestCase(new HostModelPresetTestCase, DT_TEST_QUICK);
         AddTestCase(new DilatedPacketRunTestCase, DT_TEST_QUICK);

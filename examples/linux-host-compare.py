@@ -255,8 +255,9 @@ def training(out, build, results_csv, matrix, configs):
     ref = linux_reference(results_csv)
     points = grid_points(matrix)
     groups = ['sync', 'async', 'ring']
-    sep = '============= ' + ' '.join(['=' * 19] * (1 + len(groups)))
-    lines = [sep, '%-13s ' % 'config' + ' '.join('%-19s' % g for g in ['all'] + groups), sep]
+    width = max(len(c) for c in configs + ['grid packet'])
+    sep = '=' * width + ' ' + ' '.join(['=' * 19] * (1 + len(groups)))
+    lines = [sep, '%-*s ' % (width, 'config') + ' '.join('%-19s' % g for g in ['all'] + groups), sep]
     per = {}
     errs = {}
     for config in configs:
@@ -270,7 +271,7 @@ def training(out, build, results_csv, matrix, configs):
                            for k in per if ('packet',) + k in ref]
     for config in configs + ['grid packet']:
         e = errs.get(config, [])
-        lines.append('%-13s ' % config + ' '.join(
+        lines.append('%-*s ' % (width, config) + ' '.join(
             error_cells([x for g, x in e if g in groups_ or []]) for groups_ in
             [groups] + [[g] for g in groups]))
     lines.append(sep)
@@ -287,7 +288,7 @@ def training(out, build, results_csv, matrix, configs):
                   for c in configs]
         lines.append('%-14s %-3s ' % key + ' '.join('%-15s' % c for c in cells))
     lines.append(rule)
-    text = '\n'.join(lines) + '\n'
+    text = '\n'.join(line.rstrip() for line in lines) + '\n'
     open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)
     print(text)
 

@@ -277,7 +277,7 @@ def training(out, build, results_csv, matrix, configs):
     lines.append(sep)
     lines += ['', 'each cell: points  mean |error| (max |error|) against linux', '']
     # Per point: samples/s (error against linux in %), an rst table.
-    cols = ['linux', 'grid packet'] + configs
+    cols = ['linux backend', 'grid packet'] + configs
     rule = '============== === ' + ' '.join(['=' * 15] * len(cols))
     lines += [rule, '%-14s %-3s ' % ('scenario', 'K') + ' '.join('%-15s' % c for c in cols), rule]
     for key in sorted(per, key=lambda x: (groups.index(category(points[x][0])), x[0], int(x[1]))):

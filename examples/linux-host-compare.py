@@ -12,34 +12,44 @@
 #
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
-# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); linux-rwnd: the
-# preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window advertised). A
-# "-dil" suffix (stock-dil, linux-dil, cc-dil, ...) runs ns-3 at the linux run's dilation
-# (--dilation: the network the linux run executed, with TCP's timers unscaled): sharing at
-# DILATION (default 40), training at each scenario's linux_options dilation. Writes
+# (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); hostq (hosts' NICs
+# of 1000 packets, not part of the preset) for the experiment of doc/linux-backend.rst;
+# linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
+# advertised). Names
+# joined by "+" combine them (cc+autotune, linux+hostq). A "-dil" suffix (stock-dil, linux-dil,
+# cc+autotune-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the linux
+# run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at each
+# scenario's linux_options dilation. Writes
 #   OUT/host-sharing-CONFIG.csv, OUT/host-training-CONFIG.csv  the ns-3 runs
 #   OUT/host-sharing.rst, OUT/host-training.rst               the comparison tables
-# ns-3 runs go JOBS (default 2) at a time under nice 10; a CSV that exists is reused (delete it
-# to re-run). Training: POINTS (e.g. "grid-1000p:4,grid-100p:8") limits the scenarios and K.
+# (TABLE names the training table instead). ns-3 runs go JOBS (default 2) at a time under nice
+# NICE (default 19). Sharing: a CSV that exists is reused (delete it to re-run). Training: a CSV
+# that exists keeps its rows and only the missing points run (delete a row to re-run it); POINTS
+# (e.g. "grid-1000p:4,grid-100p:8") limits the scenarios and K of the runs and the tables, which
+# give mean and max |error| over all points and per group: sync PS, async PS, the ring.
 # Environment: BUILD (default build).
 import csv, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
-CONFIGS = {
-    'stock': [],
-    'linux': ['--hostModel=linux'],
+# The preset's settings, each added on its own to stock ns-3 (doc/congestion.rst).
+SETTINGS = {
     'cc': ['--tcp=LINUX'],  # replaced by TcpLinuxCubic or TcpLinuxReno
     'delack': ['--delayedAck=true'],
     'autotune': ['--bufferAutotuning=true'],
     'jitter': ['--startJitter=20us'],
     # The preset with the autotuned receive window advertised (LinuxBufferTuner attribute).
     'linux-rwnd': ['--hostModel=linux', '--ns3::LinuxBufferTuner::LimitReceiveWindow=true'],
+    # Not part of the preset: hosts' NICs of 1000 packets (the grid's other buffer size), standing
+    # in for what keeps a Linux sender from losing segments in its own qdisc (TCP small queues,
+    # and a local qdisc drop is returned to TCP, which backs off and resends: no loss recovery).
+    'hostq': ['--hostQueue=1000p'],
 }
-# CONFIG-dil: CONFIG at the linux run's dilation.
-CONFIGS.update({name + '-dil': args + ['--dilation=DIL'] for name, args in list(CONFIGS.items())})
+CONFIGS = {'stock': [], 'linux': ['--hostModel=linux']}
+CONFIGS.update(SETTINGS)
 SHARING_DEFAULT = ['stock', 'linux', 'cc', 'delack', 'autotune', 'jitter', 'stock-dil', 'linux-dil']
 TRAINING_DEFAULT = ['linux', 'stock-dil', 'linux-dil']
 LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
+NICE = os.environ.get('NICE', '19')
 # The sharing grid's sizes; SIZES (bytes, space-separated) limits them and SHARING_ARGS adds
 # options to every ns-3 run, as in examples/linux-validation.sh sharing.
 SIZES = [int(x) for x in os.environ.get(
@@ -47,9 +57,21 @@ SIZES = [int(x) for x in os.environ.get(
 SHARING_ARGS = os.environ.get('SHARING_ARGS', '').split()
 
 
+def config_flags(config):
+    """The driver arguments of CONFIG: names of CONFIGS joined by '+' (cc+autotune, linux+hostq),
+    with a '-dil' suffix for the linux run's dilation; exits naming the configuration if unknown."""
+    base = config[:-4] if config.endswith('-dil') else config
+    parts = base.split('+')
+    if any(p not in CONFIGS for p in parts):
+        sys.exit('linux-host-compare.py: unknown configuration "%s" (expected names of %s joined '
+                 'by +, optionally with -dil)' % (config, ', '.join(CONFIGS)))
+    flags = [a for p in parts for a in CONFIGS[p]]
+    return flags + (['--dilation=DIL'] if config.endswith('-dil') else [])
+
+
 def config_args(config, tcp, dilation):
     out = []
-    for a in CONFIGS[config]:
+    for a in config_flags(config):
         if a == '--tcp=LINUX':
             a = '--tcp=' + LINUX_CC[tcp]
         elif a == '--dilation=DIL':
@@ -61,7 +83,7 @@ def config_args(config, tcp, dilation):
 def run(cmd):
     # From the repository's root: the scenario files name profiles relative to it.
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
-    p = subprocess.run(['nice', '-n', '10'] + cmd, capture_output=True, text=True, cwd=root)
+    p = subprocess.run(['nice', '-n', NICE] + cmd, capture_output=True, text=True, cwd=root)
     if p.returncode != 0:
         print('failed (exit %d): %s: %s' % (p.returncode, ' '.join(cmd), p.stderr.strip()[-300:]),
               flush=True)
@@ -81,7 +103,7 @@ def sharing_runs(out, build, config):
                 part = os.path.join(tmp, '%s-%d-%d.csv' % (tcp, n, size))
                 if os.path.exists(part):
                     continue
-                tcpArg = [] if '--tcp=LINUX' in CONFIGS[config] else ['--tcp=' + tcp]
+                tcpArg = [] if '--tcp=LINUX' in config_flags(config) else ['--tcp=' + tcp]
                 jobs.append([os.path.join(build, 'bin', 'tcp-sharing-study'), '--flows=%d' % n,
                              '--size=%d' % size, '--rate=200Mbps', '--queue=262144B',
                              '--csv=' + part] + tcpArg + SHARING_ARGS
@@ -164,19 +186,42 @@ def grid_points(matrix):
     return out
 
 
+def category(opts):
+    """The comparison's groups: the ring, async PS (the grid runs it for 4 steps after 1 warm-up,
+    transient-dominated) and sync PS."""
+    if opts.get('arch') == 'ring':
+        return 'ring'
+    return 'async' if opts.get('mode') == 'async' else 'sync'
+
+
 def option(name, value):
     return '--%s=%s' % (name, str(value).lower() if isinstance(value, bool) else value)
 
 
+def result_row(res):
+    """(throughput, drops, RTOs) of one driver output."""
+    import json
+    r = json.load(open(res))['results'][0]
+    inputs = r.get('inputs', {})
+    drops = inputs.get('drops_device', 0) + inputs.get('drops_queue_disc', 0)
+    return {'throughput': '%.4f' % r['throughput_samples_per_s'], 'drops': '%g' % drops,
+            'rto': '%g' % inputs.get('rto_timeouts', 0)}
+
+
 def training_runs(out, build, points, config):
+    """OUT/host-training-CONFIG.csv with every point of POINTS: the rows it already holds are kept
+    (delete a row or the file to re-run it), the missing points are run."""
     path = os.path.join(out, 'host-training-%s.csv' % config)
+    rows = {}
     if os.path.exists(path):
-        return path
+        rows = {(r['scenario'], r['K']): r for r in csv.DictReader(open(path))}
     tasks = []
     for (name, k), (opts, dilation) in sorted(points.items()):
+        if (name, k) in rows:
+            continue
         tcp = opts.get('tcp', 'TcpCubic')
         args = [option(o, v) for o, v in opts.items()
-                if not (o == 'tcp' and '--tcp=LINUX' in CONFIGS[config])]
+                if not (o == 'tcp' and '--tcp=LINUX' in config_flags(config))]
         res = os.path.join(out, 'host-training-%s-%s-%s.json' % (config, name, k))
         tasks.append((name, k, res, [os.path.join(build, 'bin', 'distributed-training-sim')]
                       + args + config_args(config, tcp, dilation)
@@ -184,58 +229,75 @@ def training_runs(out, build, points, config):
                          '--records=false', '--progress=false']))
     with ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
         list(pool.map(lambda t: os.path.exists(t[2]) or run(t[3]), tasks))
-    import json
+    for name, k, res, _ in tasks:
+        if os.path.exists(res):
+            rows[(name, k)] = dict(scenario=name, K=k, **result_row(res))
     with open(path, 'w') as f:
         f.write('scenario,K,throughput,drops,rto\n')
-        for name, k, res, _ in tasks:
-            if os.path.exists(res):
-                r = json.load(open(res))['results'][0]
-                inputs = r.get('inputs', {})
-                drops = inputs.get('drops_device', 0) + inputs.get('drops_queue_disc', 0)
-                f.write('%s,%s,%.4f,%g,%g\n' % (name, k, r['throughput_samples_per_s'], drops,
-                                                inputs.get('rto_timeouts', 0)))
-    return path
+        for key in sorted(rows, key=lambda x: (x[0], int(x[1]))):
+            r = rows[key]
+            f.write('%s,%s,%s,%s,%s\n' % (key[0], key[1], r['throughput'], r['drops'], r['rto']))
+    return {key: r for key, r in rows.items() if key in points}
 
 
-def training(out, build, results_csv, matrix, configs):
+def linux_reference(results_csv):
+    """(scenario, K) -> linux samples/s, ('packet', scenario, K) -> the runner's packet run."""
     ref = {}
     for r in csv.DictReader(open(results_csv)):
         if r['backend'] == 'linux':
             ref[(r['scenario'], r['workers'])] = float(r['throughput_samples_per_s'])
         elif r['backend'] == 'packet':
             ref.setdefault(('packet', r['scenario'], r['workers']), float(r['throughput_samples_per_s']))
+    return ref
+
+
+def error_cells(errs):
+    """'n  mean% (max%)' of |errors|, or '-'."""
+    if not errs:
+        return '%-19s' % '-'
+    return '%-19s' % ('%d  %.1f%% (%.1f%%)' % (len(errs), 100 * sum(errs) / len(errs),
+                                                100 * max(errs)))
+
+
+def training(out, build, results_csv, matrix, configs):
+    ref = linux_reference(results_csv)
     points = grid_points(matrix)
-    sep = '============== ======== ============ ==========='
-    lines = [sep, 'config         points   mean |err|   max |err|', sep]
+    groups = ['sync', 'async', 'ring']
+    width = max(len(c) for c in configs + ['grid packet'])
+    sep = '=' * width + ' ' + ' '.join(['=' * 19] * (1 + len(groups)))
+    lines = [sep, '%-*s ' % (width, 'config') + ' '.join('%-19s' % g for g in ['all'] + groups), sep]
     per = {}
+    errs = {}
     for config in configs:
-        errs = []
-        for r in csv.DictReader(open(training_runs(out, build, points, config))):
-            key = (r['scenario'], r['K'])
+        for key, r in training_runs(out, build, points, config).items():
             if key in ref:
                 e = (float(r['throughput']) - ref[key]) / ref[key]
-                errs.append(abs(e))
                 per.setdefault(key, {})[config] = (e, float(r['throughput']))
-        if errs:
-            lines.append('%-14s %-8d %-12s %-11s' % (config, len(errs),
-                                                     '%.1f%%' % (100 * sum(errs) / len(errs)),
-                                                     '%.1f%%' % (100 * max(errs))))
+                errs.setdefault(config, []).append((category(points[key][0]), abs(e)))
     # The runner's own packet runs (stock ns-3, undilated) at the same points.
-    grid = [abs(ref[('packet',) + k] - ref[k]) / ref[k] for k in per if ('packet',) + k in ref]
-    if grid:
-        lines.append('%-14s %-8d %-12s %-11s' % ('grid packet', len(grid),
-                                                 '%.1f%%' % (100 * sum(grid) / len(grid)),
-                                                 '%.1f%%' % (100 * max(grid))))
+    errs['grid packet'] = [(category(points[k][0]), abs(ref[('packet',) + k] - ref[k]) / ref[k])
+                           for k in per if ('packet',) + k in ref]
+    for config in configs + ['grid packet']:
+        e = errs.get(config, [])
+        lines.append('%-*s ' % (width, config) + ' '.join(
+            error_cells([x for g, x in e if g in groups_ or []]) for groups_ in
+            [groups] + [[g] for g in groups]))
     lines.append(sep)
-    lines += ['', 'samples/s and error against linux, per point (%s):' % ', '.join(configs), '']
-    for key in sorted(per):
+    lines += ['', 'each cell: points  mean |error| (max |error|) against linux', '']
+    # Per point: samples/s (error against linux in %), an rst table.
+    cols = ['linux backend', 'grid packet'] + configs
+    rule = '============== === ' + ' '.join(['=' * 15] * len(cols))
+    lines += [rule, '%-14s %-3s ' % ('scenario', 'K') + ' '.join('%-15s' % c for c in cols), rule]
+    for key in sorted(per, key=lambda x: (groups.index(category(points[x][0])), x[0], int(x[1]))):
         packet = ref.get(('packet',) + key)
-        lines.append('%-14s K=%-2s linux %7.1f  grid packet %s  %s' % (
-            key[0], key[1], ref[key], '%7.1f' % packet if packet else '   -   ', '  '.join(
-            '%7.1f (%+6.1f%%)' % (per[key][c][1], 100 * per[key][c][0]) if c in per[key]
-            else '        -        ' for c in configs)))
-    text = '\n'.join(lines) + '\n'
-    open(os.path.join(out, 'host-training.rst'), 'w').write(text)
+        cells = ['%.1f' % ref[key], '%.1f (%+.1f)' % (packet, 100 * (packet - ref[key]) / ref[key])
+                 if packet else '-']
+        cells += ['%.1f (%+.1f)' % (per[key][c][1], 100 * per[key][c][0]) if c in per[key] else '-'
+                  for c in configs]
+        lines.append('%-14s %-3s ' % key + ' '.join('%-15s' % c for c in cells))
+    lines.append(rule)
+    text = '\n'.join(line.rstrip() for line in lines) + '\n'
+    open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)
     print(text)
 
 

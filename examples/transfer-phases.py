@@ -3,7 +3,7 @@
 """Phase timing of parameter-server jobs from a result file's per-transfer records.
 
 Reads a distributed-training-sim --output file (one job, or several with --jobs; records on, the
-default) and prints, per backend and job, the mean worker step (its start to its own end), pull phase (first parameter sent to
+default) or a --recordsFile JSON Lines file (FILE.jsonl) and prints, per backend and job, the mean worker step (its start to its own end), pull phase (first parameter sent to
 last received, per worker and step) and push phase (first gradient sent to last received) over
 the steps from --warmup on. Used by doc/fabric-congestion.rst ("Why the flow backend predicts
 more interference between jobs").
@@ -11,6 +11,11 @@ more interference between jobs").
   --overlap=A/B   A and B are comma-separated JOB:DIRECTION sets (DIRECTION down or up; JOB
                   may be omitted for a single-job file): how long any transfer phase of A ran
                   while one of B did, e.g. --overlap=d:down/a:up,c:up
+  --spread       per direction, how far apart the workers' transfers end: the last worker's
+                  last byte minus the first worker's last byte, as a fraction of the phase (first
+                  byte sent to last received, all workers), mean over the steps. 0 when the
+                  workers share the link equally to the end, (K - 1) / K when they are served
+                  one after another. Used by doc/linux-backend.rst (grid-100p at K = 8)
   --concurrency=DIRECTION
                   per number n of a job's workers with a transfer of that direction under way
                   (1 ms bins): how many ms, and each worker's mean rate in Gb/s there
@@ -29,7 +34,29 @@ def fail(message):
     sys.exit(1)
 
 
+def load_lines(path):
+    """The runs of a --recordsFile JSON Lines file, as load() gives them."""
+    runs = collections.OrderedDict()
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                r = json.loads(line)
+                job = runs.setdefault(r.get("run", 0), {"name": "job", "steps": [],
+                                                        "transfers": []})
+                if r.get("kind") == "result":
+                    job.update(r)
+                elif r.get("kind") in ("step", "transfer"):
+                    job[r["kind"] + "s"].append(r)
+    except (OSError, ValueError) as e:
+        fail("%s: %s (expected a distributed-training-sim --recordsFile file)" % (path, e))
+    if not runs or any(not j["transfers"] or "backend" not in j for j in runs.values()):
+        fail("%s: no complete run with per-transfer records (expected a --recordsFile file)" % path)
+    return [(j["backend"] + " " + j.get("variant", ""), [j]) for j in runs.values()]
+
+
 def load(path):
+    if path.endswith(".jsonl"):
+        return load_lines(path)
     try:
         with open(path) as f:
             data = json.load(f)
@@ -70,6 +97,25 @@ def summary(jobs, warmup):
         print("  %-8s %9.2f samples/s  worker step %7.1f ms  pull %6.1f ms  push %6.1f ms" % (
             j["name"], j["throughput_samples_per_s"], 1e3 * mean(steps),
             1e3 * mean(dur["down"]), 1e3 * mean(dur["up"])))
+
+
+def spread(jobs, warmup):
+    for j in jobs:
+        last = collections.defaultdict(dict)  # (step, direction) -> worker -> last byte
+        first = {}  # (step, direction) -> first byte
+        for t in j["transfers"]:
+            if t["step"] < warmup:
+                continue
+            key = (t["step"], t["direction"])
+            last[key][t["worker"]] = max(last[key].get(t["worker"], t["end_s"]), t["end_s"])
+            first[key] = min(first.get(key, t["start_s"]), t["start_s"])
+        out = {}
+        for (step, d), ends in last.items():
+            phase = max(ends.values()) - first[(step, d)]
+            if phase > 0:
+                out.setdefault(d, []).append((max(ends.values()) - min(ends.values())) / phase)
+        print("  %-8s spread of the workers' last bytes: %s" % (j["name"], "  ".join(
+            "%s %.2f" % (d, mean(out.get(d, []))) for d in ("down", "up"))))
 
 
 def union(intervals):
@@ -125,7 +171,7 @@ def concurrency(jobs, direction, binw=1e-3):
 
 
 def main(argv):
-    files, warmup, overlaps, directions = [], 1, [], []
+    files, warmup, overlaps, directions, spreads = [], 1, [], [], False
     for a in argv:
         if a.startswith("--warmup="):
             try:
@@ -134,23 +180,27 @@ def main(argv):
                 fail("--warmup: '%s' (expected an integer)" % a)
         elif a.startswith("--overlap="):
             overlaps.append(a.split("=", 1)[1])
+        elif a == "--spread":
+            spreads = True
         elif a.startswith("--concurrency="):
             directions.append(a.split("=", 1)[1])
             if directions[-1] not in ("down", "up"):
                 fail("--concurrency: '%s' (expected down or up)" % directions[-1])
         elif a.startswith("--"):
-            fail("unknown option '%s' (expected --warmup, --overlap, --concurrency)" % a)
+            fail("unknown option '%s' (expected --warmup, --overlap, --spread, --concurrency)" % a)
         else:
             files.append(a)
     if not files:
         fail("usage: transfer-phases.py RESULT.json... [--warmup=N] [--overlap=A/B] "
-             "[--concurrency=down|up]")
+             "[--spread] [--concurrency=down|up]")
     for path in files:
         for name, jobs in load(path):
             print("%s: %s (means over steps >= %d)" % (path, name, warmup))
             summary(jobs, warmup)
             for spec in overlaps:
                 overlap(jobs, spec)
+            if spreads:
+                spread(jobs, warmup)
             for d in directions:
                 concurrency(jobs, d)
 

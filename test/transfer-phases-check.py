@@ -11,7 +11,11 @@ as the result's inputs give it; M / B = 8.30 ms):
 2. b starts M/B later (anti-phase): each runs as alone, phases of M/B = 8.30 ms; a's pulls
    never overlap b's, and after b's start each of a's pulls runs during one of b's pushes
    (2 x 8.30 ms).
-3. A missing file and a bad --overlap are refused with exit status 1 and a message naming them.
+3. --spread on one sync-PS job, K = 2 on the star (same layer), read from a --recordsFile JSON
+   Lines file: with --sharing=ps both pulls and both pushes share B to the end (spread 0), with
+   --sharing=fcfs the second worker's transfer ends M/B after the first's, in a phase of 2M/B
+   (spread 1/2 = (K - 1) / K).
+4. A missing file and a bad --overlap are refused with exit status 1 and a message naming them.
 
 Usage: transfer-phases-check.py SIM   (SIM: the distributed-training-sim program)
 """
@@ -57,6 +61,20 @@ def simulate(sim, tmp, name, b_start):
     return out
 
 
+def spreads(sim, tmp, sharing):
+    """(down, up) spread of a K = 2 sync-PS job under a flow sharing rule, from its JSON Lines."""
+    lines = os.path.join(tmp, sharing + ".jsonl")
+    r = run([sim, "--backend=flow", "--sharing=" + sharing, "--workers=2", "--steps=3",
+             "--warmup=1", "--profile=" + os.path.join(tmp, "one-layer.json"),
+             "--output=" + os.path.join(tmp, sharing + ".json"), "--recordsFile=" + lines])
+    check(r.returncode == 0, "%s: the simulator failed: %s" % (sharing, r.stderr))
+    r = run([sys.executable, TOOL, lines, "--spread"])
+    check(r.returncode == 0, "transfer-phases.py --spread failed: " + r.stderr)
+    m = re.search(r"last bytes: down ([\d.]+)  up ([\d.]+)$", r.stdout, re.M)
+    check(m is not None, "no spread line in: " + r.stdout)
+    return float(m.group(1)), float(m.group(2))
+
+
 def phases(path, *options):
     r = run([sys.executable, TOOL, path, "--warmup=0"] + list(options))
     check(r.returncode == 0, "transfer-phases.py failed: " + r.stderr)
@@ -95,11 +113,18 @@ def main():
         check(ov[0] < 0.01, "anti-phase: a's pulls during b's: %.3f ms" % ov[0])
         near(ov[1], 2 * m_over_b, 0.01, "anti-phase: a's pulls during b's pushes")
 
+        down, up = spreads(sim, tmp, "ps")
+        check(down < 0.01 and up < 0.01, "ps sharing: spread %.3f / %.3f, expected 0" % (down, up))
+        down, up = spreads(sim, tmp, "fcfs")
+        near(down, 0.5, 0.01, "fcfs sharing: spread of the pulls")
+        near(up, 0.5, 0.01, "fcfs sharing: spread of the pushes")
+
         r = run([sys.executable, TOOL, os.path.join(tmp, "missing.json")])
         check(r.returncode == 1 and "missing.json" in r.stderr, "missing file: " + r.stderr)
         r = run([sys.executable, TOOL, os.path.join(tmp, "in-phase.json"), "--overlap=z:down/a:up"])
         check(r.returncode == 1 and "'z:down'" in r.stderr, "bad --overlap: " + r.stderr)
-    print("PASS transfer-phases.py: in phase 2M/B per phase, anti-phase M/B, overlaps as worked")
+    print("PASS transfer-phases.py: in phase 2M/B per phase, anti-phase M/B, overlaps as worked, "
+          "spread 0 under ps and 1/2 under fcfs at K = 2")
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ def lambdas(path):
 def sharing(out, build, linux_csv, configs):
     ref = lambdas(linux_csv)
     sep = '============== ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
-    lines = [sep, 'config         points   mean |d|   max |d|   ' + ' '.join(
+    lines = [sep, 'config         points   mean \\|d\\| max \\|d\\| ' + ' '.join(
         '%-7s' % ('%gK' % (x / 1000)) for x in SIZES), sep]
     cells = {}
     for config in configs:

@@ -43,31 +43,7 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
     {
         m_bytes.push_back(static_cast<double>(layer.paramBytes));
     }
-    m_conns.resize(static_cast<std::size_t>(m_k) * m_p * 2);
-    for (uint32_t w = 0; w < m_k; ++w)
-    {
-        for (uint32_t p = 0; p < m_p; ++p)
-        {
-            for (Direction d : {DOWN, UP})
-            {
-                Connection& c = m_conns[ConnIndex(w, p, d)];
-                c.worker = w;
-                c.server = p;
-                c.dir = d;
-                // The worker's p-th connection: its 5-tuple decides the ECMP path, and the
-                // parameters come back along the reverse tuple's path.
-                const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + p;
-                const auto path
-                    = d == DOWN ? in.fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
-                                : in.fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
-                c.path = static_cast<uint32_t>(m_pathLinks.size());
-                c.nLinks = static_cast<uint32_t>(path.size());
-                m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
-                const uint32_t uplink = in.fabric.GetUplink(m_k + p);
-                c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
-            }
-        }
-    }
+    BuildConnections(in.fabric);
     // With the window model too: its caps are per direction and server (WindowCap), a class's
     // members all have the same one, and a class's cap is taken at each rate computation.
     m_plainMaxMin = in.sharing.IsPlainMaxMin(m_honourCaps);
@@ -119,6 +95,36 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         m_readyPool.assign(perLayer, 0);
     }
     BuildSegmentLists();
+}
+
+void
+FlowPsEngine::BuildConnections(const FlowFabric& fabric)
+{
+    m_conns.resize(static_cast<std::size_t>(m_k) * m_p * 2);
+    for (uint32_t w = 0; w < m_k; ++w)
+    {
+        for (uint32_t p = 0; p < m_p; ++p)
+        {
+            for (Direction d : {DOWN, UP})
+            {
+                Connection& c = m_conns[ConnIndex(w, p, d)];
+                c.worker = w;
+                c.server = p;
+                c.dir = d;
+                // The worker's p-th connection: its 5-tuple decides the ECMP path, and the
+                // parameters come back along the reverse tuple's path.
+                const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + p;
+                const auto path = d == DOWN
+                                      ? fabric.GetPath(m_k + p, w, FlowFabric::SERVICE_PORT, port)
+                                      : fabric.GetPath(w, m_k + p, port, FlowFabric::SERVICE_PORT);
+                c.path = static_cast<uint32_t>(m_pathLinks.size());
+                c.nLinks = static_cast<uint32_t>(path.size());
+                m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
+                const uint32_t uplink = fabric.GetUplink(m_k + p);
+                c.serverLink = d == DOWN ? uplink : FabricTopology::Reverse(uplink);
+            }
+        }
+    }
 }
 
 void

@@ -299,6 +299,11 @@ class FlowPsEngine
      */
     void ResetConnections(uint32_t w, Direction d, uint32_t step);
     /**
+     * \brief One connection per worker, server and direction, with its path through the fabric.
+     * \param fabric the placed fabric
+     */
+    void BuildConnections(const FlowFabric& fabric);
+    /**
      * \brief Lay out the segment lists (m_segPool): one per server and direction, shared by
      * every worker, except the downlink lists of a random order (one per connection).
      */

@@ -52,8 +52,19 @@ LINUX_CC = {'TcpCubic': 'TcpLinuxCubic', 'TcpNewReno': 'TcpLinuxReno'}
 NICE = os.environ.get('NICE', '19')
 # The sharing grid's sizes; SIZES (bytes, space-separated) limits them and SHARING_ARGS adds
 # options to every ns-3 run, as in examples/linux-validation.sh sharing.
-SIZES = [int(x) for x in os.environ.get(
-    'SIZES', '30000 100000 300000 1000000 3000000 10000000 30000000').split()]
+def parse_sizes(text):
+    try:
+        sizes = [int(x) for x in text.split()]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) <= 0:
+        sys.exit('linux-host-compare.py: SIZES="%s" (expected flow sizes in bytes, positive '
+                 'integers separated by spaces, e.g. "30000 100000")' % text)
+    return sizes
+
+
+SIZES = parse_sizes(os.environ.get(
+    'SIZES', '30000 100000 300000 1000000 3000000 10000000 30000000'))
 SHARING_ARGS = os.environ.get('SHARING_ARGS', '').split()
 
 

@@ -10,7 +10,9 @@ set(count 0)
 foreach(line ${lines})
   string(STRIP "${line}" suite)
   if(suite MATCHES "^distributed-training")
-    string(APPEND content "add_test([=[${suite}]=] [=[${RUNNER}]=] [=[--suite=${suite}]=])\n")
+    # --verbose: a failing suite prints which case failed, the check and its values.
+    string(APPEND content
+           "add_test([=[${suite}]=] [=[${RUNNER}]=] [=[--suite=${suite}]=] [=[--verbose]=])\n")
     if(suite MATCHES "linux-backend")
       # Real-time runs (the linux backend) must not share the CPU with other tests.
       string(APPEND content "set_tests_properties([=[${suite}]=] PROPERTIES RUN_SERIAL TRUE)\n")

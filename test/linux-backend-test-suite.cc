@@ -291,8 +291,11 @@ class EndToEndBytesConservedTestCase : public TestCase
         }
     }
 
-    /// The kernel's loss-recovery counters are read: every key, and recoveries only with
-    /// retransmissions (an RTO or a fast recovery always retransmits).
+    /// The kernel's loss-recovery counters are read: every key, a probe recovery only after a
+    /// probe, a spurious RTO only after an RTO. Not checked: "a recovery retransmits". Linux
+    /// enters fast recovery on reordering too, and the episode can end before anything is
+    /// retransmitted (measured here: 1-2 recoveries, 0 retransmissions, 0 drops, about every
+    /// other run), and a timed-out retransmission that the host queue refuses is not counted.
     void CheckLossCounters(const TrainingResult& r, const std::string& what)
     {
         for (const char* key : {"retransmitted_segments",
@@ -308,12 +311,9 @@ class EndToEndBytesConservedTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(r.inputs.at("tail_loss_probe_recoveries"),
                                     r.inputs.at("tail_loss_probes"),
                                     what + ": a probe recovery needs a probe");
-        if (r.inputs.at("retransmitted_segments") == 0)
-        {
-            NS_TEST_EXPECT_MSG_EQ(r.inputs.at("rto_timeouts") + r.inputs.at("fast_recoveries"),
-                                  0,
-                                  what + ": no recovery without a retransmission");
-        }
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(r.inputs.at("spurious_rtos"),
+                                    r.inputs.at("rto_timeouts"),
+                                    what + ": a spurious RTO needs an RTO");
     }
 };
 

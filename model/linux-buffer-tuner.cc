@@ -65,6 +65,20 @@ LinuxBufferTuner::GetTypeId()
     return tid;
 }
 
+namespace
+{
+/// TcpSocketBase::GetRWnd() is protected (public in no release up to 3.48); a member pointer
+/// formed through a derived class reads it, as a subclass may.
+struct PeerWindowReader : public TcpSocketBase
+{
+    /// \param socket a socket \return the window its peer advertises now, bytes (0: none yet)
+    static uint32_t Get(const TcpSocketBase& socket)
+    {
+        return (socket.*(&PeerWindowReader::GetRWnd))();
+    }
+};
+} // namespace
+
 LinuxBufferTuner::LinuxBufferTuner()
     : m_wmemMax(TrainingNetwork::LINUX_WMEM[2]),
       m_rmemDefault(TrainingNetwork::LINUX_RMEM[1]),
@@ -127,6 +141,11 @@ LinuxBufferTuner::Start()
         return;
     }
     m_started = true;
+    // The window the peer advertises now: ns-3 fires RWND only when it changes, and on a
+    // socket accepted from a listener it arrived before this tuner (the peer's SYN and ACK),
+    // then stays while the peer drains its socket. A connecting socket learns it from the
+    // SYN-ACK later (0 until then).
+    m_peerWindow = PeerWindowReader::Get(*m_socket);
     m_window = m_rmemDefault / 2;
     if (m_limitReceiveWindow)
     {

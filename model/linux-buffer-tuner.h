@@ -50,9 +50,12 @@ namespace ns3
  * is ConfigureTcp's: every receive buffer is the Linux window plus RECEIVE_BUFFER_MARGIN
  * (64 KiB), and a send buffer never exceeds the window the peer advertises minus that
  * margin, i.e. the peer's Linux window (as advertised now: a receiver's SYN window is its
- * creation-time buffer). A Linux sender's buffer is not bounded by the peer's
- * window, but a window-limited sender sends no more either way; the receive window is up to
- * 64 KiB larger than Linux's (it rarely limits a flow whose receiver drains its socket).
+ * creation-time buffer). The tuner learns that window from the RWND trace, which fires only on
+ * a change, so Start() first reads the window the socket holds: on a socket accepted from a
+ * listener (the PS's) it arrived before the tuner and may never change. A Linux sender's buffer is
+ * not bounded by the peer's window, but a window-limited sender sends no more either way; the
+ * receive window is up to 64 KiB larger than Linux's (it rarely limits a flow whose receiver drains
+ * its socket).
  */
 class LinuxBufferTuner : public Object
 {

@@ -216,16 +216,14 @@ FillUtilisation(const TrainingScenario& s,
     double best = -1;
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        const std::string name = h < s.workers ? "worker" + std::to_string(h)
-                                               : "server" + std::to_string(h - s.workers);
+        const std::string name = TrainingNetwork::GetHostName(s, h);
         // Counted bytes / (undilated rate x undilated window) = the dilated run's fraction.
         const double up = (after[h].up - before[h].up) * 8.0 / (rate * window);
         const double down = (after[h].down - before[h].down) * 8.0 / (rate * window);
-        result.linkUtilisation[name + "->switch"] = up;
-        result.linkUtilisation["switch->" + name] = down;
-        for (auto [u, link] :
-             {std::make_pair(up, name + "->switch"), std::make_pair(down, "switch->" + name)})
+        for (auto [u, link] : {std::make_pair(up, TrainingNetwork::GetLinkName(name, true)),
+                               std::make_pair(down, TrainingNetwork::GetLinkName(name, false))})
         {
+            result.linkUtilisation[link] = u;
             if (u > best)
             {
                 best = u;
@@ -238,7 +236,10 @@ FillUtilisation(const TrainingScenario& s,
 /// Drops, retransmissions and loss recoveries of the whole testbed into result.inputs (the
 /// keys of the packet backend's counters where they mean the same).
 void
-FillCongestion(const LinuxTestbed& bed, uint32_t hosts, TrainingResult& result)
+FillCongestion(const TrainingScenario& s,
+               const LinuxTestbed& bed,
+               uint32_t hosts,
+               TrainingResult& result)
 {
     result.inputs["drops_queue_disc"] = static_cast<double>(bed.CountQdiscDrops());
     // Linux counter -> result input. TCPTimeouts counts RTO expiries (ns-3: rto_timeouts);
@@ -253,14 +254,22 @@ FillCongestion(const LinuxTestbed& bed, uint32_t hosts, TrainingResult& result)
     std::map<std::string, double> sum;
     for (uint32_t h = 0; h < hosts; ++h)
     {
+        std::map<std::string, double> own;
         bed.RunIn(h,
                   [&]
                   {
-                      for (const auto& [name, value] : KernelTcpCounters())
-                      {
-                          sum[name] += value;
-                      }
+                      own = KernelTcpCounters();
                   });
+        for (const auto& [name, value] : own)
+        {
+            sum[name] += value;
+        }
+        // Which host lost: per host where non-zero, as the packet backend's "drops:PORT".
+        if (own["Tcp:RetransSegs"] > 0)
+        {
+            result.inputs["retransmitted_segments:" + TrainingNetwork::GetHostName(s, h)]
+                = own["Tcp:RetransSegs"];
+        }
     }
     for (const auto& [counter, input] : keys)
     {
@@ -321,7 +330,7 @@ Execute(Run& run)
     {
         run.result.AddTransfer(r);
     }
-    FillCongestion(bed, hosts, run.result);
+    FillCongestion(s, bed, hosts, run.result);
     if (!job.error.empty())
     {
         throw TrainingInputError(job.error);

@@ -19,11 +19,17 @@ more interference between jobs").
   --concurrency=DIRECTION
                   per number n of a job's workers with a transfer of that direction under way
                   (1 ms bins): how many ms, and each worker's mean rate in Gb/s there
+  --phase        per worker w > 0 and step of w, where w's step starts within worker 0's step
+                  that was under way then: (start - that step's start) / its length, 0 (or
+                  near 1) when the workers run in step, 0.5 when they alternate; all steps, then
+                  the mean distance from in-step, min(phase, 1 - phase), over steps >= --warmup.
+                  Used by doc/linux-backend.rst ("Why Linux's async workers take turns")
 
 Exit status 1 with a message naming the file for a missing file, bad JSON, or a file without
 transfer records.
 """
 
+import bisect
 import collections
 import json
 import sys
@@ -170,8 +176,27 @@ def concurrency(jobs, direction, binw=1e-3):
                     j["name"], direction, n, k, len(bins), " ".join("%.2f" % g for g in gbps)))
 
 
+def phase(jobs, warmup):
+    for j in jobs:
+        own = collections.defaultdict(list)  # worker -> [(start, end, step)]
+        for s in j["steps"]:
+            own[s["worker"]].append((s["start_s"], s["end_s"], s["step"]))
+        ref = sorted(own.get(0, []))
+        starts = [r[0] for r in ref]
+        for w in sorted(k for k in own if k > 0):
+            values = []
+            for start, _, step in sorted(own[w]):
+                i = bisect.bisect_right(starts, start) - 1
+                if i >= 0 and start < ref[i][1]:
+                    values.append((step, (start - ref[i][0]) / (ref[i][1] - ref[i][0])))
+            late = [min(v, 1 - v) for step, v in values if step >= warmup]
+            print("  %-8s worker %d against worker 0, phase per step: %s; mean distance from "
+                  "in step %.2f" % (j["name"], w, " ".join("%.2f" % v for _, v in values),
+                                    mean(late)))
+
+
 def main(argv):
-    files, warmup, overlaps, directions, spreads = [], 1, [], [], False
+    files, warmup, overlaps, directions, spreads, phases_on = [], 1, [], [], False, False
     for a in argv:
         if a.startswith("--warmup="):
             try:
@@ -182,17 +207,20 @@ def main(argv):
             overlaps.append(a.split("=", 1)[1])
         elif a == "--spread":
             spreads = True
+        elif a == "--phase":
+            phases_on = True
         elif a.startswith("--concurrency="):
             directions.append(a.split("=", 1)[1])
             if directions[-1] not in ("down", "up"):
                 fail("--concurrency: '%s' (expected down or up)" % directions[-1])
         elif a.startswith("--"):
-            fail("unknown option '%s' (expected --warmup, --overlap, --spread, --concurrency)" % a)
+            fail("unknown option '%s' (expected --warmup, --overlap, --spread, --concurrency, "
+                 "--phase)" % a)
         else:
             files.append(a)
     if not files:
         fail("usage: transfer-phases.py RESULT.json... [--warmup=N] [--overlap=A/B] "
-             "[--spread] [--concurrency=down|up]")
+             "[--spread] [--concurrency=down|up] [--phase]")
     for path in files:
         for name, jobs in load(path):
             print("%s: %s (means over steps >= %d)" % (path, name, warmup))
@@ -203,6 +231,8 @@ def main(argv):
                 spread(jobs, warmup)
             for d in directions:
                 concurrency(jobs, d)
+            if phases_on:
+                phase(jobs, warmup)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,11 @@ as the result's inputs give it; M / B = 8.30 ms):
    Lines file: with --sharing=ps both pulls and both pushes share B to the end (spread 0), with
    --sharing=fcfs the second worker's transfer ends M/B after the first's, in a phase of 2M/B
    (spread 1/2 = (K - 1) / K).
-4. A missing file and a bad --overlap are refused with exit status 1 and a message naming them.
+4. --phase on one async-PS job, K = 2 on the star (same layer, 4 steps): under --sharing=ps the
+   workers stay in step (phase 0 every step); under --sharing=fcfs worker 0 pulls first, so in
+   units of M/B its steps run [0, 2], [2, 4], [4, 6], ... and worker 1's [0, 3], [3, 5], [5, 7]:
+   phases 0, then 0.5 (alternating), mean distance from in step 0.5 over steps >= 1.
+5. A missing file and a bad --overlap are refused with exit status 1 and a message naming them.
 
 Usage: transfer-phases-check.py SIM   (SIM: the distributed-training-sim program)
 """
@@ -75,6 +79,21 @@ def spreads(sim, tmp, sharing):
     return float(m.group(1)), float(m.group(2))
 
 
+def phase_distance(sim, tmp, sharing):
+    """(phases, mean distance from in step) of worker 1 in a K = 2 async-PS job."""
+    out = os.path.join(tmp, "async-" + sharing + ".json")
+    r = run([sim, "--backend=flow", "--sharing=" + sharing, "--mode=async", "--workers=2",
+             "--steps=4", "--warmup=1", "--profile=" + os.path.join(tmp, "one-layer.json"),
+             "--output=" + out])
+    check(r.returncode == 0, "async %s: the simulator failed: %s" % (sharing, r.stderr))
+    r = run([sys.executable, TOOL, out, "--warmup=1", "--phase"])
+    check(r.returncode == 0, "transfer-phases.py --phase failed: " + r.stderr)
+    m = re.search(r"phase per step: ([\d. ]+); mean distance from in step ([\d.]+)$", r.stdout,
+                  re.M)
+    check(m is not None, "no phase line in: " + r.stdout)
+    return [float(x) for x in m.group(1).split()], float(m.group(2))
+
+
 def phases(path, *options):
     r = run([sys.executable, TOOL, path, "--warmup=0"] + list(options))
     check(r.returncode == 0, "transfer-phases.py failed: " + r.stderr)
@@ -119,12 +138,19 @@ def main():
         near(down, 0.5, 0.01, "fcfs sharing: spread of the pulls")
         near(up, 0.5, 0.01, "fcfs sharing: spread of the pushes")
 
+        values, distance = phase_distance(sim, tmp, "ps")
+        check(values == [0.0] * 4 and distance == 0.0, "ps: phases %s, expected 0" % values)
+        values, distance = phase_distance(sim, tmp, "fcfs")
+        check(values == [0.0, 0.5, 0.5, 0.5] and distance == 0.5,
+              "fcfs: phases %s (distance %.2f), expected 0 0.5 0.5 0.5" % (values, distance))
+
         r = run([sys.executable, TOOL, os.path.join(tmp, "missing.json")])
         check(r.returncode == 1 and "missing.json" in r.stderr, "missing file: " + r.stderr)
         r = run([sys.executable, TOOL, os.path.join(tmp, "in-phase.json"), "--overlap=z:down/a:up"])
         check(r.returncode == 1 and "'z:down'" in r.stderr, "bad --overlap: " + r.stderr)
     print("PASS transfer-phases.py: in phase 2M/B per phase, anti-phase M/B, overlaps as worked, "
-          "spread 0 under ps and 1/2 under fcfs at K = 2")
+          "spread 0 under ps and 1/2 under fcfs at K = 2, async workers in step under ps and "
+          "alternating under fcfs")
 
 
 if __name__ == "__main__":

@@ -363,6 +363,19 @@ TcpSmallQueuesSocket::GetSmoothedRtt() const
 double
 TcpSmallQueuesSocket::GetPacingRate() const
 {
+    // Linux updates sk_pacing_rate once per ACK, after processing it (tcp_ack() ->
+    // tcp_update_pacing_rate()), not as the socket sends: the first call after an ACK fixes it.
+    if (m_rateStale)
+    {
+        m_pacingRate = ComputePacingRate();
+        m_rateStale = false;
+    }
+    return m_pacingRate;
+}
+
+double
+TcpSmallQueuesSocket::ComputePacingRate() const
+{
     // tcp_update_pacing_rate(); before the first RTT sample Linux's rate is unlimited (~0UL),
     // or SO_MAX_PACING_RATE.
     const double cap = m_tcb->m_pacing ? m_tcb->m_maxPacingRate.GetBitRate() / 8.0
@@ -554,6 +567,7 @@ TcpSmallQueuesSocket::SampleRtt(const TcpHeader& h)
     {
         return;
     }
+    m_rateStale = true;
     if (m_synPending)
     {
         m_synPending = false;

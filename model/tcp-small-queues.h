@@ -44,9 +44,10 @@ class Socket;
  * moment it sends it (its "Tx" trace; the packet carries a tag naming the socket) until it
  * leaves the host's NIC (PhyTxEnd) or is dropped on the host (the device's MacTxDrop, the
  * traffic-control layer's TcDrop, the root queue disc's Drop), and makes AvailableWindow()
- * return 0 while that count is at least the limit, with the pacing rate worked out as Linux's
- * tcp_update_pacing_rate(): ratio x max(cwnd, unacknowledged) / srtt (ratio 200 % while
- * cwnd < ssthresh / 2, else 120 %), capped by the socket's MaxPacingRate when pacing is on.
+ * return 0 while that count is at least the limit, with the pacing rate worked out once per
+ * ACK as Linux's tcp_update_pacing_rate(): ratio x max(cwnd, unacknowledged) / srtt (ratio
+ * 200 % while cwnd < ssthresh / 2, else 120 %), capped by the socket's MaxPacingRate when
+ * pacing is on.
  * srtt is this socket's own (microseconds, from the handshake and from segments never
  * retransmitted, Linux's rules): ns-3's estimate counts whole milliseconds when timestamps are
  * on. As Linux, it never throttles a socket with at most one segment unacknowledged, and its
@@ -109,7 +110,8 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     uint64_t GetThrottleCount() const;
     /// \return the socket's own smoothed RTT (0 before its first sample)
     Time GetSmoothedRtt() const;
-    /// \return the pacing rate of the limit in bytes per second (the formula above)
+    /// \return the pacing rate of the limit in bytes per second (the formula above), as
+    /// worked out at the first call after the last ACK
     double GetPacingRate() const;
 
     /**
@@ -157,6 +159,8 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     void SampleRtt(const TcpHeader& h);
     /// srtt = 7/8 srtt + 1/8 sample (tcp_rtt_estimator); the first sample sets it.
     void UpdateRtt(Time sample);
+    /// \return the pacing rate from the socket's state now (tcp_update_pacing_rate())
+    double ComputePacingRate() const;
     /// Hold cwnd where Linux's validated window would be (see the .cc).
     void ValidateCwnd() const;
     /// Resume sending after a TX completion (tcp_tsq_handler).
@@ -172,6 +176,8 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     uint64_t m_id;                         //!< the registry key the packet tags carry
     TracedValue<uint32_t> m_localBytes{0}; //!< bytes queued locally
     mutable bool m_throttled{false};       //!< TSQ_THROTTLED
+    mutable double m_pacingRate{0};        //!< sk_pacing_rate, bytes per second
+    mutable bool m_rateStale{true};        //!< an ACK arrived since m_pacingRate was worked out
     mutable uint64_t m_throttles{0};       //!< times throttled
     /// cwnd Linux would have: ns-3's the last time it limited the flow, lowered by reductions
     mutable uint32_t m_validCwnd{std::numeric_limits<uint32_t>::max()};

@@ -15,7 +15,8 @@
 # (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); hostq (hosts' NICs
 # of 1000 packets, not part of the preset) for the experiment of doc/linux-backend.rst;
 # linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
-# advertised). Names
+# advertised); tsq: TCP small queues (--tcpSmallQueues, not part of the preset); tsqfloor: TSQ
+# with its two-segment floor as the only limit (PacingShift 31). Names
 # joined by "+" combine them (cc+autotune, linux+hostq). A "-dil" suffix (stock-dil, linux-dil,
 # cc+autotune-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the linux
 # run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at each
@@ -27,7 +28,10 @@
 # that exists keeps its rows and only the missing points run (delete a row to re-run it); POINTS
 # (e.g. "grid-1000p:4,grid-100p:8") limits the scenarios and K of the runs and the tables, which
 # give mean and max |error| over all points and per group: sync PS, async PS, the ring.
-# Environment: BUILD (default build).
+# Environment: BUILD (default build); RECORDS=1 writes each training run's records beside its
+# JSON (OUT/host-training-CONFIG-SCENARIO-K.jsonl) and a third table, TABLE with "-congestion"
+# before its extension: drops at the PS's own NIC, all drops, RTOs, and the pull and push
+# spreads of transfer-phases.py --spread.
 import csv, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -43,6 +47,11 @@ SETTINGS = {
     # in for what keeps a Linux sender from losing segments in its own qdisc (TCP small queues,
     # and a local qdisc drop is returned to TCP, which backs off and resends: no loss recovery).
     'hostq': ['--hostQueue=1000p'],
+    # Not part of the preset: Linux's TCP small queues (TcpSmallQueuesSocket), what hostq stood
+    # in for (doc/linux-backend.rst, "TCP small queues").
+    'tsq': ['--tcpSmallQueues=true'],
+    # TSQ with the two-segment floor as the only limit (no pacing-rate term: 2^-31 s of it).
+    'tsqfloor': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::PacingShift=31'],
 }
 CONFIGS = {'stock': [], 'linux': ['--hostModel=linux']}
 CONFIGS.update(SETTINGS)
@@ -219,6 +228,14 @@ def result_row(res):
             'rto': '%g' % inputs.get('rto_timeouts', 0)}
 
 
+def records(res):
+    """RECORDS=1 keeps each run's records next to its result (RES.jsonl, for
+    examples/transfer-phases.py --spread); by default none are written."""
+    if os.environ.get('RECORDS', '0') == '1':
+        return '--recordsFile=' + res[:-len('.json')] + '.jsonl'
+    return '--records=false'
+
+
 def training_runs(out, build, points, config):
     """OUT/host-training-CONFIG.csv with every point of POINTS: the rows it already holds are kept
     (delete a row or the file to re-run it), the missing points are run."""
@@ -237,7 +254,7 @@ def training_runs(out, build, points, config):
         tasks.append((name, k, res, [os.path.join(build, 'bin', 'distributed-training-sim')]
                       + args + config_args(config, tcp, dilation)
                       + ['--workers=' + k, '--backend=packet', '--output=' + res,
-                         '--records=false', '--progress=false']))
+                         records(res), '--progress=false']))
     with ThreadPoolExecutor(int(os.environ.get('JOBS', '2'))) as pool:
         list(pool.map(lambda t: os.path.exists(t[2]) or run(t[3]), tasks))
     for name, k, res, _ in tasks:
@@ -249,6 +266,45 @@ def training_runs(out, build, points, config):
             r = rows[key]
             f.write('%s,%s,%s,%s,%s\n' % (key[0], key[1], r['throughput'], r['drops'], r['rto']))
     return {key: r for key, r in rows.items() if key in points}
+
+
+def spread(jsonl):
+    """(pull, push) spread of a run's records (examples/transfer-phases.py --spread)."""
+    import re
+    here = os.path.dirname(os.path.abspath(__file__))
+    p = subprocess.run([sys.executable, os.path.join(here, 'transfer-phases.py'), jsonl,
+                        '--spread'], capture_output=True, text=True)
+    m = re.search(r'down ([0-9.]+)\s+up ([0-9.]+)', p.stdout)
+    return (m.group(1), m.group(2)) if m else ('-', '-')
+
+
+def congestion_table(out, points, configs):
+    """With RECORDS=1: per point and configuration, samples/s, drops at the PS's own NIC
+    (server0->switch), all drops, RTO expiries and the pull and push spreads, an rst table
+    OUT/TABLE with -congestion before its extension."""
+    import json
+    rule = '============== === ' + ' '.join(['=' * 20, '=' * 9] + ['=' * 6] * 5)
+    lines = [rule, '%-14s %-3s %-20s %-9s %-6s %-6s %-6s %-6s %-6s' % (
+        'scenario', 'K', 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
+        'push'), rule]
+    for (name, k) in sorted(points, key=lambda x: (x[0], int(x[1]))):
+        for config in configs:
+            res = os.path.join(out, 'host-training-%s-%s-%s.json' % (config, name, k))
+            if not os.path.exists(res):
+                continue
+            r = json.load(open(res))['results'][0]
+            i = r.get('inputs', {})
+            pull, push = spread(res[:-len('.json')] + '.jsonl')
+            lines.append('%-14s %-3s %-20s %-9.1f %-6g %-6g %-6g %-6s %-6s' % (
+                name, k, config, r['throughput_samples_per_s'],
+                i.get('drops:server0->switch', 0),
+                i.get('drops_device', 0) + i.get('drops_queue_disc', 0),
+                i.get('rto_timeouts', 0), pull, push))
+    lines.append(rule)
+    base, ext = os.path.splitext(os.environ.get('TABLE', 'host-training.rst'))
+    text = '\n'.join(line.rstrip() for line in lines) + '\n'
+    open(os.path.join(out, base + '-congestion' + ext), 'w').write(text)
+    print(text)
 
 
 def linux_reference(results_csv):
@@ -310,6 +366,8 @@ def training(out, build, results_csv, matrix, configs):
     text = '\n'.join(line.rstrip() for line in lines) + '\n'
     open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)
     print(text)
+    if os.environ.get('RECORDS', '0') == '1':
+        congestion_table(out, points, configs)
 
 
 def main():

@@ -372,6 +372,15 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.delayedAck = S::ParseBool(n, v);
                      }));
+    o.push_back(Make("tcpSmallQueues",
+                     "false",
+                     "Linux's TCP small queues: each socket keeps about 1 ms of its pacing rate "
+                     "(at least 2 segments) in its host's NIC queue, the rest waits in the socket "
+                     "(packet backend; not part of --hostModel=linux)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.tcpSmallQueues = S::ParseBool(n, v);
+                     }));
 }
 
 /// Network and congestion options.

@@ -70,6 +70,7 @@ SetWorkerAttributes(Ptr<Application> app,
     app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
     app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
     app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
+    app->SetAttribute("TcpSmallQueues", BooleanValue(scenario.tcpSmallQueues));
 }
 
 } // namespace
@@ -122,6 +123,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
         ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
         ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         ps->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
+        ps->SetAttribute("TcpSmallQueues", BooleanValue(scenario.tcpSmallQueues));
         ps->SetModel(profile, layers[p]);
         servers.Get(p)->AddApplication(ps);
         apps.Add(ps);

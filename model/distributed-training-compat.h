@@ -28,6 +28,9 @@
  *  - ns-3.42 deprecated EventId::IsRunning for IsPending (removed later); both are
  *    !IsExpired(), which every release has, so the sources use that and need nothing here.
  *  - ns-3.42: Create<T>() refuses Object subclasses; CreateObject<T>() works in every release.
+ *  - ns-3.45: Object::GetInstanceTypeId() became final (CHANGES.md). Before, TcpSocketBase
+ *    overrode it to return its own TypeId, so a subclass (TcpSmallQueuesSocket) must override it
+ *    again up to 3.44 and may not from 3.45: DT_OVERRIDES_INSTANCE_TYPE_ID.
  *  - ns-3.42 behaviour (no API change): TcpCubic and TcpLinuxReno stop growing cwnd while it
  *    does not limit the flow (commit f75345fa0, issue #966). With ns-3's pacing rate
  *    ratio x cwnd / srtt and its millisecond timestamp RTT samples, that cut one 10 G capped
@@ -42,6 +45,9 @@
 #ifndef DT_NS3_VERSION
 #error "DT_NS3_VERSION is not defined: build the module through its CMakeLists.txt"
 #endif
+
+/// Whether a subclass of TcpSocketBase overrides GetInstanceTypeId() (final from ns-3.45).
+#define DT_OVERRIDES_INSTANCE_TYPE_ID (DT_NS3_VERSION < 345)
 
 namespace ns3
 {

@@ -4,12 +4,15 @@
 
 #include "parameter-server-application.h"
 
+#include "training-app-attributes.h"
+
 #include "ns3/boolean.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-small-queues.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -92,7 +95,10 @@ ParameterServerApplication::GetTypeId()
                               "TCP trace sources from here (CongestionMonitor does)",
                               MakeTraceSourceAccessor(&ParameterServerApplication::m_socketTrace),
                               "ns3::TensorConnection::SocketTracedCallback");
-    return tid;
+    // The attribute every training application has (training-app-attributes.h).
+    static const TypeId withSocket
+        = AddTcpSmallQueuesAttribute(tid, &ParameterServerApplication::m_tcpSmallQueues);
+    return withSocket;
 }
 
 ParameterServerApplication::ParameterServerApplication()
@@ -174,7 +180,7 @@ ParameterServerApplication::StartApplication()
     const PsServerProtocol::Config config{m_index, m_workers, m_mode == SYNC, m_overlap, order};
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<PsServerProtocol>(transport, m_profile, m_layers, config, m_rng);
-    m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
         NS_FATAL_ERROR("ParameterServerApplication: cannot bind port " << m_port);

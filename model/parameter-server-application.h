@@ -139,7 +139,8 @@ class ParameterServerApplication : public Application, private SimulatorTranspor
 
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< uplinks done
     TracedCallback<uint32_t, uint32_t, Time> m_updatesTrace; //!< worker's step applied
-    TracedCallback<Ptr<Socket>> m_socketTrace;               //!< socket opened
+    bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
+    TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 
 } // namespace ns3

@@ -12,6 +12,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-small-queues.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -120,7 +121,10 @@ RingAllReduceApplication::GetTypeId()
                               "TCP trace sources from here (CongestionMonitor does)",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_socketTrace),
                               "ns3::TensorConnection::SocketTracedCallback");
-    return tid;
+    // The attribute every training application has (training-app-attributes.h).
+    static const TypeId withSocket
+        = AddTcpSmallQueuesAttribute(tid, &RingAllReduceApplication::m_tcpSmallQueues);
+    return withSocket;
 }
 
 RingAllReduceApplication::RingAllReduceApplication()
@@ -246,7 +250,7 @@ RingAllReduceApplication::StartApplication()
         m_protocol->MaybeStart(); // no network
         return;
     }
-    m_listener = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
         NS_FATAL_ERROR("RingAllReduceApplication: cannot bind port " << m_port);
@@ -256,7 +260,7 @@ RingAllReduceApplication::StartApplication()
         MakeCallback(&RingAllReduceApplication::HandleConnectionRequest, this),
         MakeCallback(&RingAllReduceApplication::HandleAccept, this));
 
-    Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+    Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
     s->Bind();
     s->SetConnectCallback(MakeCallback(&RingAllReduceApplication::HandleConnected, this),
                           MakeCallback(&RingAllReduceApplication::HandleConnectionFailed, this));

@@ -179,7 +179,8 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< chunk arrived
     TracedCallback<uint32_t, uint32_t, uint32_t, Time, Time, uint32_t, uint64_t>
-        m_bucketTrace;                         //!< bucket reduced
+        m_bucketTrace;            //!< bucket reduced
+    bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
     TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 

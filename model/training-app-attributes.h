@@ -7,6 +7,7 @@
 
 #include "training-scenario.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/type-id.h"
@@ -60,6 +61,27 @@ AddWorkerHostAttributes(TypeId tid,
                       TimeValue(d.startJitter),
                       MakeTimeAccessor(jitter),
                       MakeTimeChecker(Seconds(0)));
+}
+
+/**
+ * \ingroup distributed-training
+ * \brief The TcpSmallQueues attribute of every training application (its TCP sockets are
+ * TcpSmallQueuesSocket: --tcpSmallQueues). One definition of its name, help and default.
+ * \tparam T the application class
+ * \param tid the TypeId being built
+ * \param member the flag
+ * \return tid
+ */
+template<typename T>
+TypeId
+AddTcpSmallQueuesAttribute(TypeId tid, bool T::*member)
+{
+    return tid.AddAttribute("TcpSmallQueues",
+                            "Open TCP sockets with Linux's TCP small queues (TcpSmallQueuesSocket) "
+                            "instead of ns-3's TcpSocketBase",
+                            BooleanValue(TrainingScenario().tcpSmallQueues),
+                            MakeBooleanAccessor(member),
+                            MakeBooleanChecker());
 }
 
 } // namespace ns3

@@ -88,6 +88,10 @@ NetworkToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
         j["buffer_autotuning"] = s.bufferAutotuning;
         j["delayed_ack"] = s.delayedAck;
     }
+    if (s.tcpSmallQueues)
+    {
+        j["tcp_small_queues"] = true; // (scenarios without it print as before)
+    }
     j["cross_traffic"] = s.crossTraffic;
     if (s.crossTraffic != "none")
     {

@@ -104,6 +104,9 @@ class TrainingScenario
     /// Linux's delayed ACKs (an ACK per two full segments, or after 40 ms) instead of the
     /// module's ACK per segment (packet backend).
     bool delayedAck{false};
+    /// Linux's TCP small queues (TcpSmallQueuesSocket): a socket keeps only about 1 ms of its
+    /// pacing rate (at least two segments) in its host's queues (packet backend).
+    bool tcpSmallQueues{false};
     /// Host TCP defaults: "ns3" (the module's: ns-3 TCP, one ACK per segment) or "linux"
     /// (ApplyHostModel: Linux's algorithms and defaults, doc/congestion.rst).
     std::string hostModel{"ns3"};

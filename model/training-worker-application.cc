@@ -12,6 +12,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/tcp-small-queues.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
 
@@ -86,7 +87,10 @@ TrainingWorkerApplication::GetTypeId()
                               "TCP trace sources from here (CongestionMonitor does)",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_socketTrace),
                               "ns3::TensorConnection::SocketTracedCallback");
-    return tid;
+    // The attribute every training application has (training-app-attributes.h).
+    static const TypeId withSocket
+        = AddTcpSmallQueuesAttribute(tid, &TrainingWorkerApplication::m_tcpSmallQueues);
+    return withSocket;
 }
 
 TrainingWorkerApplication::TrainingWorkerApplication()
@@ -187,7 +191,7 @@ TrainingWorkerApplication::StartApplication()
                                                     m_rng);
     for (std::size_t p = 0; p < m_servers.size(); ++p)
     {
-        Ptr<Socket> s = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
+        Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
         s->Bind();
         s->SetConnectCallback(
             MakeCallback(&TrainingWorkerApplication::HandleConnected, this),

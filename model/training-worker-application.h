@@ -127,7 +127,8 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
 
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< downlink done
-    TracedCallback<Ptr<Socket>> m_socketTrace;                             //!< socket opened
+    bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
+    TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 
 } // namespace ns3

@@ -32,7 +32,7 @@
 # JSON (OUT/host-training-CONFIG-SCENARIO-K.jsonl) and a third table, TABLE with "-congestion"
 # before its extension: drops at the PS's own NIC, all drops, RTOs, and the pull and push
 # spreads of transfer-phases.py --spread.
-import csv, os, subprocess, sys
+import csv, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
 # The preset's settings, each added on its own to stock ns-3 (doc/congestion.rst).
@@ -191,7 +191,6 @@ def sharing(out, build, linux_csv, configs):
 
 def grid_points(matrix):
     """(scenario, K) -> (options, linux dilation) of a validation matrix, limited by POINTS."""
-    import json
     m = json.load(open(matrix))
     keep = [p.split(':') for p in os.environ.get('POINTS', '').split(',') if p]
     out = {}
@@ -220,7 +219,6 @@ def option(name, value):
 
 def result_row(res):
     """(throughput, drops, RTOs) of one driver output."""
-    import json
     r = json.load(open(res))['results'][0]
     inputs = r.get('inputs', {})
     drops = inputs.get('drops_device', 0) + inputs.get('drops_queue_disc', 0)
@@ -228,10 +226,14 @@ def result_row(res):
             'rto': '%g' % inputs.get('rto_timeouts', 0)}
 
 
+# RECORDS=1: keep each training run's records and write the congestion table.
+RECORDS = os.environ.get('RECORDS', '0') == '1'
+
+
 def records(res):
     """RECORDS=1 keeps each run's records next to its result (RES.jsonl, for
     examples/transfer-phases.py --spread); by default none are written."""
-    if os.environ.get('RECORDS', '0') == '1':
+    if RECORDS:
         return '--recordsFile=' + res[:-len('.json')] + '.jsonl'
     return '--records=false'
 
@@ -270,7 +272,6 @@ def training_runs(out, build, points, config):
 
 def spread(jsonl):
     """(pull, push) spread of a run's records (examples/transfer-phases.py --spread)."""
-    import re
     here = os.path.dirname(os.path.abspath(__file__))
     p = subprocess.run([sys.executable, os.path.join(here, 'transfer-phases.py'), jsonl,
                         '--spread'], capture_output=True, text=True)
@@ -282,7 +283,6 @@ def congestion_table(out, points, configs):
     """With RECORDS=1: per point and configuration, samples/s, drops at the PS's own NIC
     (server0->switch), all drops, RTO expiries and the pull and push spreads, an rst table
     OUT/TABLE with -congestion before its extension."""
-    import json
     rule = '============== === ' + ' '.join(['=' * 20, '=' * 9] + ['=' * 6] * 5)
     lines = [rule, '%-14s %-3s %-20s %-9s %-6s %-6s %-6s %-6s %-6s' % (
         'scenario', 'K', 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
@@ -366,7 +366,7 @@ def training(out, build, results_csv, matrix, configs):
     text = '\n'.join(line.rstrip() for line in lines) + '\n'
     open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)
     print(text)
-    if os.environ.get('RECORDS', '0') == '1':
+    if RECORDS:
         congestion_table(out, points, configs)
 
 

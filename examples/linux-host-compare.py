@@ -15,8 +15,10 @@
 # (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); hostq (hosts' NICs
 # of 1000 packets, not part of the preset) for the experiment of doc/linux-backend.rst;
 # linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
-# advertised); tsq: TCP small queues (--tcpSmallQueues, not part of the preset); tsqfloor: TSQ
-# with its two-segment floor as the only limit (PacingShift 31). Names
+# advertised); tsq: TCP small queues (--tcpSmallQueues, not part of the preset; skbs of up to
+# 64 KiB as Linux's GSO sizing); tsqseg: TSQ with one-segment skbs (GsoMaxSize 0, the model
+# before 2026-11-24); tsqfloor: tsqseg with its two-segment floor as the only limit (PacingShift
+# 31). Names
 # joined by "+" combine them (cc+autotune, linux+hostq). A "-dil" suffix (stock-dil, linux-dil,
 # cc+autotune-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the linux
 # run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at each
@@ -51,7 +53,9 @@ SETTINGS = {
     # in for (doc/linux-backend.rst, "TCP small queues").
     'tsq': ['--tcpSmallQueues=true'],
     # TSQ with the two-segment floor as the only limit (no pacing-rate term: 2^-31 s of it).
-    'tsqfloor': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::PacingShift=31'],
+    'tsqfloor': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::PacingShift=31',
+                 '--ns3::TcpSmallQueuesSocket::GsoMaxSize=0'],
+    'tsqseg': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::GsoMaxSize=0'],
 }
 CONFIGS = {'stock': [], 'linux': ['--hostModel=linux']}
 CONFIGS.update(SETTINGS)

@@ -17,7 +17,8 @@
  * flow through its one NIC queue, --hostQueue) with its TCP settings (ConfigureTcp: segment
  * MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send buffer + 64 KiB, DelAckCount
  * 1, SACK, MinRto 200 ms; --hostModel=linux: Linux's CUBIC or Reno, delayed ACKs, buffer
- * autotuning and a start jitter, doc/congestion.rst). TcpDctcp runs over a RED queue disc with
+ * autotuning and a start jitter, doc/congestion.rst; --tcpSmallQueues: the senders' sockets are
+ * TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs over a RED queue disc with
  * ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example, QW 1,
  * MaxSize = --queue; device queues 2 packets so RED holds the queue); the others over the plain
  * DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's BBR).
@@ -85,6 +86,8 @@ struct Options
     std::string hostModel{"ns3"}; //!< --hostModel
     bool autotuning{false};       //!< --bufferAutotuning
     bool delayedAck{false};       //!< --delayedAck
+    bool smallQueues{false};      //!< --tcpSmallQueues
+    std::vector<std::pair<std::string, std::string>> sysctls; //!< --linuxSysctl
     std::vector<double> arrivals; //!< start time of each flow, seconds (derived, jitter included)
     std::vector<double> nominal;  //!< i x stagger: the arrivals the models are given
 };
@@ -302,6 +305,15 @@ AddStackOptions(std::vector<StudyOption>& t)
                   {
                       o.sharedQueue = S::ParseBool(n, v);
                   }},
+                 {"tcpSmallQueues",
+                  "false",
+                  "ns-3 senders with Linux's TCP small queues (TcpSmallQueuesSocket; not part "
+                  "of --hostModel=linux; a Linux sender always has them)",
+                  false,
+                  [](Options& o, auto& n, auto& v)
+                  {
+                      o.smallQueues = S::ParseBool(n, v);
+                  }},
                  {"stack",
                   "ns3",
                   "ns3 (simulated TCP) or linux (kernel TCP in namespaces, root)",
@@ -313,6 +325,15 @@ AddStackOptions(std::vector<StudyOption>& t)
                           throw TrainingInputError(n + ": '" + v + "' (expected ns3 or linux)");
                       }
                       o.stack = v;
+                  }},
+                 {"linuxSysctl",
+                  "",
+                  "--stack=linux: sysctls set in every namespace before the run, "
+                  "name=value[,name=value] (e.g. net.ipv4.tcp_tso_rtt_log=0)",
+                  false,
+                  [](Options& o, auto& n, auto& v)
+                  {
+                      o.sysctls = LinuxTestbed::ParseSysctls(n, v);
                   }},
                  {"dilation",
                   "1",
@@ -525,6 +546,7 @@ SimulateLinux(const Options& o, bool sample)
     c.sampleSeconds = sample ? o.sample.GetSeconds() : 0;
     c.maxWallSeconds = o.maxSimTime.GetSeconds() * o.dilation;
     c.sharedSender = o.sharedQueue;
+    c.sysctls = o.sysctls;
     std::cerr << "note: --stack=linux: --delay is not emulated (no netem); the RTT is the "
                  "veth path's own"
               << std::endl;
@@ -588,7 +610,13 @@ SimulateNs3(const Options& o, bool sample)
                                     InetSocketAddress(Ipv4Address::GetAny(), port));
         Ptr<Application> sink = sinkHelper.Install(receiver).Get(0);
         sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &m, o.size, i));
-        BulkSendHelper bulk("ns3::TcpSocketFactory",
+        Ptr<Node> sender = cluster->GetWorkers().Get(o.sharedQueue ? 0 : i);
+        if (o.smallQueues)
+        {
+            TcpSmallQueuesSocketFactory::Install(sender);
+        }
+        BulkSendHelper bulk(o.smallQueues ? "ns3::TcpSmallQueuesSocketFactory"
+                                          : "ns3::TcpSocketFactory",
                             InetSocketAddress(cluster->GetServerAddress(0), port));
         bulk.SetAttribute("MaxBytes", UintegerValue(o.size));
         // BulkSend writes whole messages (a Send larger than the free buffer fails, unlike
@@ -596,8 +624,7 @@ SimulateNs3(const Options& o, bool sample)
         bulk.SetAttribute(
             "SendSize",
             UintegerValue(o.autotuning ? 10 * TrainingNetwork::GetSegmentSize(o.mtu) : 64 * 1024));
-        Ptr<Application> app
-            = bulk.Install(cluster->GetWorkers().Get(o.sharedQueue ? 0 : i)).Get(0);
+        Ptr<Application> app = bulk.Install(sender).Get(0);
         app->SetStartTime(Seconds(o.arrivals[i]));
         if (o.autotuning)
         {
@@ -860,7 +887,7 @@ void
 PrintSummary(const Options& o, const Plan& p, const Report& r)
 {
     std::printf("tcp=%s host=%s rate=%llubps N=%u S=%llu (%.3g BDP) stagger=%gs jitter=%gs "
-                "shared=%d queue=%s cap=%llubps seed=%u: lambda=%.3f residual=%.3f%s%s mean "
+                "shared=%d tsq=%d queue=%s cap=%llubps seed=%u: lambda=%.3f residual=%.3f%s%s mean "
                 "FCT measured %.1f us, fcfs %.1f us, ps %.1f us (overhead %.1f us, %.2f s "
                 "wall); calibrated fit w=%.2f (residual %.3f)\n",
                 o.tcp.c_str(),
@@ -872,6 +899,7 @@ PrintSummary(const Options& o, const Plan& p, const Report& r)
                 o.stagger.GetSeconds(),
                 o.startJitter.GetSeconds(),
                 o.sharedQueue ? 1 : 0,
+                o.smallQueues ? 1 : 0,
                 o.queue.c_str(),
                 static_cast<unsigned long long>(o.cap.GetBitRate()),
                 o.seed,
@@ -911,13 +939,13 @@ WriteCsvRow(const Options& o, const Plan& p, const Report& r)
         out << "rate_bps,tcp,flows,size_bytes,size_bdp,stagger_s,queue,cap_bps,lambda,"
                "residual,defined,complete,fct_measured_s,fct_fcfs_s,fct_ps_s,overhead_s,wall_s,"
                "w_fit,w_fit_residual,host_model,shared_queue,start_jitter_s,seed,stack,delayed_ack,"
-               "autotuning,dilation\n";
+               "autotuning,dilation,small_queues\n";
     }
     char line[640];
     std::snprintf(line,
                   sizeof(line),
                   "%.0f,%s,%u,%llu,%.6g,%.9g,%s,%.0f,%.6f,%.6f,%d,%d,%.9g,%.9g,%.9g,%.9g,%.3f,"
-                  "%.2f,%.6f,%s,%d,%.9g,%u,%s,%d,%d,%.6g\n",
+                  "%.2f,%.6f,%s,%d,%.9g,%u,%s,%d,%d,%.6g,%d\n",
                   static_cast<double>(o.rate.GetBitRate()),
                   o.tcp.c_str(),
                   o.flows,
@@ -944,7 +972,8 @@ WriteCsvRow(const Options& o, const Plan& p, const Report& r)
                   o.stack.c_str(),
                   o.delayedAck ? 1 : 0,
                   o.autotuning ? 1 : 0,
-                  o.dilation);
+                  o.dilation,
+                  o.smallQueues ? 1 : 0);
     out << line;
 }
 

@@ -154,6 +154,7 @@ Execute(Study& st)
     bedConfig.switchQueue = c.queue;
     bedConfig.hostQueue = c.queue;
     bedConfig.burstSeconds = c.burstSeconds;
+    bedConfig.sysctls = c.sysctls;
     LinuxTestbed bed(bedConfig);
     st.job.clock = LinuxClock(c.dilation);
     st.result.completion.assign(n, -1);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -43,6 +44,8 @@ class LinuxFlowStudy
         double maxWallSeconds{120};        //!< watchdog
         int nice{-5}; //!< nice value of the run thread (real time must not queue; if permitted)
         bool sharedSender{false}; //!< every flow from one sender namespace (one NIC)
+        /// more sysctls of every namespace (LinuxTestbed::Config::sysctls)
+        std::vector<std::pair<std::string, std::string>> sysctls;
     };
 
     /// What was measured (undilated seconds).

@@ -187,9 +187,48 @@ LinuxTestbed::CreateNamespaces()
         WriteProc("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
         WriteProc("/proc/sys/net/ipv4/tcp_slow_start_after_idle",
                   m_config.slowStartAfterIdle ? "1" : "0");
+        for (const auto& [name, value] : m_config.sysctls)
+        {
+            std::string path = "/proc/sys/" + name;
+            std::replace(path.begin(), path.end(), '.', '/');
+            if (!WriteProc(path, value))
+            {
+                Enter(home);
+                close(home);
+                throw TrainingInputError("linux backend: cannot set sysctl " + name + "=" + value
+                                         + " in a host namespace (" + path
+                                         + " absent or the value refused)");
+            }
+        }
         Enter(home);
     }
     close(home);
+}
+
+std::vector<std::pair<std::string, std::string>>
+LinuxTestbed::ParseSysctls(const std::string& option, const std::string& text)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        const auto eq = item.find('=');
+        const std::string name = item.substr(0, eq);
+        const bool nameOk = name.rfind("net.", 0) == 0 && name.find("..") == std::string::npos
+                            && name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.")
+                                   == std::string::npos;
+        const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+        if (!nameOk || value.empty()
+            || value.find_first_not_of("0123456789 -") != std::string::npos)
+        {
+            throw TrainingInputError(option + ": '" + item
+                                     + "' (expected name=value with a sysctl under net., e.g. "
+                                       "net.ipv4.tcp_tso_rtt_log=0, and an integer value)");
+        }
+        out.emplace_back(name, value);
+    }
+    return out;
 }
 
 void

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -50,7 +51,21 @@ class LinuxTestbed
         double burstSeconds{1e-3};       //!< tbf bucket: rate x this, at least 2 frames
         /// tcp_slow_start_after_idle of every host (the kernel default is 1)
         bool slowStartAfterIdle{true};
+        /// more sysctls of every host namespace, as (dotted name under net., value), e.g.
+        /// ("net.ipv4.tcp_tso_rtt_log", "0"); written after the ones above
+        std::vector<std::pair<std::string, std::string>> sysctls;
     };
+
+    /**
+     * \brief Parse "name=value[,name=value...]" (names under net., e.g.
+     * net.ipv4.tcp_tso_rtt_log=0) for Config::sysctls.
+     * \param option the option's name for messages
+     * \param text the list ("" for none)
+     * \return the pairs
+     * \throws TrainingInputError naming the option and the bad item
+     */
+    static std::vector<std::pair<std::string, std::string>> ParseSysctls(const std::string& option,
+                                                                         const std::string& text);
 
     /// Bytes a switch port has carried (Ethernet frames, as the kernel counts them).
     struct PortBytes

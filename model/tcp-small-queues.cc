@@ -36,6 +36,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("TcpSmallQueuesSocket");
 
 NS_OBJECT_ENSURE_REGISTERED(TcpSmallQueuesSocket);
+NS_OBJECT_ENSURE_REGISTERED(TcpSmallQueuesSocketFactory);
 
 namespace
 {
@@ -201,10 +202,27 @@ TcpSmallQueuesSocket::GetTypeId()
                             UintegerValue(10),
                             MakeUintegerAccessor(&TcpSmallQueuesSocket::m_pacingShift),
                             MakeUintegerChecker<uint32_t>(0, 31))
-              .AddAttribute("MinSegments",
-                            "The limit's floor in segments (Linux: 2 x skb truesize)",
+              .AddAttribute("MinSkbs",
+                            "The limit's floor in skbs (Linux: 2 x skb truesize)",
                             UintegerValue(2),
                             MakeUintegerAccessor(&TcpSmallQueuesSocket::m_minSegments),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("GsoMaxSize",
+                            "sk_gso_max_size: bytes of an skb at most (65536: Linux's default, "
+                            "veth's and most NICs'); 0: one segment per skb",
+                            UintegerValue(65536),
+                            MakeUintegerAccessor(&TcpSmallQueuesSocket::m_gsoMaxSize),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("TsoRttLog",
+                            "tcp_tso_rtt_log: an skb gains GsoMaxSize >> (min RTT in us >> "
+                            "this) bytes (9: the full size below 512 us)",
+                            UintegerValue(9),
+                            MakeUintegerAccessor(&TcpSmallQueuesSocket::m_tsoRttLog),
+                            MakeUintegerChecker<uint32_t>(0, 31))
+              .AddAttribute("MinTsoSegs",
+                            "tcp_min_tso_segs: segments of an skb at least",
+                            UintegerValue(2),
+                            MakeUintegerAccessor(&TcpSmallQueuesSocket::m_minTsoSegs),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("SkbOverhead",
                             "Bytes counted per segment beyond its payload: Linux counts each "
@@ -214,8 +232,9 @@ TcpSmallQueuesSocket::GetTypeId()
                             MakeUintegerAccessor(&TcpSmallQueuesSocket::m_skbOverhead),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("LimitOutputBytes",
-                            "tcp_limit_output_bytes: the limit's cap for a socket without pacing",
-                            UintegerValue(1048576),
+                            "tcp_limit_output_bytes: the limit's cap for a socket without pacing "
+                            "(4 MiB from Linux 6.7, 1 MiB before)",
+                            UintegerValue(4194304),
                             MakeUintegerAccessor(&TcpSmallQueuesSocket::m_limitOutputBytes),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("PacingSsRatio",
@@ -251,8 +270,11 @@ TcpSmallQueuesSocket::GetInstanceTypeId() const
 TcpSmallQueuesSocket::TcpSmallQueuesSocket()
     : m_pacingShift(10),
       m_minSegments(2),
+      m_gsoMaxSize(65536),
+      m_tsoRttLog(9),
+      m_minTsoSegs(2),
       m_skbOverhead(1280),
-      m_limitOutputBytes(1048576),
+      m_limitOutputBytes(4194304),
       m_ssRatio(200),
       m_caRatio(120),
       m_id(NextId())
@@ -265,6 +287,9 @@ TcpSmallQueuesSocket::TcpSmallQueuesSocket(const TcpSmallQueuesSocket& sock)
     : TcpSocketBase(sock),
       m_pacingShift(sock.m_pacingShift),
       m_minSegments(sock.m_minSegments),
+      m_gsoMaxSize(sock.m_gsoMaxSize),
+      m_tsoRttLog(sock.m_tsoRttLog),
+      m_minTsoSegs(sock.m_minTsoSegs),
       m_skbOverhead(sock.m_skbOverhead),
       m_limitOutputBytes(sock.m_limitOutputBytes),
       m_ssRatio(sock.m_ssRatio),
@@ -285,6 +310,7 @@ void
 TcpSmallQueuesSocket::DoDispose()
 {
     m_wakeEvent.Cancel();
+    m_skbEnd.Cancel();
     Registry().erase(m_id);
     TcpSocketBase::DoDispose();
 }
@@ -398,11 +424,41 @@ TcpSmallQueuesSocket::ComputePacingRate() const
     return std::min(cap, rate);
 }
 
+Time
+TcpSmallQueuesSocket::GetMinRtt() const
+{
+    return m_minRtt;
+}
+
+uint32_t
+TcpSmallQueuesSocket::GetSkbSegments() const
+{
+    if (m_gsoMaxSize == 0)
+    {
+        return 1;
+    }
+    // tcp_tso_autosize(): about 1 ms of the pacing rate, plus a bonus that is the whole
+    // gso_max_size at small minimum RTTs (before any sample Linux's min RTT is ~0U: no bonus).
+    double bytes = std::ldexp(GetPacingRate(), -static_cast<int>(m_pacingShift));
+    if (!m_minRtt.IsZero())
+    {
+        const uint64_t r = static_cast<uint64_t>(m_minRtt.GetMicroSeconds()) >> m_tsoRttLog;
+        if (r < 32) // BITS_PER_TYPE(sk_gso_max_size)
+        {
+            bytes += m_gsoMaxSize >> r;
+        }
+    }
+    bytes = std::min(bytes, static_cast<double>(m_gsoMaxSize));
+    const auto segments = static_cast<uint32_t>(bytes / m_tcb->m_segmentSize);
+    return std::max(segments, m_minTsoSegs);
+}
+
 uint32_t
 TcpSmallQueuesSocket::GetLimitBytes() const
 {
-    const double floor
-        = static_cast<double>(m_minSegments) * (m_tcb->m_segmentSize + m_skbOverhead);
+    const double skbTruesize
+        = static_cast<double>(GetSkbSegments()) * m_tcb->m_segmentSize + m_skbOverhead;
+    const double floor = m_minSegments * skbTruesize;
     double limit = std::max(floor, std::ldexp(GetPacingRate(), -static_cast<int>(m_pacingShift)));
     if (!m_tcb->m_pacing)
     {
@@ -424,13 +480,17 @@ TcpSmallQueuesSocket::AvailableWindow() const
     {
         m_validCwnd = std::min(m_validCwnd, cwnd); // reductions stand, growth does not
     }
-    if (window == 0)
+    if (window == 0 || m_skbLeft > 0)
     {
-        return 0;
+        return window; // closed, or the rest of an skb that passed the check (tcp_write_xmit)
     }
-    if (m_localBytes < GetLimitBytes() || UnAckDataCount() <= m_tcb->m_segmentSize)
+    const uint32_t skbBytes = GetSkbSegments() * m_tcb->m_segmentSize;
+    // tcp_small_queue_check() throttles when sk_wmem_alloc, which counts 1 besides the bytes,
+    // exceeds the limit (so it sends while the bytes are below it), and never with the
+    // retransmission queue empty or one skb (tcp_rtx_queue_empty_or_single_skb()).
+    if (m_localBytes < GetLimitBytes() || UnAckDataCount() <= skbBytes)
     {
-        // tcp_rtx_queue_empty_or_single_skb(): never wait for a completion with one segment out.
+        StartSkb(skbBytes);
         return window;
     }
     ValidateCwnd();
@@ -464,6 +524,24 @@ TcpSmallQueuesSocket::ValidateCwnd() const
     {
         m_tcb->m_cWnd = std::max(bound, m_tcb->m_segmentSize);
     }
+}
+
+void
+TcpSmallQueuesSocket::StartSkb(uint32_t bytes) const
+{
+    // The skb is what goes out now: its segments leave in this event; what the window does not
+    // let out now belongs to the next skb, which passes the check again.
+    m_skbLeft = bytes;
+    if (!m_skbEnd.IsRunning())
+    {
+        m_skbEnd = Simulator::ScheduleNow(&TcpSmallQueuesSocket::EndSkb, this);
+    }
+}
+
+void
+TcpSmallQueuesSocket::EndSkb() const
+{
+    m_skbLeft = 0;
 }
 
 void
@@ -530,6 +608,7 @@ TcpSmallQueuesSocket::CountSent(Ptr<const Packet> p, const TcpHeader& h)
         return; // pure ACKs and control segments: Linux charges them almost nothing
     }
     const uint32_t truesize = bytes + m_skbOverhead;
+    m_skbLeft = bytes >= m_skbLeft ? 0 : m_skbLeft - bytes;
     p->AddPacketTag(TsqTag(m_id, truesize));
     m_localBytes = m_localBytes + truesize;
     RecordSent(h.GetSequenceNumber(), bytes);
@@ -598,6 +677,36 @@ TcpSmallQueuesSocket::UpdateRtt(Time sample)
 {
     const Time m = std::max(sample, MicroSeconds(1)); // Linux's unit and smallest sample
     m_srtt = m_srtt.IsZero() ? m : m_srtt + (m - m_srtt) / 8;
+    // tcp_min_rtt(): Linux keeps a windowed minimum (tcp_min_rtt_wlen, 300 s); runs here are
+    // shorter than the window.
+    m_minRtt = m_minRtt.IsZero() ? m : std::min(m_minRtt, m);
+}
+
+TypeId
+TcpSmallQueuesSocketFactory::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::TcpSmallQueuesSocketFactory")
+                            .SetParent<SocketFactory>()
+                            .SetGroupName("DistributedTraining")
+                            .AddConstructor<TcpSmallQueuesSocketFactory>();
+    return tid;
+}
+
+void
+TcpSmallQueuesSocketFactory::Install(Ptr<Node> node)
+{
+    if (!node->GetObject<TcpSmallQueuesSocketFactory>())
+    {
+        node->AggregateObject(CreateObject<TcpSmallQueuesSocketFactory>());
+    }
+}
+
+Ptr<Socket>
+TcpSmallQueuesSocketFactory::CreateSocket()
+{
+    Ptr<Node> node = GetObject<Node>();
+    NS_ABORT_MSG_UNLESS(node, "TcpSmallQueuesSocketFactory: not aggregated to a node");
+    return TcpSmallQueuesSocket::CreateSocket(node);
 }
 
 } // namespace ns3

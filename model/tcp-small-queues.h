@@ -9,6 +9,7 @@
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/sequence-number.h"
+#include "ns3/socket-factory.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/traced-callback.h"
@@ -58,14 +59,25 @@ class Socket;
  * not modelled), and a drop in the host's own queue is a loss to ns-3's TCP (Linux's qdisc
  * returns it: NET_XMIT_DROP; not modelled).
  *
+ * Linux sends in skbs of several segments (TCP always builds GSO skbs; a device without GSO
+ * or TSO splits them as they leave the qdisc, tbf as it enqueues them), sized by
+ * tcp_tso_autosize() (tcp_output.c): (pacing_rate >> sk_pacing_shift) + (gso_max_size >>
+ * (min_rtt_us >> tcp_tso_rtt_log)) bytes, at most gso_max_size, at least tcp_min_tso_segs
+ * segments. Below 512 us of minimum RTT (tcp_tso_rtt_log 9) that is gso_max_size, 64 KiB:
+ * a datacenter socket's skbs are 45 segments, its limit's floor (2 x skb truesize) about 90,
+ * and a host's NIC serves its sockets in turns of an skb, not packet by packet (measured:
+ * doc/linux-backend.rst, "Why a shared NIC is not processor sharing"). This socket sends an
+ * skb as Linux's tcp_write_xmit() does: when its local bytes are at most the limit, a whole
+ * skb (as much of it as the window allows) goes out in one burst. GsoMaxSize 0 models
+ * one-segment skbs (the model before 2026-11-24). Not modelled: tcp_tso_should_defer()
+ * (Linux delays a cwnd-limited send until a third of cwnd can go at once).
+ *
  * Accepted sockets are TcpSmallQueuesSocket too (Fork()). Create sockets with CreateSocket()
  * (the way TcpL4Protocol::CreateSocket() makes a TcpSocketBase, which it hard-codes); it also
  * connects the node's NICs' completion and drop traces. Counted hosts: point-to-point-like
  * devices with PhyTxEnd (a device without it would never complete a packet).
  *
- * Measured against the linux backend (doc/linux-backend.rst, "TCP small queues"): it empties
- * the PS's NIC of drops, but with the pacing-rate term its sockets share the NIC unevenly; with
- * the floor alone (PacingShift 31) the pulls end together.
+ * Measured against the linux backend (doc/linux-backend.rst, "TCP small queues").
  */
 class TcpSmallQueuesSocket : public TcpSocketBase
 {
@@ -106,6 +118,10 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     uint32_t GetLocalBytes() const;
     /// \return the TSQ limit in bytes now (the formula above)
     uint32_t GetLimitBytes() const;
+    /// \return segments per skb now (tcp_tso_autosize(); 1 with GsoMaxSize 0)
+    uint32_t GetSkbSegments() const;
+    /// \return the socket's minimum RTT sample (0 before its first)
+    Time GetMinRtt() const;
     /// \return how many times the socket became throttled
     uint64_t GetThrottleCount() const;
     /// \return the socket's own smoothed RTT (0 before its first sample)
@@ -163,11 +179,18 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     double ComputePacingRate() const;
     /// Hold cwnd where Linux's validated window would be (see the .cc).
     void ValidateCwnd() const;
+    /// Let \p bytes go out in this event as one skb (the check passed for it).
+    void StartSkb(uint32_t bytes) const;
+    /// The event that started an skb is over.
+    void EndSkb() const;
     /// Resume sending after a TX completion (tcp_tsq_handler).
     void Wake();
 
     uint32_t m_pacingShift;      //!< sk_pacing_shift (10: about 1 ms of the pacing rate)
-    uint32_t m_minSegments;      //!< the "2 x truesize" term, in segments
+    uint32_t m_minSegments;      //!< the "2 x truesize" term, in skbs
+    uint32_t m_gsoMaxSize;       //!< sk_gso_max_size (0: one segment per skb)
+    uint32_t m_tsoRttLog;        //!< tcp_tso_rtt_log
+    uint32_t m_minTsoSegs;       //!< tcp_min_tso_segs
     uint32_t m_skbOverhead;      //!< truesize - payload of a segment
     uint32_t m_limitOutputBytes; //!< tcp_limit_output_bytes
     uint32_t m_ssRatio;          //!< tcp_pacing_ss_ratio, percent
@@ -183,6 +206,8 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     mutable uint32_t m_validCwnd{std::numeric_limits<uint32_t>::max()};
     TracedCallback<uint32_t, uint32_t> m_throttleTrace; //!< Throttled
     EventId m_wakeEvent;                                //!< pending Wake()
+    mutable uint32_t m_skbLeft{0}; //!< bytes of the skb being sent that may still go now
+    mutable EventId m_skbEnd;      //!< ends the skb after the event that started it
 
     std::deque<Sent> m_sent;     //!< first transmissions not yet acknowledged
     bool m_haveSent{false};      //!< whether m_highSent is set
@@ -191,6 +216,30 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     Time m_synSentAt;            //!< when the last one was sent
     bool m_synPending{false};    //!< a handshake sample is possible
     Time m_srtt;                 //!< smoothed RTT (0: no sample yet)
+    Time m_minRtt;               //!< minimum RTT sample (0: no sample yet)
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief A socket factory that makes TcpSmallQueuesSocket: aggregate it to a node (Install())
+ * and name its TypeId where an application takes a socket factory ("Protocol" of BulkSend,
+ * OnOff, PacketSink), so that any ns-3 application sends with TCP small queues.
+ */
+class TcpSmallQueuesSocketFactory : public SocketFactory
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    /**
+     * \brief Aggregate a factory to \p node unless it has one already.
+     * \param node a node with an internet stack
+     */
+    static void Install(Ptr<Node> node);
+    /// \return TcpSmallQueuesSocket::CreateSocket() on the node this factory is aggregated to
+    Ptr<Socket> CreateSocket() override;
 };
 
 } // namespace ns3

@@ -19,6 +19,7 @@
 #include "ns3/traffic-control-module.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace ns3;
 using ns3::tests::MakeProfile;
@@ -39,7 +40,10 @@ struct FlowRun
     uint64_t received{0};     //!< bytes at B
     double first{-1};         //!< first byte at B, s
     double last{-1};          //!< last byte at B, s
+    std::map<uint16_t, double> lastByPort; //!< last byte at B of each sender port, s
     std::vector<Ptr<Socket>> senders; //!< A's sockets
+    Time minRtt;                      //!< smallest min RTT of A's TSQ sockets
+    uint32_t skbSegments{0};          //!< largest skb of A's TSQ sockets at the end, segments
 };
 
 /// A sender that keeps its socket's buffer full until it has written `left` bytes.
@@ -95,9 +99,10 @@ OnDrop(FlowRun* r, Ptr<const Packet>)
 
 /// PacketSink Rx: bytes and first/last arrival.
 void
-OnSink(FlowRun* r, Ptr<const Packet> p, const Address&)
+OnSink(FlowRun* r, Ptr<const Packet> p, const Address& from)
 {
     const double now = Simulator::Now().GetSeconds();
+    r->lastByPort[InetSocketAddress::ConvertFrom(from).GetPort()] = now;
     r->first = r->first < 0 ? now : r->first;
     r->last = now;
     r->received += p->GetSize();
@@ -141,12 +146,14 @@ MakeLink()
  * \param k flows
  * \param bytes per flow
  * \param tsq TcpSmallQueuesSocket at A
+ * \param gsoMaxSize its GsoMaxSize (0: one-segment skbs)
  * \return what the run left
  */
 FlowRun
-RunFlows(uint32_t k, uint64_t bytes, bool tsq)
+RunFlows(uint32_t k, uint64_t bytes, bool tsq, uint32_t gsoMaxSize = 0)
 {
     SetTcpDefaults();
+    Config::SetDefault("ns3::TcpSmallQueuesSocket::GsoMaxSize", UintegerValue(gsoMaxSize));
     NodeContainer nodes = MakeLink();
     FlowRun r;
     PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
@@ -181,8 +188,11 @@ RunFlows(uint32_t k, uint64_t bytes, bool tsq)
         if (Ptr<TcpSmallQueuesSocket> q = DynamicCast<TcpSmallQueuesSocket>(s))
         {
             r.throttles += q->GetThrottleCount();
+            r.minRtt = r.minRtt.IsZero() ? q->GetMinRtt() : std::min(r.minRtt, q->GetMinRtt());
+            r.skbSegments = std::max(r.skbSegments, q->GetSkbSegments());
         }
     }
+    Config::SetDefault("ns3::TcpSmallQueuesSocket::GsoMaxSize", UintegerValue(65536));
     r.senders.clear();
     Simulator::Destroy();
     return r;
@@ -207,15 +217,19 @@ class TsqLimitTestCase : public TestCase
                    "the maximum): unpaced 1048576 (tcp_limit_output_bytes), with "
                    "LimitOutputBytes 5000 5000, paced at 80 Mbps 10^7 over 1024 = 9765 (no cap), "
                    "paced at 8 Mbps 2 x (1448 + 1280) = 5456 (the floor, in truesize), "
-                   "MinSegments 4 paced at 8 Mbps 10912")
+                   "MinSkbs 4 paced at 8 Mbps 10912 (one-segment skbs, GsoMaxSize 0); with "
+                   "64 KiB GSO and no RTT sample, skbs of tcp_min_tso_segs = 2 segments at "
+                   "8 Mbps (floor 8352) and 9765 / 1448 = 6 at 80 Mbps (floor 19936)")
     {
     }
 
   private:
-    static uint32_t Limit(bool paced,
-                          const std::string& rate,
-                          uint32_t minSegments,
-                          uint32_t limitOutput)
+    /// \return (limit, segments per skb) of a new socket
+    static std::pair<uint32_t, uint32_t> Limit(bool paced,
+                                               const std::string& rate,
+                                               uint32_t minSkbs,
+                                               uint32_t limitOutput,
+                                               uint32_t gsoMaxSize = 0)
     {
         SetTcpDefaults();
         Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(paced));
@@ -223,9 +237,10 @@ class TsqLimitTestCase : public TestCase
         NodeContainer nodes = MakeLink();
         Ptr<TcpSmallQueuesSocket> s
             = DynamicCast<TcpSmallQueuesSocket>(TcpSmallQueuesSocket::CreateSocket(nodes.Get(0)));
-        s->SetAttribute("MinSegments", UintegerValue(minSegments));
+        s->SetAttribute("MinSkbs", UintegerValue(minSkbs));
         s->SetAttribute("LimitOutputBytes", UintegerValue(limitOutput));
-        const uint32_t limit = s->GetLimitBytes();
+        s->SetAttribute("GsoMaxSize", UintegerValue(gsoMaxSize));
+        const std::pair<uint32_t, uint32_t> limit{s->GetLimitBytes(), s->GetSkbSegments()};
         Simulator::Destroy();
         Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(false));
         Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", StringValue("4Gb/s"));
@@ -234,11 +249,20 @@ class TsqLimitTestCase : public TestCase
 
     void DoRun() override
     {
-        NS_TEST_EXPECT_MSG_EQ(Limit(false, "4Gb/s", 2, 1048576), 1048576, "unpaced: the cap");
-        NS_TEST_EXPECT_MSG_EQ(Limit(false, "4Gb/s", 2, 5000), 5000, "a lower cap");
-        NS_TEST_EXPECT_MSG_EQ(Limit(true, "80Mb/s", 2, 5000), 9765, "paced: rate >> 10");
-        NS_TEST_EXPECT_MSG_EQ(Limit(true, "8Mb/s", 2, 5000), 5456, "two segments");
-        NS_TEST_EXPECT_MSG_EQ(Limit(true, "8Mb/s", 4, 5000), 10912, "four segments");
+        NS_TEST_EXPECT_MSG_EQ(Limit(false, "4Gb/s", 2, 1048576).first, 1048576, "unpaced: cap");
+        NS_TEST_EXPECT_MSG_EQ(Limit(false, "4Gb/s", 2, 5000).first, 5000, "a lower cap");
+        NS_TEST_EXPECT_MSG_EQ(Limit(true, "80Mb/s", 2, 5000).first, 9765, "paced: rate >> 10");
+        NS_TEST_EXPECT_MSG_EQ(Limit(true, "8Mb/s", 2, 5000).first, 5456, "two segments");
+        NS_TEST_EXPECT_MSG_EQ(Limit(true, "8Mb/s", 4, 5000).first, 10912, "four segments");
+        NS_TEST_EXPECT_MSG_EQ(Limit(true, "8Mb/s", 2, 5000).second, 1, "GsoMaxSize 0: 1 segment");
+        // With GSO and no RTT sample yet (no min-RTT bonus): 10^6 >> 10 = 976 bytes, less than
+        // a segment: tcp_min_tso_segs, 2 segments; 10^7 >> 10 = 9765 bytes: 6 segments.
+        const auto gso8 = Limit(true, "8Mb/s", 2, 5000, 65536);
+        NS_TEST_EXPECT_MSG_EQ(gso8.second, 2, "8 Mb/s: tcp_min_tso_segs");
+        NS_TEST_EXPECT_MSG_EQ(gso8.first, 8352, "floor 2 x (2 x 1448 + 1280)");
+        const auto gso80 = Limit(true, "80Mb/s", 2, 5000, 65536);
+        NS_TEST_EXPECT_MSG_EQ(gso80.second, 6, "80 Mb/s: 9765 / 1448");
+        NS_TEST_EXPECT_MSG_EQ(gso80.first, 19936, "floor 2 x (6 x 1448 + 1280) > 9765");
     }
 };
 
@@ -304,6 +328,100 @@ class TsqSharedNicTestCase : public TestCase
     }
 };
 
+/// \return the spread of the flows' last bytes, s
+double
+EndSpread(const FlowRun& r)
+{
+    double lo = 1e9;
+    double hi = -1;
+    for (const auto& [port, t] : r.lastByPort)
+    {
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+    }
+    return hi - lo;
+}
+
+/**
+ * \ingroup distributed-training
+ * 64 KiB skbs (Linux's GSO sizing): the skb size from the min RTT, and turns at a shared NIC.
+ */
+class TsqGsoTestCase : public TestCase
+{
+  public:
+    TsqGsoTestCase()
+        : TestCase("64 KiB GSO skbs (tcp_tso_autosize): one sender over the 10 us link has a "
+                   "min RTT below 512 us and so skbs of 65536 / 1448 = 45 segments, keeps at most "
+                   "one skb (45 x 2728 bytes) above its limit and fills the link; two senders of "
+                   "1 MB from one host take turns of an skb (5.2 ms at the link's rate), so the "
+                   "first ends at least 2 ms before the second, where one-segment skbs "
+                   "interleave them packet by packet (ends within 1 ms)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const FlowRun one = RunFlows(1, 4000000, true, 65536);
+        NS_TEST_EXPECT_MSG_LT(one.minRtt, MicroSeconds(512), "datacenter RTT");
+        NS_TEST_EXPECT_MSG_EQ(one.skbSegments, 45u, "65536 / 1448");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(one.maxOverLimit, 45u * 2728, "at most one skb over");
+        NS_TEST_EXPECT_MSG_EQ(one.received, 4000000, "everything arrived");
+        NS_TEST_EXPECT_MSG_GT(one.received / (one.last - one.first),
+                              0.97 * LinkGoodput(),
+                              "link rate");
+        const FlowRun turns = RunFlows(2, 1000000, true, 65536);
+        const FlowRun packets = RunFlows(2, 1000000, true, 0);
+        NS_TEST_EXPECT_MSG_EQ(turns.received, 2000000, "GSO: all bytes");
+        NS_TEST_EXPECT_MSG_EQ(packets.received, 2000000, "one-segment skbs: all bytes");
+        NS_TEST_EXPECT_MSG_GT(EndSpread(turns), 2e-3, "turns of an skb");
+        NS_TEST_EXPECT_MSG_LT(EndSpread(packets), 1e-3, "packet by packet");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * TcpSmallQueuesSocketFactory: any application that takes a socket factory gets TSQ.
+ */
+class TsqFactoryTestCase : public TestCase
+{
+  public:
+    TsqFactoryTestCase()
+        : TestCase("a BulkSend whose Protocol is ns3::TcpSmallQueuesSocketFactory (installed on "
+                   "its node twice: one factory) sends 1 MB through a TcpSmallQueuesSocket that "
+                   "measures its RTT and ends with nothing queued locally")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SetTcpDefaults();
+        NodeContainer nodes = MakeLink();
+        TcpSmallQueuesSocketFactory::Install(nodes.Get(0));
+        TcpSmallQueuesSocketFactory::Install(nodes.Get(0));
+        FlowRun r;
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
+                                    InetSocketAddress(Ipv4Address::GetAny(), 9000));
+        sinkHelper.Install(nodes.Get(1)).Get(0)->TraceConnectWithoutContext(
+            "Rx",
+            MakeBoundCallback(&OnSink, &r));
+        BulkSendHelper bulk("ns3::TcpSmallQueuesSocketFactory",
+                            InetSocketAddress(Ipv4Address("10.1.0.2"), 9000));
+        bulk.SetAttribute("MaxBytes", UintegerValue(1000000));
+        Ptr<BulkSendApplication> app
+            = DynamicCast<BulkSendApplication>(bulk.Install(nodes.Get(0)).Get(0));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+        Ptr<TcpSmallQueuesSocket> s = DynamicCast<TcpSmallQueuesSocket>(app->GetSocket());
+        NS_TEST_ASSERT_MSG_NE(s, nullptr, "the application's socket has TSQ");
+        NS_TEST_EXPECT_MSG_GT(s->GetMinRtt(), Time(0), "it measured its RTT");
+        NS_TEST_EXPECT_MSG_EQ(s->GetLocalBytes(), 0u, "nothing left on the host");
+        NS_TEST_EXPECT_MSG_EQ(r.received, 1000000u, "the data arrived");
+        Simulator::Destroy();
+    }
+};
+
 /// Accept sink: note whether the accepted socket is a TSQ socket and send it data back.
 void
 OnAccept(std::vector<Ptr<Socket>>* accepted, Ptr<Socket> s, const Address&)
@@ -344,7 +462,8 @@ class TsqAcceptedSocketTestCase : public TestCase
         NodeContainer nodes = MakeLink();
         Ptr<TcpSmallQueuesSocket> listener
             = DynamicCast<TcpSmallQueuesSocket>(TcpSmallQueuesSocket::CreateSocket(nodes.Get(1)));
-        listener->SetAttribute("MinSegments", UintegerValue(3));
+        listener->SetAttribute("MinSkbs", UintegerValue(3));
+        listener->SetAttribute("GsoMaxSize", UintegerValue(0)); // 200 kB < 3 skbs of 64 KiB
         listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), 9000));
         listener->Listen();
         std::vector<Ptr<Socket>> accepted;
@@ -360,9 +479,10 @@ class TsqAcceptedSocketTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(accepted.size(), 1u, "one connection");
         Ptr<TcpSmallQueuesSocket> fork = DynamicCast<TcpSmallQueuesSocket>(accepted[0]);
         NS_TEST_ASSERT_MSG_NE(fork, nullptr, "the accepted socket has TSQ");
-        UintegerValue minSegments;
-        fork->GetAttribute("MinSegments", minSegments);
-        NS_TEST_EXPECT_MSG_EQ(minSegments.Get(), 3u, "the listener's attributes");
+        UintegerValue minSkbs;
+        fork->GetAttribute("MinSkbs", minSkbs);
+        NS_TEST_EXPECT_MSG_EQ(minSkbs.Get(), 3u, "the listener's attributes");
+        NS_TEST_EXPECT_MSG_EQ(fork->GetSkbSegments(), 1u, "the listener's GsoMaxSize 0");
         NS_TEST_EXPECT_MSG_EQ(received, 200000u, "the data arrived");
         NS_TEST_EXPECT_MSG_GT(fork->GetThrottleCount(), 0u, "the fork was throttled");
         NS_TEST_EXPECT_MSG_EQ(fork->GetLocalBytes(), 0u, "every packet left the host");
@@ -383,7 +503,7 @@ class TsqScenarioTestCase : public TestCase
   public:
     TsqScenarioTestCase()
         : TestCase("--tcpSmallQueues=true at the packet level: sync PS, K = 8, 2 x 600 kB at "
-                   "100 Mbps, 100-packet queues: no drop at the PS's NIC (server0->switch), which "
+                   "100 Mbps, 100-packet queues, one-segment skbs: no drop at the PS's NIC (server0->switch), which "
                    "drops without it; the same bytes move; the option is printed in the "
                    "scenario and a bad value names it")
     {
@@ -411,7 +531,11 @@ class TsqScenarioTestCase : public TestCase
 
     void DoRun() override
     {
+        // One-segment skbs: with 64 KiB skbs each of the PS's 8 sockets may keep 90 segments
+        // on its host, and the 100-packet NIC drops (as a Linux PS's 100-packet qdisc does).
+        Config::SetDefault("ns3::TcpSmallQueuesSocket::GsoMaxSize", UintegerValue(0));
         const TrainingResult with = Run(true);
+        Config::SetDefault("ns3::TcpSmallQueuesSocket::GsoMaxSize", UintegerValue(65536));
         const TrainingResult without = Run(false);
         NS_TEST_EXPECT_MSG_EQ(PsNicDrops(with), 0, "TSQ: the PS's NIC drops nothing");
         NS_TEST_EXPECT_MSG_GT(PsNicDrops(without), 0, "ns-3: the PS's NIC overflows");
@@ -444,6 +568,8 @@ class TcpSmallQueuesTestSuite : public TestSuite
         AddTestCase(new TsqLimitTestCase, DT_TEST_QUICK);
         AddTestCase(new TsqSingleFlowTestCase, DT_TEST_QUICK);
         AddTestCase(new TsqSharedNicTestCase, DT_TEST_QUICK);
+        AddTestCase(new TsqGsoTestCase, DT_TEST_QUICK);
+        AddTestCase(new TsqFactoryTestCase, DT_TEST_QUICK);
         AddTestCase(new TsqAcceptedSocketTestCase, DT_TEST_QUICK);
         AddTestCase(new TsqScenarioTestCase, DT_TEST_QUICK);
     }

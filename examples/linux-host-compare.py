@@ -17,7 +17,7 @@
 # linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
 # advertised); tsq: TCP small queues (--tcpSmallQueues, not part of the preset; skbs of up to
 # 64 KiB as Linux's GSO sizing); tsqseg: TSQ with one-segment skbs (GsoMaxSize 0, the model
-# before 2026-11-24); tsqfloor: tsqseg with its two-segment floor as the only limit (PacingShift
+# before GSO sizing); tsqfloor: tsqseg with its two-segment floor as the only limit (PacingShift
 # 31). Names
 # joined by "+" combine them (cc+autotune, linux+hostq). A "-dil" suffix (stock-dil, linux-dil,
 # cc+autotune-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the linux

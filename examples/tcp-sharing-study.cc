@@ -18,8 +18,8 @@
  * MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send buffer + 64 KiB, DelAckCount
  * 1, SACK, MinRto 200 ms; --hostModel=linux: Linux's CUBIC or Reno, delayed ACKs, buffer
  * autotuning and a start jitter, doc/congestion.rst; --tcpSmallQueues: the senders' sockets are
- * TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs over a RED queue disc with
- * ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example, QW 1,
+ * TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs over a RED queue disc
+ * with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example, QW 1,
  * MaxSize = --queue; device queues 2 packets so RED holds the queue); the others over the plain
  * DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's BBR).
  *

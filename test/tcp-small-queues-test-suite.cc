@@ -41,9 +41,9 @@ struct FlowRun
     double first{-1};         //!< first byte at B, s
     double last{-1};          //!< last byte at B, s
     std::map<uint16_t, double> lastByPort; //!< last byte at B of each sender port, s
-    std::vector<Ptr<Socket>> senders; //!< A's sockets
-    Time minRtt;                      //!< smallest min RTT of A's TSQ sockets
-    uint32_t skbSegments{0};          //!< largest skb of A's TSQ sockets at the end, segments
+    std::vector<Ptr<Socket>> senders;      //!< A's sockets
+    Time minRtt;                           //!< smallest min RTT of A's TSQ sockets
+    uint32_t skbSegments{0};               //!< largest skb of A's TSQ sockets at the end, segments
 };
 
 /// A sender that keeps its socket's buffer full until it has written `left` bytes.
@@ -403,9 +403,9 @@ class TsqFactoryTestCase : public TestCase
         FlowRun r;
         PacketSinkHelper sinkHelper("ns3::TcpSocketFactory",
                                     InetSocketAddress(Ipv4Address::GetAny(), 9000));
-        sinkHelper.Install(nodes.Get(1)).Get(0)->TraceConnectWithoutContext(
-            "Rx",
-            MakeBoundCallback(&OnSink, &r));
+        sinkHelper.Install(nodes.Get(1))
+            .Get(0)
+            ->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSink, &r));
         BulkSendHelper bulk("ns3::TcpSmallQueuesSocketFactory",
                             InetSocketAddress(Ipv4Address("10.1.0.2"), 9000));
         bulk.SetAttribute("MaxBytes", UintegerValue(1000000));
@@ -503,7 +503,8 @@ class TsqScenarioTestCase : public TestCase
   public:
     TsqScenarioTestCase()
         : TestCase("--tcpSmallQueues=true at the packet level: sync PS, K = 8, 2 x 600 kB at "
-                   "100 Mbps, 100-packet queues, one-segment skbs: no drop at the PS's NIC (server0->switch), which "
+                   "100 Mbps, 100-packet queues, one-segment skbs: no drop at the PS's NIC "
+                   "(server0->switch), which "
                    "drops without it; the same bytes move; the option is printed in the "
                    "scenario and a bad value names it")
     {

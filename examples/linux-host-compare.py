@@ -15,10 +15,10 @@
 # (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); hostq (hosts' NICs
 # of 1000 packets, not part of the preset) for the experiment of doc/linux-backend.rst;
 # linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
-# advertised); tsq: TCP small queues (--tcpSmallQueues, not part of the preset; skbs of up to
+# advertised); tsq: TCP small queues (--tcpSmallQueues, part of the preset; skbs of up to
 # 64 KiB as Linux's GSO sizing); tsqseg: TSQ with one-segment skbs (GsoMaxSize 0, the model
 # before GSO sizing); tsqfloor: tsqseg with its two-segment floor as the only limit (PacingShift
-# 31). Names
+# 31); notsq: without TCP small queues (linux+notsq: the preset before TSQ joined it). Names
 # joined by "+" combine them (cc+autotune, linux+hostq). A "-dil" suffix (stock-dil, linux-dil,
 # cc+autotune-dil, ...) runs ns-3 at the linux run's dilation (--dilation: the network the linux
 # run executed, with TCP's timers unscaled): sharing at DILATION (default 40), training at each
@@ -56,6 +56,7 @@ SETTINGS = {
     'tsqfloor': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::PacingShift=31',
                  '--ns3::TcpSmallQueuesSocket::GsoMaxSize=0'],
     'tsqseg': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::GsoMaxSize=0'],
+    'notsq': ['--tcpSmallQueues=false'],
 }
 CONFIGS = {'stock': [], 'linux': ['--hostModel=linux']}
 CONFIGS.update(SETTINGS)
@@ -162,8 +163,9 @@ def lambdas(path):
 
 def sharing(out, build, linux_csv, configs):
     ref = lambdas(linux_csv)
-    sep = '============== ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
-    lines = [sep, 'config         points   mean \\|d\\| max \\|d\\| ' + ' '.join(
+    width = max([14] + [len(c) for c in configs])  # an rst column holds its longest name
+    sep = '=' * width + ' ======== ========== ========= ' + ' '.join(['======='] * len(SIZES))
+    lines = [sep, '%-*s points   mean \\|d\\| max \\|d\\| ' % (width, 'config') + ' '.join(
         '%-7s' % ('%gK' % (x / 1000)) for x in SIZES), sep]
     cells = {}
     for config in configs:
@@ -173,7 +175,7 @@ def sharing(out, build, linux_csv, configs):
         per = ['%-7.2f' % (sum(abs(mine[k] - ref[k]) for k in keys if k[2] == x) /
                            max(1, sum(1 for k in keys if k[2] == x))) for x in SIZES]
         cells[config] = mine
-        lines.append('%-14s %-8d %-10.3f %-9.3f ' % (config, len(d), sum(d) / len(d), max(d))
+        lines.append('%-*s %-8d %-10.3f %-9.3f ' % (width, config, len(d), sum(d) / len(d), max(d))
                      + ' '.join(per))
     lines.append(sep)
     grid = ['', '=================== ' + ' '.join(['=' * 17] * len(SIZES)),
@@ -287,9 +289,10 @@ def congestion_table(out, points, configs):
     """With RECORDS=1: per point and configuration, samples/s, drops at the PS's own NIC
     (server0->switch), all drops, RTO expiries and the pull and push spreads, an rst table
     OUT/TABLE with -congestion before its extension."""
-    rule = '============== === ' + ' '.join(['=' * 20, '=' * 9] + ['=' * 6] * 5)
-    lines = [rule, '%-14s %-3s %-20s %-9s %-6s %-6s %-6s %-6s %-6s' % (
-        'scenario', 'K', 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
+    cw = max([20] + [len(c) for c in configs])  # an rst column holds its longest name
+    rule = '============== === ' + ' '.join(['=' * cw, '=' * 9] + ['=' * 6] * 5)
+    lines = [rule, '%-14s %-3s %-*s %-9s %-6s %-6s %-6s %-6s %-6s' % (
+        'scenario', 'K', cw, 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
         'push'), rule]
     for (name, k) in sorted(points, key=lambda x: (x[0], int(x[1]))):
         for config in configs:
@@ -299,8 +302,8 @@ def congestion_table(out, points, configs):
             r = json.load(open(res))['results'][0]
             i = r.get('inputs', {})
             pull, push = spread(res[:-len('.json')] + '.jsonl')
-            lines.append('%-14s %-3s %-20s %-9.1f %-6g %-6g %-6g %-6s %-6s' % (
-                name, k, config, r['throughput_samples_per_s'],
+            lines.append('%-14s %-3s %-*s %-9.1f %-6g %-6g %-6g %-6s %-6s' % (
+                name, k, cw, config, r['throughput_samples_per_s'],
                 i.get('drops:server0->switch', 0),
                 i.get('drops_device', 0) + i.get('drops_queue_disc', 0),
                 i.get('rto_timeouts', 0), pull, push))
@@ -357,15 +360,17 @@ def training(out, build, results_csv, matrix, configs):
     lines += ['', 'each cell: points  mean |error| (max |error|) against linux', '']
     # Per point: samples/s (error against linux in %), an rst table.
     cols = ['linux backend', 'grid packet'] + configs
-    rule = '============== === ' + ' '.join(['=' * 15] * len(cols))
-    lines += [rule, '%-14s %-3s ' % ('scenario', 'K') + ' '.join('%-15s' % c for c in cols), rule]
+    cw = max([15] + [len(c) for c in cols])  # an rst column holds its longest name
+    rule = '============== === ' + ' '.join(['=' * cw] * len(cols))
+    lines += [rule, '%-14s %-3s ' % ('scenario', 'K') + ' '.join('%-*s' % (cw, c) for c in cols),
+              rule]
     for key in sorted(per, key=lambda x: (groups.index(category(points[x][0])), x[0], int(x[1]))):
         packet = ref.get(('packet',) + key)
         cells = ['%.1f' % ref[key], '%.1f (%+.1f)' % (packet, 100 * (packet - ref[key]) / ref[key])
                  if packet else '-']
         cells += ['%.1f (%+.1f)' % (per[key][c][1], 100 * per[key][c][0]) if c in per[key] else '-'
                   for c in configs]
-        lines.append('%-14s %-3s ' % key + ' '.join('%-15s' % c for c in cells))
+        lines.append('%-14s %-3s ' % key + ' '.join('%-*s' % (cw, c) for c in cells))
     lines.append(rule)
     text = '\n'.join(line.rstrip() for line in lines) + '\n'
     open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)

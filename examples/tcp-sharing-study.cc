@@ -17,11 +17,12 @@
  * flow through its one NIC queue, --hostQueue) with its TCP settings (ConfigureTcp: segment
  * MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send buffer + 64 KiB, DelAckCount
  * 1, SACK, MinRto 200 ms; --hostModel=linux: Linux's CUBIC or Reno, delayed ACKs, buffer
- * autotuning and a start jitter, doc/congestion.rst; --tcpSmallQueues: the senders' sockets are
- * TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs over a RED queue disc
- * with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's tcp-dctcp example, QW 1,
- * MaxSize = --queue; device queues 2 packets so RED holds the queue); the others over the plain
- * DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's BBR).
+ * autotuning, TCP small queues and a start jitter, doc/congestion.rst; --tcpSmallQueues: the
+ * senders' sockets are TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs
+ * over a RED queue disc with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's
+ * tcp-dctcp example, QW 1, MaxSize = --queue; device queues 2 packets so RED holds the queue); the
+ * others over the plain DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's
+ * BBR).
  *
  * Options are a strict table (kOptions): every value is checked by the driver's parsers
  * (ScenarioOptions, TrainingScenario) and a bad one ends the program with a message naming the
@@ -126,7 +127,8 @@ AddTcpOptions(std::vector<StudyOption>& t)
                  {"hostModel",
                   "ns3",
                   "ns3, or linux: Linux CUBIC/Reno for TcpCubic/TcpNewReno, --delayedAck, "
-                  "--bufferAutotuning, --startJitter=20us (options given with it override it)",
+                  "--bufferAutotuning, --tcpSmallQueues, --startJitter=20us (options given "
+                  "with it override it)",
                   true,
                   [](Options& o, auto& n, auto& v)
                   {
@@ -135,6 +137,7 @@ AddTcpOptions(std::vector<StudyOption>& t)
                       o.hostModel = s.hostModel;
                       o.autotuning = s.bufferAutotuning;
                       o.delayedAck = s.delayedAck;
+                      o.smallQueues = s.tcpSmallQueues;
                       o.startJitter = s.startJitter;
                   }},
                  {"tcp",
@@ -307,8 +310,8 @@ AddStackOptions(std::vector<StudyOption>& t)
                   }},
                  {"tcpSmallQueues",
                   "false",
-                  "ns-3 senders with Linux's TCP small queues (TcpSmallQueuesSocket; not part "
-                  "of --hostModel=linux; a Linux sender always has them)",
+                  "ns-3 senders with Linux's TCP small queues (TcpSmallQueuesSocket; part of "
+                  "--hostModel=linux; a Linux sender always has them)",
                   false,
                   [](Options& o, auto& n, auto& v)
                   {

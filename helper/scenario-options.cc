@@ -350,8 +350,8 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("hostModel",
                      "ns3",
                      "Host TCP: ns3, or linux (Linux CUBIC/Reno for --tcp=TcpCubic/TcpNewReno, "
-                     "--delayedAck, --bufferAutotuning, --startJitter=20us; applied before "
-                     "the other options, which override it)",
+                     "--delayedAck, --bufferAutotuning, --tcpSmallQueues, --startJitter=20us; "
+                     "applied before the other options, which override it)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.ApplyHostModel(n, v);
@@ -375,8 +375,8 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("tcpSmallQueues",
                      "false",
                      "Linux's TCP small queues: each socket keeps about 1 ms of its pacing rate "
-                     "(at least 2 segments) in its host's NIC queue, the rest waits in the socket "
-                     "(packet backend; not part of --hostModel=linux)",
+                     "(at least 2 skbs, 64 KiB each at datacenter RTTs) in its host's NIC queue, "
+                     "the rest waits in the socket (packet backend)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.tcpSmallQueues = S::ParseBool(n, v);

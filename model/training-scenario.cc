@@ -401,6 +401,7 @@ TrainingScenario::ApplyHostModel(const std::string& option, const std::string& n
         hostModel = name;
         bufferAutotuning = true;
         delayedAck = true;
+        tcpSmallQueues = true;
         startJitter = MicroSeconds(LINUX_START_JITTER_US);
     }
     else

@@ -105,7 +105,8 @@ class TrainingScenario
     /// module's ACK per segment (packet backend).
     bool delayedAck{false};
     /// Linux's TCP small queues (TcpSmallQueuesSocket): a socket keeps only about 1 ms of its
-    /// pacing rate (at least two segments) in its host's queues (packet backend).
+    /// pacing rate (at least two of its skbs, 64 KiB each at datacenter RTTs) in its host's
+    /// queues (packet backend).
     bool tcpSmallQueues{false};
     /// Host TCP defaults: "ns3" (the module's: ns-3 TCP, one ACK per segment) or "linux"
     /// (ApplyHostModel: Linux's algorithms and defaults, doc/congestion.rst).
@@ -234,7 +235,8 @@ class TrainingScenario
     /**
      * \brief Apply a host model (--hostModel): "ns3" keeps the module's ns-3 TCP; "linux" sets
      * hostModel (TrainingClusterHelper then runs Linux's CUBIC or Reno) and turns on delayed
-     * ACKs, buffer autotuning and a start jitter of LINUX_START_JITTER_US. Options given with
+     * ACKs, buffer autotuning, TCP small queues and a start jitter of LINUX_START_JITTER_US.
+     * Options given with
      * it override what it sets (ScenarioOptions applies it first).
      * \param option option name for the message, e.g. "--hostModel"
      * \param name ns3 or linux

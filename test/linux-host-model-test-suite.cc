@@ -556,7 +556,8 @@ class HostModelPresetTestCase : public TestCase
 {
   public:
     HostModelPresetTestCase()
-        : TestCase("--hostModel=linux sets autotuning and a 20 us jitter, options given before "
+        : TestCase("--hostModel=linux sets autotuning, delayed ACKs, TCP small queues and a 20 us "
+                   "jitter, options given before "
                    "or after it override it, and the cluster runs TcpLinuxCubic for TcpCubic "
                    "and TcpLinuxReno for TcpNewReno; bad values name the option")
     {
@@ -581,6 +582,7 @@ class HostModelPresetTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.scenario.hostModel, "linux", "host model");
         NS_TEST_EXPECT_MSG_EQ(r.scenario.bufferAutotuning, true, "autotuning on");
         NS_TEST_EXPECT_MSG_EQ(r.scenario.delayedAck, true, "delayed ACKs on");
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.tcpSmallQueues, true, "TCP small queues on");
         NS_TEST_EXPECT_MSG_EQ(r.scenario.startJitter, MicroSeconds(20), "jitter");
         for (auto order : {std::vector<std::string>{"--startJitter=0", "--hostModel=linux"},
                            std::vector<std::string>{"--hostModel=linux", "--startJitter=0"}})

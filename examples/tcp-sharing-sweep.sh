@@ -17,7 +17,8 @@
 #   full:  the same plus S/BDP 0.3 3 30 300, staggered starts (stagger = S / C / 2), and no
 #          byte limit.
 # Environment: BIN (program, default build/bin/tcp-sharing-study), JOBS (default nproc),
-# MAX_BYTES (quick grid byte limit).
+# MAX_BYTES (quick grid byte limit), ARGS (more options for every run, e.g. "--hostModel=linux
+# --sharedQueue=true") and TAG (appended to the output names: tcp-sharing-MODE-TAG.csv/.png).
 set -euo pipefail
 mode=${1:-quick}
 out=${2:-doc/figures}
@@ -33,7 +34,9 @@ case "$mode" in
 esac
 [ -x "$bin" ] || { echo "error: $bin not built (cmake --build build)" >&2; exit 1; }
 mkdir -p "$out"
-csv=$out/tcp-sharing-$mode.csv
+extra=${ARGS:-}
+name=tcp-sharing-$mode${TAG:+-$TAG}
+csv=$out/$name.csv
 rm -f "$csv"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -52,7 +55,7 @@ for rate in $rates; do
           if [ "$limit" -gt 0 ] && [ "$total" -gt "$limit" ]; then continue; fi
           stagger=$(awk -v b="$bytes" -v r="$rate" -v f="$st" 'BEGIN { printf "%.9fs", f * b / (r * 1e9 / 8 * 1448 / 1502) }')
           n=$((n + 1))
-          echo "--rate=${rate}Gbps --tcp=$tcp --flows=$flows --sizeBdp=$s --stagger=$stagger --csv=$tmp/run$n.csv"
+          echo "--rate=${rate}Gbps --tcp=$tcp --flows=$flows --sizeBdp=$s --stagger=$stagger $extra --csv=$tmp/run$n.csv"
         done
       done
     done
@@ -68,6 +71,6 @@ for f in "$tmp"/run*.csv; do
   tail -n +2 "$f" >> "$csv"
 done
 if command -v gnuplot > /dev/null && [ "$mode" != stagger ]; then
-  gnuplot -e "csv='$csv'; png='$out/tcp-sharing-$mode.png'" "$here/examples/tcp-sharing-map.gnuplot"
-  echo "figure: $out/tcp-sharing-$mode.png"
+  gnuplot -e "csv='$csv'; png='$out/$name.png'" "$here/examples/tcp-sharing-map.gnuplot"
+  echo "figure: $out/$name.png"
 fi

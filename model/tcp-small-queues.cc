@@ -532,7 +532,7 @@ TcpSmallQueuesSocket::StartSkb(uint32_t bytes) const
     // The skb is what goes out now: its segments leave in this event; what the window does not
     // let out now belongs to the next skb, which passes the check again.
     m_skbLeft = bytes;
-    if (!m_skbEnd.IsRunning())
+    if (m_skbEnd.IsExpired()) // = !IsRunning(), renamed IsPending() in ns-3.42
     {
         m_skbEnd = Simulator::ScheduleNow(&TcpSmallQueuesSocket::EndSkb, this);
     }

@@ -354,8 +354,9 @@ class TsqGsoTestCase : public TestCase
                    "min RTT below 512 us and so skbs of 65536 / 1448 = 45 segments, keeps at most "
                    "one skb (45 x 2728 bytes) above its limit and fills the link; two senders of "
                    "1 MB from one host take turns of an skb (5.2 ms at the link's rate), so the "
-                   "first ends at least 2 ms before the second, where one-segment skbs "
-                   "interleave them packet by packet (ends within 1 ms)")
+                   "first ends 2-10.4 ms before the second (3.4 ms in ns-3.37 and 3.48); with "
+                   "one-segment skbs both deliver everything (their ends depend on the "
+                   "release's TCP: 0.4 ms apart in 3.37, 65 ms in 3.48)")
     {
     }
 
@@ -375,7 +376,7 @@ class TsqGsoTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(turns.received, 2000000, "GSO: all bytes");
         NS_TEST_EXPECT_MSG_EQ(packets.received, 2000000, "one-segment skbs: all bytes");
         NS_TEST_EXPECT_MSG_GT(EndSpread(turns), 2e-3, "turns of an skb");
-        NS_TEST_EXPECT_MSG_LT(EndSpread(packets), 1e-3, "packet by packet");
+        NS_TEST_EXPECT_MSG_LT(EndSpread(turns), 2 * 5.2e-3, "at most two skbs apart");
     }
 };
 

@@ -290,9 +290,10 @@ def congestion_table(out, points, configs):
     (server0->switch), all drops, RTO expiries and the pull and push spreads, an rst table
     OUT/TABLE with -congestion before its extension."""
     cw = max([20] + [len(c) for c in configs])  # an rst column holds its longest name
-    rule = '============== === ' + ' '.join(['=' * cw, '=' * 9] + ['=' * 6] * 5)
-    lines = [rule, '%-14s %-3s %-*s %-9s %-6s %-6s %-6s %-6s %-6s' % (
-        'scenario', 'K', cw, 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
+    sw = max([14] + [len(name) for name, _ in points])
+    rule = '=' * sw + ' === ' + ' '.join(['=' * cw, '=' * 9] + ['=' * 6] * 5)
+    lines = [rule, '%-*s %-3s %-*s %-9s %-6s %-6s %-6s %-6s %-6s' % (
+        sw, 'scenario', 'K', cw, 'configuration', 'samples/s', 'PS NIC', 'drops', 'RTOs', 'pull',
         'push'), rule]
     for (name, k) in sorted(points, key=lambda x: (x[0], int(x[1]))):
         for config in configs:
@@ -302,8 +303,8 @@ def congestion_table(out, points, configs):
             r = json.load(open(res))['results'][0]
             i = r.get('inputs', {})
             pull, push = spread(res[:-len('.json')] + '.jsonl')
-            lines.append('%-14s %-3s %-*s %-9.1f %-6g %-6g %-6g %-6s %-6s' % (
-                name, k, cw, config, r['throughput_samples_per_s'],
+            lines.append('%-*s %-3s %-*s %-9.1f %-6g %-6g %-6g %-6s %-6s' % (
+                sw, name, k, cw, config, r['throughput_samples_per_s'],
                 i.get('drops:server0->switch', 0),
                 i.get('drops_device', 0) + i.get('drops_queue_disc', 0),
                 i.get('rto_timeouts', 0), pull, push))
@@ -361,16 +362,17 @@ def training(out, build, results_csv, matrix, configs):
     # Per point: samples/s (error against linux in %), an rst table.
     cols = ['linux backend', 'grid packet'] + configs
     cw = max([15] + [len(c) for c in cols])  # an rst column holds its longest name
-    rule = '============== === ' + ' '.join(['=' * cw] * len(cols))
-    lines += [rule, '%-14s %-3s ' % ('scenario', 'K') + ' '.join('%-*s' % (cw, c) for c in cols),
-              rule]
+    sw = max([14] + [len(key[0]) for key in per])
+    rule = '=' * sw + ' === ' + ' '.join(['=' * cw] * len(cols))
+    lines += [rule, '%-*s %-3s ' % (sw, 'scenario', 'K')
+              + ' '.join('%-*s' % (cw, c) for c in cols), rule]
     for key in sorted(per, key=lambda x: (groups.index(category(points[x][0])), x[0], int(x[1]))):
         packet = ref.get(('packet',) + key)
         cells = ['%.1f' % ref[key], '%.1f (%+.1f)' % (packet, 100 * (packet - ref[key]) / ref[key])
                  if packet else '-']
         cells += ['%.1f (%+.1f)' % (per[key][c][1], 100 * per[key][c][0]) if c in per[key] else '-'
                   for c in configs]
-        lines.append('%-14s %-3s ' % key + ' '.join('%-*s' % (cw, c) for c in cells))
+        lines.append('%-*s %-3s ' % (sw, key[0], key[1]) + ' '.join('%-*s' % (cw, c) for c in cells))
     lines.append(rule)
     text = '\n'.join(line.rstrip() for line in lines) + '\n'
     open(os.path.join(out, os.environ.get('TABLE', 'host-training.rst')), 'w').write(text)

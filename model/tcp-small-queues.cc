@@ -205,7 +205,7 @@ TcpSmallQueuesSocket::GetTypeId()
               .AddAttribute("MinSkbs",
                             "The limit's floor in skbs (Linux: 2 x skb truesize)",
                             UintegerValue(2),
-                            MakeUintegerAccessor(&TcpSmallQueuesSocket::m_minSegments),
+                            MakeUintegerAccessor(&TcpSmallQueuesSocket::m_minSkbs),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("GsoMaxSize",
                             "sk_gso_max_size: bytes of an skb at most (65536: Linux's default, "
@@ -268,16 +268,7 @@ TcpSmallQueuesSocket::GetInstanceTypeId() const
 #endif
 
 TcpSmallQueuesSocket::TcpSmallQueuesSocket()
-    : m_pacingShift(10),
-      m_minSegments(2),
-      m_gsoMaxSize(65536),
-      m_tsoRttLog(9),
-      m_minTsoSegs(2),
-      m_skbOverhead(1280),
-      m_limitOutputBytes(4194304),
-      m_ssRatio(200),
-      m_caRatio(120),
-      m_id(NextId())
+    : m_id(NextId())
 {
     NS_LOG_FUNCTION(this);
     Register();
@@ -286,7 +277,7 @@ TcpSmallQueuesSocket::TcpSmallQueuesSocket()
 TcpSmallQueuesSocket::TcpSmallQueuesSocket(const TcpSmallQueuesSocket& sock)
     : TcpSocketBase(sock),
       m_pacingShift(sock.m_pacingShift),
-      m_minSegments(sock.m_minSegments),
+      m_minSkbs(sock.m_minSkbs),
       m_gsoMaxSize(sock.m_gsoMaxSize),
       m_tsoRttLog(sock.m_tsoRttLog),
       m_minTsoSegs(sock.m_minTsoSegs),
@@ -456,9 +447,15 @@ TcpSmallQueuesSocket::GetSkbSegments() const
 uint32_t
 TcpSmallQueuesSocket::GetLimitBytes() const
 {
+    return LimitFor(GetSkbSegments());
+}
+
+uint32_t
+TcpSmallQueuesSocket::LimitFor(uint32_t skbSegments) const
+{
     const double skbTruesize
-        = static_cast<double>(GetSkbSegments()) * m_tcb->m_segmentSize + m_skbOverhead;
-    const double floor = m_minSegments * skbTruesize;
+        = static_cast<double>(skbSegments) * m_tcb->m_segmentSize + m_skbOverhead;
+    const double floor = m_minSkbs * skbTruesize;
     double limit = std::max(floor, std::ldexp(GetPacingRate(), -static_cast<int>(m_pacingShift)));
     if (!m_tcb->m_pacing)
     {
@@ -484,11 +481,13 @@ TcpSmallQueuesSocket::AvailableWindow() const
     {
         return window; // closed, or the rest of an skb that passed the check (tcp_write_xmit)
     }
-    const uint32_t skbBytes = GetSkbSegments() * m_tcb->m_segmentSize;
+    const uint32_t skbSegments = GetSkbSegments();
+    const uint32_t skbBytes = skbSegments * m_tcb->m_segmentSize;
+    const uint32_t limit = LimitFor(skbSegments);
     // tcp_small_queue_check() throttles when sk_wmem_alloc, which counts 1 besides the bytes,
     // exceeds the limit (so it sends while the bytes are below it), and never with the
     // retransmission queue empty or one skb (tcp_rtx_queue_empty_or_single_skb()).
-    if (m_localBytes < GetLimitBytes() || UnAckDataCount() <= skbBytes)
+    if (m_localBytes < limit || UnAckDataCount() <= skbBytes)
     {
         StartSkb(skbBytes);
         return window;
@@ -498,7 +497,7 @@ TcpSmallQueuesSocket::AvailableWindow() const
     {
         m_throttled = true;
         ++m_throttles;
-        m_throttleTrace(m_localBytes, GetLimitBytes());
+        m_throttleTrace(m_localBytes, limit);
     }
     return 0;
 }

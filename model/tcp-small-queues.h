@@ -179,6 +179,9 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     double ComputePacingRate() const;
     /// Hold cwnd where Linux's validated window would be (see the .cc).
     void ValidateCwnd() const;
+    /// \param skbSegments segments per skb now (GetSkbSegments())
+    /// \return the TSQ limit in bytes for skbs of that size
+    uint32_t LimitFor(uint32_t skbSegments) const;
     /// Let \p bytes go out in this event as one skb (the check passed for it).
     void StartSkb(uint32_t bytes) const;
     /// The event that started an skb is over.
@@ -186,15 +189,17 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     /// Resume sending after a TX completion (tcp_tsq_handler).
     void Wake();
 
-    uint32_t m_pacingShift;      //!< sk_pacing_shift (10: about 1 ms of the pacing rate)
-    uint32_t m_minSegments;      //!< the "2 x truesize" term, in skbs
-    uint32_t m_gsoMaxSize;       //!< sk_gso_max_size (0: one segment per skb)
-    uint32_t m_tsoRttLog;        //!< tcp_tso_rtt_log
-    uint32_t m_minTsoSegs;       //!< tcp_min_tso_segs
-    uint32_t m_skbOverhead;      //!< truesize - payload of a segment
-    uint32_t m_limitOutputBytes; //!< tcp_limit_output_bytes
-    uint32_t m_ssRatio;          //!< tcp_pacing_ss_ratio, percent
-    uint32_t m_caRatio;          //!< tcp_pacing_ca_ratio, percent
+    // Attributes: set from their defaults (GetTypeId, the one place they are written) when
+    // CreateObject constructs the socket, or copied by Fork.
+    uint32_t m_pacingShift{0};      //!< sk_pacing_shift (10: about 1 ms of the pacing rate)
+    uint32_t m_minSkbs{0};          //!< the "2 x truesize" term, in skbs
+    uint32_t m_gsoMaxSize{0};       //!< sk_gso_max_size (0: one segment per skb)
+    uint32_t m_tsoRttLog{0};        //!< tcp_tso_rtt_log
+    uint32_t m_minTsoSegs{0};       //!< tcp_min_tso_segs
+    uint32_t m_skbOverhead{0};      //!< truesize - payload of a segment
+    uint32_t m_limitOutputBytes{0}; //!< tcp_limit_output_bytes
+    uint32_t m_ssRatio{0};          //!< tcp_pacing_ss_ratio, percent
+    uint32_t m_caRatio{0};          //!< tcp_pacing_ca_ratio, percent
 
     uint64_t m_id;                         //!< the registry key the packet tags carry
     TracedValue<uint32_t> m_localBytes{0}; //!< bytes queued locally

@@ -104,6 +104,7 @@ def build(bld):
         'test/flow-level-test-suite.cc',
         'test/linux-backend-test-suite.cc',
         'test/invariants-test-suite.cc',
+        'test/metamorphic-test-suite.cc',
         'test/json-input-test-suite.cc',
         'test/multi-job-test-suite.cc',
         'test/packet-level-test-suite.cc',

@@ -39,10 +39,25 @@ using namespace ns3;
 namespace
 {
 
+/// \return the note of the options the user set that backend does not model ("" if none)
+std::string
+IgnoredNote(const RunRequest& request, const std::string& backend)
+{
+    std::string list;
+    for (const auto& name : ScenarioOptions::GetIgnored(request, backend))
+    {
+        list += (list.empty() ? "" : ", ") + name;
+    }
+    return list.empty()
+               ? ""
+               : "not modelled by the " + backend + " backend here, so without effect: " + list;
+}
+
 /// Run the chosen backend(s) on one scenario: one registry entry, or every one in "all".
 std::vector<TrainingResult>
-RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const std::string& backend)
+RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const RunRequest& request)
 {
+    const std::string& backend = request.backend;
     std::vector<TrainingResult> results;
     for (const auto& entry : TrainingBackendRegistry::GetEntries())
     {
@@ -51,12 +66,18 @@ RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const std
             continue;
         }
         Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
+        // What the scenario asks that the backend cannot do comes first: it holds on any host.
+        const std::string unsupported = b->GetUnsupportedReason(profile, s);
+        if (backend != "all" && !unsupported.empty())
+        {
+            throw TrainingInputError(unsupported);
+        }
         std::string why = b->GetUnavailableReason();
         if (backend == "all")
         {
             // Skipped whole (never a partial result), with one note per reason and process.
             static std::set<std::string> noted;
-            why = why.empty() ? b->GetUnsupportedReason(profile, s) : why;
+            why = why.empty() ? unsupported : why;
             if (!why.empty() && noted.insert(entry.name + why).second)
             {
                 std::fprintf(stderr,
@@ -74,6 +95,14 @@ RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const std
             throw TrainingInputError("--backend=" + entry.name + ": " + why);
         }
         auto r = backend == "all" ? b->RunComparison(profile, s) : b->Run(profile, s);
+        const std::string ignored = IgnoredNote(request, entry.name);
+        for (auto& x : r)
+        {
+            if (!ignored.empty())
+            {
+                x.notes.push_back(ignored);
+            }
+        }
         results.insert(results.end(), r.begin(), r.end());
     }
     return results;
@@ -176,7 +205,7 @@ RunSweep(const TrainingProfile& profile, const RunRequest& request)
         s.workers = k;
         s.Validate(profile);
         std::map<std::string, double> row;
-        for (const auto& r : RunBackends(profile, s, request.backend))
+        for (const auto& r : RunBackends(profile, s, request))
         {
             std::string name = r.backend + ":" + r.variant;
             if (std::find(t.columns.begin(), t.columns.end(), name) == t.columns.end())
@@ -520,8 +549,9 @@ PrintJobs(const TrainingJobSet& set)
 
 /// --jobs: run the chosen backend(s) (every available one of "all" that takes several jobs).
 std::vector<JobSetResult>
-RunJobBackends(const TrainingJobSet& set, const std::string& backend)
+RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
 {
+    const std::string& backend = request.backend;
     std::vector<JobSetResult> results;
     for (const auto& entry : TrainingBackendRegistry::GetEntries())
     {
@@ -537,8 +567,13 @@ RunJobBackends(const TrainingJobSet& set, const std::string& backend)
             {
                 throw TrainingInputError("--backend=" + entry.name + ": " + why);
             }
+            const std::string ignored = IgnoredNote(request, entry.name);
             for (auto& r : b->RunJobs(set))
             {
+                if (!ignored.empty())
+                {
+                    r.notes.push_back(ignored);
+                }
                 PrintJobSet(set, r);
                 results.push_back(std::move(r));
             }
@@ -574,7 +609,7 @@ RunJobSet(const RunRequest& request)
     const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
                                     : TrainingJobSet::FromFile(request.jobs, request);
     PrintJobs(set);
-    const std::vector<JobSetResult> results = RunJobBackends(set, request.backend);
+    const std::vector<JobSetResult> results = RunJobBackends(set, request);
     if (!request.output.empty())
     {
         std::ofstream out(request.output);
@@ -614,7 +649,7 @@ main(int argc, char* argv[])
         const TrainingScenario& s = request.scenario;
         s.Validate(profile);
         const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
-        const std::vector<TrainingResult> results = RunBackends(profile, s, request.backend);
+        const std::vector<TrainingResult> results = RunBackends(profile, s, request);
         PrintSummary(profile, s, results);
         if (stream)
         {

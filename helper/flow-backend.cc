@@ -547,7 +547,11 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
                            || SharesLink(set, j));
         if (inShared.back())
         {
-            shared.push_back({jobs[j].profile.get(), &jobs[j].scenario, jobs[j].startTime});
+            shared.push_back({jobs[j].profile.get(),
+                              &jobs[j].scenario,
+                              jobs[j].startTime,
+                              &set.GetFabric(),
+                              jobs[j].hosts});
         }
     }
     std::vector<TrainingResult> sharedResults;

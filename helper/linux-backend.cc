@@ -361,6 +361,15 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
         throw TrainingInputError("--backend=linux: --crossTraffic, --queueDisc and --ecn are "
                                  "packet-backend only (expected none, none, false)");
     }
+    if (scenario.topology != "star")
+    {
+        // The testbed is one switch (a bridge with a shaped port per host): a leaf-spine's
+        // oversubscribed uplinks and per-flow ECMP would silently be a star.
+        throw TrainingInputError("--backend=linux: --topology=" + scenario.topology
+                                 + " is not emulated (the testbed is one switch with a shaped "
+                                   "port per host; expected --topology=star, or the packet and "
+                                   "flow backends for fabrics)");
+    }
     if (scenario.minRto != MilliSeconds(200))
     {
         throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "

@@ -651,7 +651,8 @@ RunJobCluster(const TrainingJobSet& set,
         KeepJobLinks(set, j, r);
         ReportJobTcp(*monitors[j], &r);
         EcmpCollisions::Report(s, r); // the job's own flows: its scenario places the same paths
-        r.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
+        r.inputs["socket_buffer_bytes"]
+            = TrainingNetwork::GetSocketBufferBytes(s, s.sendBufferBytes);
         r.inputs["goodput_bytes_per_s"] = TrainingNetwork::GetGoodputBytesPerSecond(s);
     }
     ReportFabric(run, links, *fabricMonitor, out);
@@ -683,8 +684,9 @@ PacketBackend::RunJobs(const TrainingJobSet& set) const
     {
         names.push_back(placed.GetNode(placed.GetHostNode(placed.GetRoleHost(r))).name);
     }
-    // One socket buffer for every socket (a Config default): the ring rule (at least 1 MiB)
-    // only when every job is a ring, else the parameter servers' rule.
+    // Each job's sockets get the job's own buffers (SetSocketAttributes); the TcpSocket
+    // defaults, which nothing of a job then reads, follow the parameter servers' rule unless
+    // every job is a ring.
     TrainingScenario network = fabric;
     network.architecture = TrainingScenario::RING_ALLREDUCE;
     for (const auto& job : set.GetJobs())

@@ -77,7 +77,12 @@ Rate(const std::string& option, const std::string& text, bool zeroAllowed)
 Time
 TimeOrZero(const std::string& option, const std::string& text)
 {
-    return text == "0" ? Seconds(0) : TrainingScenario::ParseTime(option, text);
+    const Time t = text == "0" ? Seconds(0) : TrainingScenario::ParseTime(option, text);
+    if (t.IsStrictlyNegative())
+    {
+        throw Bad(option, "negative time '" + text + "'", "0 or a positive time, e.g. 20us");
+    }
+    return t;
 }
 
 /// The scenario's architecture, schedule and worker options.
@@ -738,7 +743,13 @@ RunRequest::ApplyBackendDefaults() const
 {
     for (const auto& [path, value] : backendDefaults)
     {
-        Config::SetDefault(path, StringValue(value));
+        // The options check their values first; should an attribute's own checker still
+        // refuse one, say so instead of letting Config::SetDefault abort the program.
+        if (!Config::SetDefaultFailSafe(path, StringValue(value)))
+        {
+            throw TrainingInputError("option for " + path + ": value '" + value
+                                     + "' refused by the attribute's checker (see --help)");
+        }
     }
 }
 
@@ -790,6 +801,100 @@ ScenarioOptions::MakeDefault()
     return r;
 }
 
+namespace
+{
+
+/**
+ * \return option -> the backends that model it, for the options that not every backend
+ *         models. "flow-window": the flow backend with --windowModel on a parameter server
+ *         (the window model takes the packet level's buffers and round trip); "fabric": every
+ *         backend, but only off the star (the star has no leaves, spines or uplinks).
+ */
+const std::map<std::string, std::string>&
+Scopes()
+{
+    static const std::map<std::string, std::string> scopes{
+        {"tcp", "packet linux"},
+        {"minRto", "packet linux"},
+        {"queue", "packet linux flow-window"},
+        {"hostQueue", "packet linux flow-window"},
+        {"socketBuffer", "packet linux flow-window"},
+        {"bufferAutotuning", "packet linux flow-window"},
+        {"linkDelay", "packet linux analytic flow-window"},
+        {"queueDisc", "packet"},
+        {"ecn", "packet"},
+        {"delayedAck", "packet"},
+        {"tcpSmallQueues", "packet"},
+        {"hostModel", "packet"},
+        {"crossTraffic", "packet"},
+        {"crossFlows", "packet"},
+        {"crossRate", "packet"},
+        {"crossTarget", "packet"},
+        {"crossProtocol", "packet"},
+        {"dilation", "packet linux"},
+        {"repeat", "linux"},
+        {"sharing", "flow"},
+        {"windowModel", "flow"},
+        {"incumbentWeight", "flow"},
+        {"cohortWindow", "flow"},
+        {"rhoT", "analytic"},
+        {"leaves", "fabric"},
+        {"spines", "fabric"},
+        {"hostsPerLeaf", "fabric"},
+        {"fatTreeK", "fabric"},
+        {"uplinkRate", "fabric"},
+        {"ecmpSeed", "fabric"},
+    };
+    return scopes;
+}
+
+/// \return whether backend is one of the space-separated names in scope
+bool
+InScope(const std::string& scope, const std::string& backend)
+{
+    std::istringstream words(scope);
+    std::string w;
+    while (words >> w)
+    {
+        if (w == backend)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::string
+ScenarioOptions::GetScope(const std::string& name)
+{
+    auto it = Scopes().find(name);
+    return it == Scopes().end() ? "" : it->second;
+}
+
+std::vector<std::string>
+ScenarioOptions::GetIgnored(const RunRequest& request, const std::string& backend)
+{
+    const TrainingScenario& s = request.scenario;
+    auto window = request.backendDefaults.find("ns3::FlowBackend::WindowModel");
+    const bool flowWindow = window != request.backendDefaults.end() && window->second == "true"
+                            && s.architecture == TrainingScenario::PARAMETER_SERVER;
+    std::vector<std::string> ignored;
+    for (const std::string& name : request.given)
+    {
+        const std::string scope = GetScope(name);
+        const bool models = scope.empty() || (scope == "fabric" && s.topology != "star")
+                            || InScope(scope, backend)
+                            || (backend == "flow" && flowWindow && InScope(scope, "flow-window"));
+        if (!models)
+        {
+            ignored.push_back("--" + name);
+        }
+    }
+    return ignored;
+}
+
 void
 ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::string& value)
 {
@@ -804,6 +909,7 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
         throw Bad("--" + name, "value is not UTF-8 text", "printable UTF-8 text");
     }
     o->apply(request, value);
+    request.given.insert(name);
 }
 
 void

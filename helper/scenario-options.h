@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,12 @@ struct RunRequest
     std::map<std::string, std::string> backendDefaults; //!< attribute path -> validated value
     std::string output;                                 //!< --output: JSON result file
     std::string csv;                                    //!< --csv: sweep CSV
-    std::string csvRow;      //!< --csvRow: CSV file to append one row per result
-    bool records{true};      //!< --records: per-step and per-transfer records
-    std::string recordsFile; //!< --recordsFile: stream the records to this JSON Lines file
-    bool progress{true};     //!< --progress: progress of long runs on stderr
-    std::string jobs;        //!< --jobs: several jobs on one fabric (TrainingJobSet file)
+    std::string csvRow;          //!< --csvRow: CSV file to append one row per result
+    bool records{true};          //!< --records: per-step and per-transfer records
+    std::string recordsFile;     //!< --recordsFile: stream the records to this JSON Lines file
+    bool progress{true};         //!< --progress: progress of long runs on stderr
+    std::string jobs;            //!< --jobs: several jobs on one fabric (TrainingJobSet file)
+    std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
 
     /// Apply backendDefaults through Config::SetDefault (before creating backends).
     void ApplyBackendDefaults() const;
@@ -89,6 +91,23 @@ class ScenarioOptions
      * \throws TrainingInputError for an unknown option or a bad value
      */
     static void Set(RunRequest& request, const std::string& name, const std::string& value);
+
+    /**
+     * \param name an option name (without "--")
+     * \return the backends that model it ("packet linux"), "fabric" for a fabric option (no
+     *         effect on the star), or "" when every backend does
+     */
+    static std::string GetScope(const std::string& name);
+
+    /**
+     * \brief The options the user set that a backend does not model in this request: its
+     * result would silently be the same without them, so the driver notes them.
+     * \param request the request (its given options)
+     * \param backend a backend name (packet, flow, analytic, linux)
+     * \return "--name" of each such option, in name order
+     */
+    static std::vector<std::string> GetIgnored(const RunRequest& request,
+                                               const std::string& backend);
 
     /**
      * \brief Build a request from the program's arguments: --name=value pairs, --scenario=FILE

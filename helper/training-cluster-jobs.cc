@@ -33,6 +33,7 @@
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
 #include "ns3/training-worker-application.h"
 #include "ns3/uinteger.h"
 
@@ -45,6 +46,24 @@ NS_LOG_COMPONENT_DEFINE("TrainingClusterJobs");
 
 namespace
 {
+
+/**
+ * \brief The socket attributes of every training application: the job's own TCP small
+ * queues and buffers (in a set of several jobs each keeps its own rule).
+ * \param app the application
+ * \param scenario the job's scenario
+ */
+void
+SetSocketAttributes(Ptr<Application> app, const TrainingScenario& scenario)
+{
+    app->SetAttribute("TcpSmallQueues", BooleanValue(scenario.tcpSmallQueues));
+    app->SetAttribute(
+        "SendBufferBytes",
+        UintegerValue(TrainingNetwork::GetSocketBufferBytes(scenario, scenario.sendBufferBytes)));
+    app->SetAttribute(
+        "ReceiveBufferBytes",
+        UintegerValue(TrainingNetwork::GetReceiveBufferBytes(scenario, scenario.sendBufferBytes)));
+}
 
 /**
  * \brief The attributes every worker application has, whatever the architecture
@@ -70,7 +89,7 @@ SetWorkerAttributes(Ptr<Application> app,
     app->SetAttribute("IntraBandwidth", DataRateValue(scenario.intraBandwidth));
     app->SetAttribute("IntraLatency", TimeValue(scenario.intraLatency));
     app->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
-    app->SetAttribute("TcpSmallQueues", BooleanValue(scenario.tcpSmallQueues));
+    SetSocketAttributes(app, scenario);
 }
 
 } // namespace
@@ -123,7 +142,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
         ps->SetAttribute("Order", StringValue(scenario.GetOrderName()));
         ps->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         ps->SetAttribute("StartJitter", TimeValue(scenario.startJitter));
-        ps->SetAttribute("TcpSmallQueues", BooleanValue(scenario.tcpSmallQueues));
+        SetSocketAttributes(ps, scenario);
         ps->SetModel(profile, layers[p]);
         servers.Get(p)->AddApplication(ps);
         apps.Add(ps);

@@ -17,6 +17,27 @@ namespace flow
 FlowFabric::FlowFabric(const TrainingScenario& scenario, bool useGoodput)
     : m_topology(FabricTopology::FromScenario(scenario))
 {
+    SetCapacities(scenario, useGoodput);
+}
+
+FlowFabric::FlowFabric(const TrainingScenario& scenario,
+                       bool useGoodput,
+                       const FabricTopology& shared,
+                       const std::vector<uint32_t>& hosts)
+    : m_topology(shared)
+{
+    std::vector<std::string> names;
+    for (uint32_t r = 0; r < hosts.size(); ++r)
+    {
+        names.push_back(TrainingNetwork::GetHostName(scenario, r));
+    }
+    m_topology.SetRoles(hosts, names);
+    SetCapacities(scenario, useGoodput);
+}
+
+void
+FlowFabric::SetCapacities(const TrainingScenario& scenario, bool useGoodput)
+{
     // The scenario's goodput rule (payload / wire bytes of a full segment) at each link's rate;
     // a link at the NIC rate gets exactly the scenario's value.
     const double nic = static_cast<double>(scenario.nicRate.GetBitRate());

@@ -251,6 +251,19 @@ class FlowFabric
      */
     FlowFabric(const TrainingScenario& scenario, bool useGoodput);
 
+    /**
+     * \brief One job's view of a fabric that several jobs share: the same links (and link
+     * indices) for every job, the job's roles on its own hosts under its own role names.
+     * \param scenario the job's scenario (its roles and rates)
+     * \param useGoodput as above
+     * \param shared the shared fabric
+     * \param hosts the host of each of the job's roles
+     */
+    FlowFabric(const TrainingScenario& scenario,
+               bool useGoodput,
+               const FabricTopology& shared,
+               const std::vector<uint32_t>& hosts);
+
     /** \return the capacity of every directed link (bytes/s) */
     const std::vector<double>& GetCapacity() const
     {
@@ -292,6 +305,13 @@ class FlowFabric
     void Report(const std::vector<double>& bytes, TrainingResult& result) const;
 
   private:
+    /**
+     * \brief Fill m_capacity from the placed topology.
+     * \param scenario the scenario (its NIC rate and goodput rule)
+     * \param useGoodput as in the constructor
+     */
+    void SetCapacities(const TrainingScenario& scenario, bool useGoodput);
+
     FabricTopology m_topology;      //!< placed fabric
     std::vector<double> m_capacity; //!< per directed link (bytes/s)
 };

@@ -283,7 +283,12 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
         const Job& job = jobs[j];
         sims.push_back(
             std::make_unique<FlowLevelSimulator>(*job.profile, *job.scenario, sharing, options));
-        fabrics.push_back(std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
+        fabrics.push_back(
+            job.fabric ? std::make_unique<flow::FlowFabric>(*job.scenario,
+                                                            options.useGoodput,
+                                                            *job.fabric,
+                                                            job.hosts)
+                       : std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
         NS_ABORT_MSG_IF(fabrics[j]->GetCapacity() != fabrics[0]->GetCapacity(),
                         "jobs on different fabrics");
         results[j].backend = "flow";

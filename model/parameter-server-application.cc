@@ -97,7 +97,10 @@ ParameterServerApplication::GetTypeId()
                               "ns3::TensorConnection::SocketTracedCallback");
     // The attribute every training application has (training-app-attributes.h).
     static const TypeId withSocket
-        = AddTcpSmallQueuesAttribute(tid, &ParameterServerApplication::m_tcpSmallQueues);
+        = AddSocketAttributes(tid,
+                              &ParameterServerApplication::m_tcpSmallQueues,
+                              &ParameterServerApplication::m_sendBuffer,
+                              &ParameterServerApplication::m_receiveBuffer);
     return withSocket;
 }
 
@@ -180,7 +183,10 @@ ParameterServerApplication::StartApplication()
     const PsServerProtocol::Config config{m_index, m_workers, m_mode == SYNC, m_overlap, order};
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<PsServerProtocol>(transport, m_profile, m_layers, config, m_rng);
-    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
+    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                       m_tcpSmallQueues,
+                                                       m_sendBuffer,
+                                                       m_receiveBuffer);
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
         NS_FATAL_ERROR("ParameterServerApplication: cannot bind port " << m_port);

@@ -140,6 +140,8 @@ class ParameterServerApplication : public Application, private SimulatorTranspor
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< uplinks done
     TracedCallback<uint32_t, uint32_t, Time> m_updatesTrace; //!< worker's step applied
     bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
+    uint32_t m_sendBuffer{0};     //!< SndBufSize of its sockets (0: the TcpSocket default)
+    uint32_t m_receiveBuffer{0};  //!< RcvBufSize of its sockets (0: the TcpSocket default)
     TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 

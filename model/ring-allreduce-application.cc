@@ -123,7 +123,10 @@ RingAllReduceApplication::GetTypeId()
                               "ns3::TensorConnection::SocketTracedCallback");
     // The attribute every training application has (training-app-attributes.h).
     static const TypeId withSocket
-        = AddTcpSmallQueuesAttribute(tid, &RingAllReduceApplication::m_tcpSmallQueues);
+        = AddSocketAttributes(tid,
+                              &RingAllReduceApplication::m_tcpSmallQueues,
+                              &RingAllReduceApplication::m_sendBuffer,
+                              &RingAllReduceApplication::m_receiveBuffer);
     return withSocket;
 }
 
@@ -250,7 +253,10 @@ RingAllReduceApplication::StartApplication()
         m_protocol->MaybeStart(); // no network
         return;
     }
-    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
+    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                       m_tcpSmallQueues,
+                                                       m_sendBuffer,
+                                                       m_receiveBuffer);
     if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
     {
         NS_FATAL_ERROR("RingAllReduceApplication: cannot bind port " << m_port);
@@ -260,7 +266,10 @@ RingAllReduceApplication::StartApplication()
         MakeCallback(&RingAllReduceApplication::HandleConnectionRequest, this),
         MakeCallback(&RingAllReduceApplication::HandleAccept, this));
 
-    Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
+    Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                          m_tcpSmallQueues,
+                                                          m_sendBuffer,
+                                                          m_receiveBuffer);
     s->Bind();
     s->SetConnectCallback(MakeCallback(&RingAllReduceApplication::HandleConnected, this),
                           MakeCallback(&RingAllReduceApplication::HandleConnectionFailed, this));

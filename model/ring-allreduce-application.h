@@ -181,6 +181,8 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
     TracedCallback<uint32_t, uint32_t, uint32_t, Time, Time, uint32_t, uint64_t>
         m_bucketTrace;            //!< bucket reduced
     bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
+    uint32_t m_sendBuffer{0};     //!< SndBufSize of its sockets (0: the TcpSocket default)
+    uint32_t m_receiveBuffer{0};  //!< RcvBufSize of its sockets (0: the TcpSocket default)
     TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 

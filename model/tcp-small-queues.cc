@@ -347,10 +347,23 @@ TcpSmallQueuesSocket::CreateSocket(Ptr<Node> node)
 }
 
 Ptr<Socket>
-TcpSmallQueuesSocket::CreateTcpSocket(Ptr<Node> node, bool smallQueues)
+TcpSmallQueuesSocket::CreateTcpSocket(Ptr<Node> node,
+                                      bool smallQueues,
+                                      uint32_t sendBuffer,
+                                      uint32_t receiveBuffer)
 {
-    return smallQueues ? CreateSocket(node)
-                       : Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+    Ptr<Socket> s = smallQueues ? CreateSocket(node)
+                                : Socket::CreateSocket(node, TcpSocketFactory::GetTypeId());
+    // Accepted sockets are forks of their listener and keep these sizes.
+    if (sendBuffer > 0)
+    {
+        s->SetAttribute("SndBufSize", UintegerValue(sendBuffer));
+    }
+    if (receiveBuffer > 0)
+    {
+        s->SetAttribute("RcvBufSize", UintegerValue(receiveBuffer));
+    }
+    return s;
 }
 
 Ptr<TcpSocketBase>

@@ -110,9 +110,14 @@ class TcpSmallQueuesSocket : public TcpSocketBase
     /**
      * \param node a node with an internet stack
      * \param smallQueues whether the socket has TCP small queues
+     * \param sendBuffer its SndBufSize (0: the TcpSocket default)
+     * \param receiveBuffer its RcvBufSize (0: the TcpSocket default)
      * \return CreateSocket(node) if smallQueues, else ns-3's TCP socket (TcpSocketFactory)
      */
-    static Ptr<Socket> CreateTcpSocket(Ptr<Node> node, bool smallQueues);
+    static Ptr<Socket> CreateTcpSocket(Ptr<Node> node,
+                                       bool smallQueues,
+                                       uint32_t sendBuffer = 0,
+                                       uint32_t receiveBuffer = 0);
 
     /// \return payload bytes of this socket's segments still on its host (queue disc, NIC)
     uint32_t GetLocalBytes() const;

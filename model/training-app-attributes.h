@@ -65,23 +65,43 @@ AddWorkerHostAttributes(TypeId tid,
 
 /**
  * \ingroup distributed-training
- * \brief The TcpSmallQueues attribute of every training application (its TCP sockets are
- * TcpSmallQueuesSocket: --tcpSmallQueues). One definition of its name, help and default.
+ * \brief The socket attributes of every training application: TcpSmallQueues (its TCP sockets
+ * are TcpSmallQueuesSocket: --tcpSmallQueues) and the job's own send and receive buffers, so
+ * that jobs of one simulation keep their own buffer rule (a ring's is larger than a parameter
+ * server's) instead of sharing the TcpSocket defaults. One definition of names, help, defaults.
  * \tparam T the application class
  * \param tid the TypeId being built
- * \param member the flag
+ * \param smallQueues member: the flag
+ * \param sendBuffer member: SndBufSize of its sockets (0: the TcpSocket default)
+ * \param receiveBuffer member: RcvBufSize of its sockets (0: the TcpSocket default)
  * \return tid
  */
 template<typename T>
 TypeId
-AddTcpSmallQueuesAttribute(TypeId tid, bool T::*member)
+AddSocketAttributes(TypeId tid,
+                    bool T::*smallQueues,
+                    uint32_t T::*sendBuffer,
+                    uint32_t T::*receiveBuffer)
 {
-    return tid.AddAttribute("TcpSmallQueues",
-                            "Open TCP sockets with Linux's TCP small queues (TcpSmallQueuesSocket) "
-                            "instead of ns-3's TcpSocketBase",
-                            BooleanValue(TrainingScenario().tcpSmallQueues),
-                            MakeBooleanAccessor(member),
-                            MakeBooleanChecker());
+    return tid
+        .AddAttribute("TcpSmallQueues",
+                      "Open TCP sockets with Linux's TCP small queues (TcpSmallQueuesSocket) "
+                      "instead of ns-3's TcpSocketBase",
+                      BooleanValue(TrainingScenario().tcpSmallQueues),
+                      MakeBooleanAccessor(smallQueues),
+                      MakeBooleanChecker())
+        .AddAttribute("SendBufferBytes",
+                      "SndBufSize of the application's TCP sockets (0: ns3::TcpSocket's default; "
+                      "TrainingNetwork::GetSocketBufferBytes gives the job's)",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(sendBuffer),
+                      MakeUintegerChecker<uint32_t>())
+        .AddAttribute("ReceiveBufferBytes",
+                      "RcvBufSize of the application's TCP sockets (0: ns3::TcpSocket's default; "
+                      "TrainingNetwork::GetReceiveBufferBytes gives the job's)",
+                      UintegerValue(0),
+                      MakeUintegerAccessor(receiveBuffer),
+                      MakeUintegerChecker<uint32_t>());
 }
 
 } // namespace ns3

@@ -89,7 +89,10 @@ TrainingWorkerApplication::GetTypeId()
                               "ns3::TensorConnection::SocketTracedCallback");
     // The attribute every training application has (training-app-attributes.h).
     static const TypeId withSocket
-        = AddTcpSmallQueuesAttribute(tid, &TrainingWorkerApplication::m_tcpSmallQueues);
+        = AddSocketAttributes(tid,
+                              &TrainingWorkerApplication::m_tcpSmallQueues,
+                              &TrainingWorkerApplication::m_sendBuffer,
+                              &TrainingWorkerApplication::m_receiveBuffer);
     return withSocket;
 }
 
@@ -191,7 +194,10 @@ TrainingWorkerApplication::StartApplication()
                                                     m_rng);
     for (std::size_t p = 0; p < m_servers.size(); ++p)
     {
-        Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(), m_tcpSmallQueues);
+        Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                              m_tcpSmallQueues,
+                                                              m_sendBuffer,
+                                                              m_receiveBuffer);
         s->Bind();
         s->SetConnectCallback(
             MakeCallback(&TrainingWorkerApplication::HandleConnected, this),

@@ -128,6 +128,8 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done
     TracedCallback<const TrainingResult::TransferRecord&> m_transferTrace; //!< downlink done
     bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
+    uint32_t m_sendBuffer{0};     //!< SndBufSize of its sockets (0: the TcpSocket default)
+    uint32_t m_receiveBuffer{0};  //!< RcvBufSize of its sockets (0: the TcpSocket default)
     TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
 };
 

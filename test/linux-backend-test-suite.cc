@@ -411,13 +411,14 @@ class NothingLeftBehindTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * What the backend refuses, with what to change: a 10 Gb/s scenario at dilation 1 (names the
- * dilation that works), a TCP variant the kernel lacks, and packet-only options.
+ * dilation that works), a TCP variant the kernel lacks, a fabric other than the star (the
+ * testbed is one switch) and packet-only options.
  */
 class RefusalsTestCase : public TestCase
 {
   public:
     RefusalsTestCase()
-        : TestCase("linux: refuses unfaithful rates naming the dilation, TcpDctcp, cross traffic")
+        : TestCase("linux: refuses unfaithful rates, TcpDctcp, fabrics, cross traffic")
     {
     }
 
@@ -454,6 +455,13 @@ class RefusalsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_NE(why.find("--dilation=10"), std::string::npos, why);
         b->SetAttribute("Dilation", DoubleValue(10));
         NS_TEST_ASSERT_MSG_EQ(b->GetUnsupportedReason(small, s), "", "faithful at dilation 10");
+        // A fabric is refused, not run on the testbed's one switch as a star.
+        s.topology = "leafspine";
+        why = b->GetUnsupportedReason(small, s);
+        NS_TEST_ASSERT_MSG_NE(why.find("--topology=leafspine is not emulated"),
+                              std::string::npos,
+                              why);
+        s.topology = "star";
         s.tcpVariant = "TcpDctcp";
         why = b->GetUnsupportedReason(small, s);
         NS_TEST_ASSERT_MSG_NE(why.find("TcpDctcp"), std::string::npos, why);

@@ -13,11 +13,12 @@ jobs="$3"
 # Suites left out, and why (the Release run of `bash bootstrap.sh test` runs them all): the
 # packet-level suites that simulate many TCP flows packet by packet (packet, cross-backend,
 # congestion, tcp-linux-cubic), ring (over 200 s under ASan), flow-fabric (145 s) and multi-job
-# (its packet-level cases: not done after 18 CPU min under ASan), the linux
+# (its packet-level cases: not done after 18 CPU min under ASan), metamorphic (its packet
+# cases; its flow cases run in the Release suite and the jobs fuzzer covers the flow job sets), the linux
 # backend (root and namespaces), analytic-backend (asserts a wall time of under 1 s, which the
 # instrumented build misses: 1.18 s) and the validation-runner end-to-end runs, which start
 # dozens of driver processes. Everything else runs.
-slow='packet|cross-backend|congestion|tcp-linux-cubic|ring|flow-fabric|multi-job|linux-backend|analytic-backend|validation-runner-.*'
+slow='packet|cross-backend|congestion|tcp-linux-cubic|ring|flow-fabric|multi-job|metamorphic|linux-backend|analytic-backend|validation-runner-.*'
 
 echo "== configuring clang-14 + ASan + UBSan + libFuzzer ($build_type) in $build_dir"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER=clang++-14 \
@@ -28,7 +29,7 @@ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER
 targets=(distributed-training-test-runner distributed-training-sim profile-summary
   tcp-sharing-study validation-runner flow-benchmark packet-benchmark analytic-benchmark fabric-benchmark
   ps-async-example print-attributes dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
-  dt-fuzz-scenario)
+  dt-fuzz-scenario dt-fuzz-jobs dt-fuzz-topology)
 echo "== building ${targets[*]} with $jobs jobs"
 for target in "${targets[@]}"; do # one at a time: make races on goals given together
   cmake --build "$build_dir" -j "$jobs" --target "$target"

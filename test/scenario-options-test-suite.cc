@@ -16,6 +16,7 @@
 #include "ns3/test.h"
 #include "ns3/training-input-error.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <vector>
@@ -90,6 +91,9 @@ class BadOptionValuesTestCase : public TestCase
             {"crossRate", "fast", "--crossRate: cannot parse rate 'fast'"},
             {"incumbentWeight", "2", "--incumbentWeight: '2' (expected a weight from 0 to 1)"},
             {"cohortWindow", "abc", "--cohortWindow: cannot parse time 'abc'"},
+            {"cohortWindow", "-1ms", "--cohortWindow: negative time '-1ms'"},
+            {"startJitter", "-5us", "--startJitter: negative time '-5us'"},
+            {"fusionTimeout", "-1s", "--fusionTimeout: negative time '-1s'"},
             {"windowModel", "maybe", "--windowModel: cannot parse 'maybe'"},
             {"rhoT", "1.5", "--rhoT: '1.5' (expected a utilisation from 0 to 1)"},
             {"records", "maybe", "--records: cannot parse 'maybe'"},
@@ -383,6 +387,63 @@ class OptionTableTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Options a backend does not model are named for it, so that its result says they had no
+ * effect: --minRto is packet and linux only; --queue reaches the flow backend only through its
+ * window model on a parameter server; --leaves does nothing on the star; defaults are never named.
+ */
+class IgnoredOptionsTestCase : public TestCase
+{
+  public:
+    IgnoredOptionsTestCase()
+        : TestCase("options: those a backend ignores are named for it")
+    {
+    }
+
+  private:
+    /// \return GetIgnored joined by spaces, for the request given by options
+    static std::string Ignored(const std::map<std::string, std::string>& options,
+                               const std::string& backend)
+    {
+        RunRequest r = ScenarioOptions::MakeDefault();
+        for (const auto& [name, value] : options)
+        {
+            ScenarioOptions::Set(r, name, value);
+        }
+        std::string text;
+        for (const auto& name : ScenarioOptions::GetIgnored(r, backend))
+        {
+            text += (text.empty() ? "" : " ") + name;
+        }
+        return text;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(Ignored({}, "flow"), "", "defaults are not the user's");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"workers", "8"}}, "analytic"), "", "every backend");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"minRto", "1ms"}}, "flow"), "--minRto", "");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"minRto", "1ms"}}, "packet"), "", "");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"queue", "10p"}, {"linkDelay", "1us"}}, "flow"),
+                              "--linkDelay --queue",
+                              "no window model");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"queue", "10p"}, {"windowModel", "true"}}, "flow"),
+                              "",
+                              "the window model takes the buffers");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"queue", "10p"}, {"linkDelay", "1us"}}, "analytic"),
+                              "--queue",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"leaves", "3"}}, "packet"), "--leaves", "the star");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"leaves", "3"}, {"topology", "leafspine"}}, "packet"),
+                              "",
+                              "");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"dilation", "10"}, {"repeat", "3"}}, "packet"),
+                              "--repeat",
+                              "");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The options layer's suite.
  */
 class ScenarioOptionsTestSuite : public TestSuite
@@ -395,6 +456,7 @@ class ScenarioOptionsTestSuite : public TestSuite
         AddTestCase(new ProgramOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new JsonOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new OptionTableTestCase, DT_TEST_QUICK);
+        AddTestCase(new IgnoredOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new ScenarioTextTestCase, DT_TEST_QUICK);
     }
 };

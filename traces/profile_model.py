@@ -154,24 +154,11 @@ def dump_profile(doc, path):
         lines.append("  ]")
     lines.append("}")
     text = "\n".join(lines) + "\n"
-    check_profile(safe_io.parse_json(text, path, "profile"))  # never write an invalid profile
-    write_output(path, text, "profile")
-
-
-def write_output(path, text, what):
-    """safe_io.write_output, its refusal as the command's one-line error (exit 1)."""
     try:
-        safe_io.write_output(path, text, what)
-    except safe_io.OutputError as e:
-        raise SystemExit(str(e))
-
-
-def check_output(path):
-    """Refuse an output path that cannot be written before minutes of measuring."""
-    try:
-        safe_io.output_target(path)
-    except safe_io.OutputError as e:
-        raise SystemExit(str(e))
+        check_profile(json.loads(text))  # never write an invalid profile
+    except ProfileError as e:
+        raise ProfileError("%s: not written: %s" % (path, e))
+    safe_io.write_output(path, text, "profile")
 
 
 def import_torch(command):
@@ -321,13 +308,6 @@ def load_profile(path):
     except ProfileError as e:
         raise ProfileError("%s: %s" % (path, e))
     return doc
-
-
-def load_profile_or_exit(path):
-    try:
-        return load_profile(path)
-    except (safe_io.InputError, ProfileError) as e:
-        raise SystemExit(str(e))
 
 
 # --------------------------------------------------------------------------------------
@@ -553,9 +533,9 @@ def cmd_measure(args):
     if args.warmup < 1:
         raise SystemExit("--warmup must be >= 1 (the first step records the layer order)")
     # OpenBLAS (Debian's libopenblas0-pthread) sizes its own thread pool at load time.
-    check_output(args.output)
+    safe_io.output_target(args.output)
     if args.trace_output:
-        check_output(args.trace_output)
+        safe_io.output_target(args.trace_output)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
     torch, torchvision = import_torch("measure")
 
@@ -912,9 +892,9 @@ def cmd_record_trace(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import torch_trace
 
-    check_output(args.output)
+    safe_io.output_target(args.output)
     if args.modules_output:
-        check_output(args.modules_output)
+        safe_io.output_target(args.modules_output)
     torch, model, name, x, compute_loss, _ = _trace_setup(args)
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
     how = torch_trace.record(model, x, compute_loss, opt, args.steps, args.warmup, args.output,
@@ -922,7 +902,8 @@ def cmd_record_trace(args):
     print("%s: %d steps of %s recorded (%s profiler)" % (args.output, args.steps, name, how))
     if args.modules_output:
         table = _module_table(args)
-        write_output(args.modules_output, json.dumps(table, indent=1) + "\n", "layer table")
+        safe_io.write_output(args.modules_output, json.dumps(table, indent=1) + "\n",
+                             "layer table")
         print("%s: %d layers" % (args.modules_output, len(table["layers"])))
     return 0
 
@@ -933,7 +914,7 @@ def cmd_import_trace(args):
 
     if not args.modules and not args.model:
         raise SystemExit("import-trace: give --model (needs torch) or --modules FILE")
-    check_output(args.output)
+    safe_io.output_target(args.output)
     try:
         if args.modules:
             table, where = safe_io.read_json(args.modules, "layer table"), args.modules
@@ -1105,8 +1086,8 @@ def scale_profile(doc, throughput, batch_size, device, source, extra=None):
 
 
 def cmd_scale(args):
-    check_output(args.output)
-    doc = load_profile_or_exit(args.input)
+    safe_io.output_target(args.output)
+    doc = load_profile(args.input)
     new, factor = scale_profile(doc, args.throughput, args.batch_size, args.device, args.source)
     dump_profile(new, args.output)
     print("%s: factor %.6g, step compute %.1f us (= %d / %g samples/s)"
@@ -1144,10 +1125,7 @@ def check_throughput_row(row, where):
 
 
 def cmd_scale_table(args):
-    try:
-        table = safe_io.read_json(args.table, "throughput table")
-    except safe_io.InputError as e:
-        raise SystemExit(str(e))
+    table = safe_io.read_json(args.table, "throughput table")
     if type(table) is not dict or type(table.get("entries")) is not list:
         raise SystemExit("%s: entries: missing or not an array (expected the rows of published "
                          "throughputs)" % args.table)
@@ -1163,7 +1141,7 @@ def cmd_scale_table(args):
         if not os.path.exists(src):
             print("skip %s on %s: %s missing" % (row["model"], row["gpu"], src), file=sys.stderr)
             continue
-        doc = load_profile_or_exit(src)
+        doc = load_profile(src)
         source = "%s; %s; %s" % (row["source"], row["source_url"], row["table"])
         new, factor = scale_profile(doc, float(row["images_per_s"]), int(row["batch_size"]),
                                     row["gpu"], source, extra=row)
@@ -1189,7 +1167,7 @@ def cmd_check(args):
                      sum(l["param_bytes"] for l in doc["layers"]) // 4))
         except (ProfileError, safe_io.InputError) as e:
             bad += 1
-            print(e)
+            print(e, file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -1278,7 +1256,10 @@ def main(argv=None):
     c.set_defaults(func=cmd_check)
 
     args = p.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (safe_io.InputError, safe_io.OutputError, ProfileError) as e:
+        raise SystemExit(str(e))  # one line naming the file, exit 1
 
 
 if __name__ == "__main__":

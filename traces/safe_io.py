@@ -17,7 +17,8 @@ one line naming the path:
   temporary file is removed, the old file is left as it was and `OutputError` says why. An
   existing target that is not a regular file (a folder, a device such as /dev/null, a FIFO, a
   socket, a symbolic link to one of those or to nothing) is refused before anything is written;
-  a symbolic link to a regular file is followed (the file it names is replaced).
+  a symbolic link to a regular file is followed (the file it names is replaced); a missing
+  folder is created.
 """
 
 import codecs
@@ -76,6 +77,8 @@ def input_chunks(path, cap, what="input", chunk=4 * MIB):
     fd = open_input(path, what)
     total = 0
     try:
+        if os.fstat(fd).st_size > cap:
+            raise _too_large(path, what, cap)
         while True:
             try:
                 data = os.read(fd, min(chunk, cap + 1 - total))
@@ -85,11 +88,14 @@ def input_chunks(path, cap, what="input", chunk=4 * MIB):
                 return
             total += len(data)
             if total > cap:
-                raise InputError("%s: the %s is larger than %d MiB (the limit)"
-                                 % (path, what, cap // MIB))
+                raise _too_large(path, what, cap)
             yield data
     finally:
         os.close(fd)
+
+
+def _too_large(path, what, cap):
+    return InputError("%s: the %s is larger than %d MiB (the limit)" % (path, what, cap // MIB))
 
 
 def read_bytes(path, cap, what="input"):
@@ -190,8 +196,10 @@ def output_target(path):
         raise OutputError("%s: is %s (expected a regular file or a new path)"
                           % (path, describe_mode(lst.st_mode)))
     folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder):
-        raise OutputError("%s: folder %s does not exist" % (path, folder))
+    try:
+        os.makedirs(folder, exist_ok=True)  # as the scripts always did (profile_all.sh OUT=)
+    except OSError as e:
+        raise OutputError("%s: cannot create its folder: %s" % (path, _reason(e)))
     return target
 
 

@@ -391,12 +391,19 @@ def hostile_cases(tmp, module):
                                               "--source", "s", "--output",
                                               os.path.join(out, "s.json")],
                   "refuse", [scale_fifo], None, limit_child))
+    # Row 0 (alexnet on a P100) would be written to out/escaped-b512.json, outside --dir.
     bad_table = json.loads(_read(os.path.join(TRACES, "gpu_throughputs.json")))
-    bad_table["entries"][0]["gpu_slug"] = "../../escape"
+    bad_table["entries"][0]["gpu_slug"] = "x/../../escaped"
     bad_table_path = _write(os.path.join(tmp, "throughputs.json"), json.dumps(bad_table))
-    cases.append(("scale-table --table", "a file name with folder parts",
-                  ["scale-table", "--table", bad_table_path, "--dir", os.path.join(out, "st")],
-                  "refuse", [bad_table_path], None, limit_child))
+    st = os.path.join(out, "st")
+    os.mkdir(st)
+    _write(os.path.join(st, "alexnet-cpu-b8.json"),
+           _read(os.path.join(TRACES, "alexnet-cpu-b8.json")))
+    escaped = os.path.join(out, "escaped-b512.json")
+    cases.append(("scale-table --table", "a gpu_slug with folder parts",
+                  ["scale-table", "--table", bad_table_path, "--dir", st], "refuse",
+                  [bad_table_path], lambda: lambda: "wrote %s" % escaped
+                  if os.path.exists(escaped) else None, limit_child))
     if subprocess.run([sys.executable, "-c", "import torch"], capture_output=True).returncode:
         cases.append(("measure", "no torch in this Python", [
             "measure", "--model", "small_cnn:build", "--output", os.path.join(out, "x.json")],
@@ -627,11 +634,59 @@ def run_mutations(module, tool, seed, count, inline=True):
 
 
 # --------------------------------------------------------------------------------------
+# Part 3: the streaming reader against the json module
+# --------------------------------------------------------------------------------------
+
+def _parse_both(tmp, data, chunk):
+    """(streamed events or error, json-module events or error) of one text."""
+    import safe_io
+    import trace_stream
+
+    path = _write(os.path.join(tmp, "stream.json"), data)
+    try:
+        streamed = list(trace_stream.events(path, chunk=chunk))
+    except trace_stream.StreamError:
+        streamed = "error"
+    try:
+        doc = safe_io.read_json(path, "trace")
+        whole = (doc.get("traceEvents") if isinstance(doc, dict) else doc)
+        whole = whole if isinstance(whole, list) else "error"
+    except safe_io.InputError:
+        whole = "error"
+    return streamed, whole
+
+
+def run_stream_checks(seed, count):
+    """Mutated texts read in chunks of 1 to 4096 characters by trace_stream.events must give
+    what safe_io.read_json (the whole text at once) gives: the same events or a refusal.
+    The shipped trace is cut to its first 60 events to keep this quick. Violations."""
+    rng = random.Random(seed)
+    doc = json.loads(_read(TRACE))
+    doc["traceEvents"] = doc["traceEvents"][:60]
+    base = json.dumps(doc)
+    bad = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(count):
+            desc, text = _mutate_text(rng, base) if k % 4 else ("none", base)
+            chunk = rng.choice([1, 2, 3, 7, 64, 4096])
+            streamed, whole = _parse_both(tmp, text, chunk)
+            if streamed != whole:
+                bad.append((k, "%s, chunk %d" % (desc, chunk), "streamed %s, whole %s" % (
+                    _show_short(streamed), _show_short(whole))))
+    return bad
+
+
+def _show_short(v):
+    return v if isinstance(v, str) else "%d events" % len(v)
+
+
+# --------------------------------------------------------------------------------------
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=26)
     p.add_argument("--mutations", type=int, default=1000)
+    p.add_argument("--stream-checks", type=int, default=150)
     p.add_argument("--tool", default=os.path.join(TRACES, "profile_model.py"))
     p.add_argument("--table", action="store_true", help="print part 1 as a markdown table")
     args = p.parse_args()
@@ -653,11 +708,22 @@ def main():
     counts, bad = run_mutations(profile_model, args.tool, args.seed, args.mutations, inline)
     for k, desc, problem in bad[:20]:
         print("VIOLATION mutation %d (%s): %s" % (k, desc, problem[-600:]))
+    kinds = {}
+    for _, _, problem in bad:
+        kind = problem.split(":")[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    if kinds:
+        print("violations by kind: %s" % ", ".join("%s %d" % kv for kv in sorted(kinds.items())))
     print("mutations: %d (seed %d): %d valid profiles, %d refused with one line, %d also run "
           "as separate processes; %d violations"
           % (args.mutations, args.seed, counts["ok"], counts["error"], counts["processes"],
              len(bad)))
-    return 1 if bad_paths or bad else 0
+    stream_bad = run_stream_checks(args.seed, args.stream_checks) if inline else []
+    for k, desc, problem in stream_bad[:20]:
+        print("VIOLATION stream check %d (%s): %s" % (k, desc, problem))
+    print("streaming reader: %d texts read in chunks of 1 to 4096 characters, %d differ from "
+          "the json module" % (args.stream_checks if inline else 0, len(stream_bad)))
+    return 1 if bad_paths or bad or stream_bad else 0
 
 
 if __name__ == "__main__":

@@ -217,9 +217,10 @@ def check_profile(doc, mean_tolerance_us=0.01):
         if k not in allowed:
             raise ProfileError("%s: unknown field" % k)
     if doc.get("format") != FORMAT_NAME:
-        raise ProfileError("format: %r" % doc.get("format"))
+        raise ProfileError("format: %s (expected \"%s\")"
+                           % (safe_io.show(doc.get("format")), FORMAT_NAME))
     if type(doc.get("version")) is not int or doc["version"] != FORMAT_VERSION:
-        raise ProfileError("version: %r" % doc.get("version"))
+        raise ProfileError("version: %s (expected 1)" % safe_io.show(doc.get("version")))
     if not isinstance(doc.get("model"), str) or not doc["model"]:
         raise ProfileError("model: need a non-empty string")
     b = doc.get("batch_size")
@@ -532,10 +533,10 @@ def cmd_measure(args):
         raise SystemExit("--steps must be >= 1")
     if args.warmup < 1:
         raise SystemExit("--warmup must be >= 1 (the first step records the layer order)")
-    # OpenBLAS (Debian's libopenblas0-pthread) sizes its own thread pool at load time.
-    safe_io.output_target(args.output)
+    safe_io.output_target(args.output)  # refused now, not after minutes of measuring
     if args.trace_output:
         safe_io.output_target(args.trace_output)
+    # OpenBLAS (Debian's libopenblas0-pthread) sizes its own thread pool at load time.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
     torch, torchvision = import_torch("measure")
 
@@ -1117,11 +1118,11 @@ def check_throughput_row(row, where):
              ("table", text, "a non-empty string")]
     for key, ok, expected in rules:
         if not ok(row.get(key)):
-            raise SystemExit("%s.%s: %s (expected %s)" % (where, key, json.dumps(row.get(key))[:60],
+            raise SystemExit("%s.%s: %s (expected %s)" % (where, key, safe_io.show(row.get(key)),
                                                           expected))
     if "cpu_profile" in row and not name(row["cpu_profile"]):
         raise SystemExit("%s.cpu_profile: %s (expected a file name in --dir)"
-                         % (where, json.dumps(row["cpu_profile"])[:60]))
+                         % (where, safe_io.show(row["cpu_profile"])))
 
 
 def cmd_scale_table(args):

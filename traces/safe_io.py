@@ -167,6 +167,15 @@ def _skip_ws(text, pos):
     return pos
 
 
+def show(v):
+    """A value as JSON text, at most 60 characters, for an error message."""
+    try:
+        text = json.dumps(v)
+    except (TypeError, ValueError, RecursionError):
+        text = "a %s" % type(v).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _reason(e):
     return e.strerror if isinstance(e, OSError) and e.strerror else str(e)
 

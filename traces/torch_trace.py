@@ -22,6 +22,12 @@ step):
 * update: the optimizer's span (`Optimizer.step#...`) is split over the layers in proportion
   to their parameter bytes (a model: the trace does not say which op updates which tensor).
 
+The trace is read in one streaming pass (traces/trace_stream.py); every event field used is
+validated, and a step whose attribution cannot be right (a layer without its module span,
+forward op or backward op, no optimizer span, overlapping steps or ops) is refused with a
+message naming the file, the event or step and the field (traces/README.md, "Every answer right
+or refused"). Time is linear in the trace: one sort of the kept events, one sweep over steps.
+
 `record-trace` records such a trace here. With a Kineto build of torch (every CUDA build) it
 writes the profiler's own export. Debian's torch 1.13 is built without Kineto: its legacy
 profiler exports events without sequence numbers or module spans, so `record-trace` then
@@ -209,15 +215,6 @@ TABLE_LAYER_KEYS = ("name", "module_name", "type", "numel", "folded")
 MAX_TOTAL_BYTES = 10 ** 12
 
 
-def _show(v):
-    """A value as JSON text, short, for an error message."""
-    try:
-        text = json.dumps(v)
-    except (TypeError, ValueError):
-        text = repr(v)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _table_field(where, v, kind):
     """Check one field of the layer table; `kind`: 'name', 'str', 'count', 'strings', 'object'."""
     ok = {"name": lambda: type(v) is str and v != "",
@@ -229,7 +226,7 @@ def _table_field(where, v, kind):
         expected = {"name": "a non-empty string", "str": "a string",
                     "count": "an integer from 0 to 10^12", "strings": "an array of strings",
                     "object": "an object"}[kind]
-        raise TraceError("%s: %s (expected %s)" % (where, _show(v), expected))
+        raise TraceError("%s: %s (expected %s)" % (where, safe_io.show(v), expected))
 
 
 def check_module_table(table, path):
@@ -238,10 +235,11 @@ def check_module_table(table, path):
     "trace_names": {module name: "nn.Module: <Class>_<n>"}}. Every layer needs its own span
     name, else its ops would be attributed to another layer."""
     if type(table) is not dict:
-        raise TraceError("%s: %s (expected a layer table object)" % (path, _show(table)))
+        raise TraceError("%s: %s (expected a layer table object)" % (path, safe_io.show(table)))
     for key in table:
         if key not in TABLE_KEYS:
-            raise TraceError("%s: %s: unknown field (expected %s)" % (path, key, ", ".join(TABLE_KEYS)))
+            raise TraceError("%s: %s: unknown field (expected %s)"
+                             % (path, key, ", ".join(TABLE_KEYS)))
     for key, kind in zip(TABLE_KEYS, ("name", "object", None, "object")):
         if key not in table:
             raise TraceError("%s: %s: missing" % (path, key))
@@ -249,19 +247,20 @@ def check_module_table(table, path):
             _table_field("%s: %s" % (path, key), table[key], kind)
     layers = table["layers"]
     if type(layers) is not list or not layers:
-        raise TraceError("%s: layers: %s (expected a non-empty array)" % (path, _show(layers)))
+        raise TraceError("%s: layers: %s (expected a non-empty array)"
+                         % (path, safe_io.show(layers)))
     names = table["trace_names"]
     for module, span in names.items():
         if type(span) is not str or not span.startswith(MODULE_PREFIX):
             raise TraceError("%s: trace_names.%s: %s (expected \"%s<Class>_<n>\")"
-                             % (path, module, _show(span), MODULE_PREFIX))
+                             % (path, module, safe_io.show(span), MODULE_PREFIX))
     seen = {}
     spans = {}
     total = 0
     for i, l in enumerate(layers):
         where = "%s: layers[%d]" % (path, i)
         if type(l) is not dict:
-            raise TraceError("%s: %s (expected an object)" % (where, _show(l)))
+            raise TraceError("%s: %s (expected an object)" % (where, safe_io.show(l)))
         for key in l:
             if key not in TABLE_LAYER_KEYS:
                 raise TraceError("%s.%s: unknown field" % (where, key))
@@ -270,16 +269,17 @@ def check_module_table(table, path):
                 raise TraceError("%s.%s: missing" % (where, key))
             _table_field("%s.%s" % (where, key), l[key], kind)
         if l["name"] in seen:
-            raise TraceError("%s.name: %s is also layers[%d]" % (where, _show(l["name"]),
+            raise TraceError("%s.name: %s is also layers[%d]" % (where, safe_io.show(l["name"]),
                                                                   seen[l["name"]]))
         seen[l["name"]] = i
         span = names.get(l["module_name"])
         if span is None:
             raise TraceError("%s.module_name: %s has no entry in trace_names (expected its "
-                             "nn.Module span name)" % (where, _show(l["module_name"])))
+                             "nn.Module span name; a module that never runs in forward has "
+                             "none)" % (where, safe_io.show(l["module_name"])))
         if span in spans:
             raise TraceError("%s: span name %s is also that of layers[%d]"
-                             % (where, _show(span), spans[span]))
+                             % (where, safe_io.show(span), spans[span]))
         spans[span] = i
         total += 4 * l["numel"]
     if not 0 < total < MAX_TOTAL_BYTES:
@@ -326,8 +326,8 @@ class _Scan:
 
     def error(self, i, e, field, got, expected):
         name = e.get("name") if type(e) is dict else None
-        who = "event %d%s" % (i, " (%s)" % _show(name) if type(name) is str else "")
-        got = "missing" if got is _MISSING else _show(got)
+        who = "event %d%s" % (i, " (%s)" % safe_io.show(name) if type(name) is str else "")
+        got = "missing" if got is _MISSING else safe_io.show(got)
         return TraceError("%s: %s: %s: %s (expected %s)" % (self.path, who, field, got, expected))
 
     def time(self, i, e, key):
@@ -484,7 +484,8 @@ def _top_level(recs, path):
         if t is not None and (ts < t[1] or ts == t[1] == end):
             if end > t[1] + NEST_TOL_US:
                 raise TraceError("%s: event %d ends %.3f us after event %d that it starts in "
-                                 "(expected ops of one thread to nest)" % (path, i, end - t[1], t[5]))
+                                 "(expected ops of one thread to nest)"
+                                 % (path, i, end - t[1], t[5]))
             if seq is not None:
                 t[3].append(seq)
             if ext is not None:
@@ -527,8 +528,8 @@ class _Step:
         have = {m[4] for m in mods}
         for k, l in enumerate(self.layers):
             if k not in have:
-                raise self.fail("no %s span of layer %s" % (_show(self.span_names[k]),
-                                                            _show(l["name"])),
+                raise self.fail("no %s span of layer %s" % (safe_io.show(self.span_names[k]),
+                                                            safe_io.show(l["name"])),
                                 "every layer's nn.Module span in every step; is it the trace "
                                 "of this model?")
         if not opts:
@@ -584,11 +585,12 @@ class _Step:
     def check(self, tops, opts, update, kernels):
         for k, l in enumerate(self.layers):
             if not self.n_fwd[k]:
-                raise self.fail("layer %s: no forward op after its %s span" % (
-                    _show(l["name"]), _show(self.span_names[k])), "the layer's own ops")
+                raise self.fail("layer %s: no forward op after its %s span"
+                                % (safe_io.show(l["name"]), safe_io.show(self.span_names[k])),
+                                "the layer's own ops")
             if not self.n_bwd[k]:
                 raise self.fail("layer %s: no backward op with the sequence number of one of "
-                                "its forward ops" % _show(l["name"]), "autograd::engine::"
+                                "its forward ops" % safe_io.show(l["name"]), "autograd::engine::"
                                 "evaluate_function ops with args \"Sequence number\"")
         if kernels:
             return

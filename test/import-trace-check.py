@@ -35,7 +35,8 @@ def gpu_trace_case(tmp):
     """A hand-made trace in Kineto's GPU schema: two Linear layers, one step. Kernels are
     joined to their ops by correlation / External id; expected per layer (us): forward 300 and
     200 (the kernels, not the 20 us CPU ops), backward 400 and 150 (by sequence number, in
-    reverse order), update 100 split 1:3 by parameter count."""
+    reverse order), update 100 split 1:3 by parameter count (the GPU-side copy of the
+    optimizer span, 400 us on the stream, is not counted)."""
     def x(cat, name, ts, dur, **args):
         return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur,
                 "args": args}
@@ -61,6 +62,8 @@ def gpu_trace_case(tmp):
         x("user_annotation", "Optimizer.step#SGD.step", 600, 100),
         kernel(50, 300, 100), kernel(360, 200, 101), kernel(560, 150, 102),
         kernel(720, 400, 103),
+        # Kineto's GPU-side copy of the optimizer annotation: not a second update.
+        dict(x("gpu_user_annotation", "Optimizer.step#SGD.step", 720, 400), tid=7),
     ]
     trace = os.path.join(tmp, "gpu.json")
     modules = os.path.join(tmp, "gpu-modules.json")

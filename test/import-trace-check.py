@@ -9,7 +9,8 @@
    (traces/small-cnn-hook-cpu-b8.json), for every layer above 1 ms.
 3. Bad traces are refused with a message naming the file, exit 1.
 4. A hand-made trace in Kineto's GPU schema: op times are the kernel times joined by
-   correlation id (this machine's torch cannot record one).
+   correlation id (this machine's torch cannot record one); a kernel that joins no launch and
+   two ops with one External id are refused.
 """
 
 import json
@@ -34,7 +35,8 @@ def gpu_trace_case(tmp):
     """A hand-made trace in Kineto's GPU schema: two Linear layers, one step. Kernels are
     joined to their ops by correlation / External id; expected per layer (us): forward 300 and
     200 (the kernels, not the 20 us CPU ops), backward 400 and 150 (by sequence number, in
-    reverse order), update 100 split 1:3 by parameter count."""
+    reverse order), update 100 split 1:3 by parameter count (the GPU-side copy of the
+    optimizer span, 400 us on the stream, is not counted)."""
     def x(cat, name, ts, dur, **args):
         return {"ph": "X", "cat": cat, "name": name, "pid": 1, "tid": 1, "ts": ts, "dur": dur,
                 "args": args}
@@ -60,6 +62,8 @@ def gpu_trace_case(tmp):
         x("user_annotation", "Optimizer.step#SGD.step", 600, 100),
         kernel(50, 300, 100), kernel(360, 200, 101), kernel(560, 150, 102),
         kernel(720, 400, 103),
+        # Kineto's GPU-side copy of the optimizer annotation: not a second update.
+        dict(x("gpu_user_annotation", "Optimizer.step#SGD.step", 720, 400), tid=7),
     ]
     trace = os.path.join(tmp, "gpu.json")
     modules = os.path.join(tmp, "gpu-modules.json")
@@ -72,16 +76,43 @@ def gpu_trace_case(tmp):
                               {"name": "b", "module_name": "b", "type": "Linear", "numel": 30,
                                "folded": []}],
                    "trace_names": {"a": "nn.Module: Linear_0", "b": "nn.Module: Linear_1"}}, f)
+    failures = gpu_refusals(tmp, events, modules)
     out = os.path.join(tmp, "gpu-profile.json")
-    r = subprocess.run([sys.executable, TOOL, "import-trace", "--trace", trace, "--modules",
-                        modules, "--batch-size", "4", "--device-name", "GPU",
-                        "--output", out], capture_output=True, text=True, timeout=60)
+    r = run_gpu(trace, modules, out)
     if r.returncode != 0:
-        return ["GPU trace: exit %d: %s" % (r.returncode, r.stderr)]
+        return failures + ["GPU trace: exit %d: %s" % (r.returncode, r.stderr)]
     got = [(l["forward_us"], l["backward_us"], l["update_us"])
            for l in json.load(open(out))["layers"]]
     want = [(300.0, 400.0, 25.0), (200.0, 150.0, 75.0)]
-    return [] if got == want else ["GPU trace: per-layer times %s, expected %s" % (got, want)]
+    return failures + ([] if got == want else ["GPU trace: per-layer times %s, expected %s"
+                                                % (got, want)])
+
+
+def run_gpu(trace, modules, out):
+    return subprocess.run([sys.executable, TOOL, "import-trace", "--trace", trace, "--modules",
+                           modules, "--batch-size", "4", "--device-name", "GPU",
+                           "--output", out], capture_output=True, text=True, timeout=60)
+
+
+def gpu_refusals(tmp, events, modules):
+    """Kernel times that would be wrong are refused: a kernel whose correlation id matches no
+    launch (its time would be lost) and two ops with one External id (the kernels of that id
+    would count for both)."""
+    lost = [dict(e, args=dict(e["args"], correlation=999)) if e["cat"] == "kernel" and
+            e["ts"] == 50 else e for e in events]
+    twice = [dict(e, args=dict(e["args"], **{"External id": 1}))
+             if e["name"] == "autograd::engine::evaluate_function: AddmmBackward0" and
+             e["ts"] == 500 else e for e in events]
+    out = []
+    for name, evs, words in (("lost", lost, "correlation 999 matches no"),
+                             ("twice", twice, "the same External id 1")):
+        path = os.path.join(tmp, "gpu-%s.json" % name)
+        with open(path, "w") as f:
+            json.dump({"traceEvents": evs}, f)
+        r = run_gpu(path, modules, os.path.join(tmp, "gpu-%s-profile.json" % name))
+        if r.returncode != 1 or words not in r.stderr:
+            out.append("GPU trace %s: exit %d, %s" % (name, r.returncode, r.stderr))
+    return out
 
 
 def main():

@@ -30,6 +30,9 @@ import shlex
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import safe_io  # noqa: E402  (traces/safe_io.py, next to this file)
+
 FORMAT_NAME = "distributed-training-profile"
 FORMAT_VERSION = 1
 TIME_FIELDS = ("forward", "backward", "update")
@@ -151,13 +154,28 @@ def dump_profile(doc, path):
         lines.append("  ]")
     lines.append("}")
     text = "\n".join(lines) + "\n"
-    json.loads(text)  # never write something that does not parse
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        check_profile(json.loads(text))  # never write an invalid profile
+    except ProfileError as e:
+        raise ProfileError("%s: not written: %s" % (path, e))
+    safe_io.write_output(path, text, "profile")
+
+
+def import_torch(command):
+    """torch and torchvision, or a one-line error saying how to get them (exit 1)."""
+    try:
+        import torch
+        import torchvision
+    except ImportError as e:
+        debian = "/usr/bin/python3"
+        hint = ("install Debian's python3-torch and python3-torchvision (apt-get install "
+                "python3-torch python3-torchvision) and run %s traces/profile_model.py %s ..."
+                % (debian, command))
+        if os.path.realpath(sys.executable) != os.path.realpath(debian):
+            hint += ", or install torch and torchvision for %s" % sys.executable
+        raise SystemExit("profile_model.py %s: needs PyTorch, which this Python (%s) cannot "
+                         "import (%s): %s" % (command, sys.executable, e, hint))
+    return torch, torchvision
 
 
 # --------------------------------------------------------------------------------------
@@ -199,9 +217,10 @@ def check_profile(doc, mean_tolerance_us=0.01):
         if k not in allowed:
             raise ProfileError("%s: unknown field" % k)
     if doc.get("format") != FORMAT_NAME:
-        raise ProfileError("format: %r" % doc.get("format"))
-    if doc.get("version") != FORMAT_VERSION or isinstance(doc.get("version"), bool):
-        raise ProfileError("version: %r" % doc.get("version"))
+        raise ProfileError("format: %s (expected \"%s\")"
+                           % (safe_io.show(doc.get("format")), FORMAT_NAME))
+    if type(doc.get("version")) is not int or doc["version"] != FORMAT_VERSION:
+        raise ProfileError("version: %s (expected 1)" % safe_io.show(doc.get("version")))
     if not isinstance(doc.get("model"), str) or not doc["model"]:
         raise ProfileError("model: need a non-empty string")
     b = doc.get("batch_size")
@@ -283,9 +302,12 @@ def check_profile(doc, mean_tolerance_us=0.01):
 
 
 def load_profile(path):
-    with open(path, "r", encoding="utf-8") as f:
-        doc = json.load(f)
-    check_profile(doc)
+    """A profile file, validated; safe_io.InputError or ProfileError otherwise."""
+    doc = safe_io.read_json(path, "profile")
+    try:
+        check_profile(doc)
+    except ProfileError as e:
+        raise ProfileError("%s: %s" % (path, e))
     return doc
 
 
@@ -511,10 +533,12 @@ def cmd_measure(args):
         raise SystemExit("--steps must be >= 1")
     if args.warmup < 1:
         raise SystemExit("--warmup must be >= 1 (the first step records the layer order)")
+    safe_io.output_target(args.output)  # refused now, not after minutes of measuring
+    if args.trace_output:
+        safe_io.output_target(args.trace_output)
     # OpenBLAS (Debian's libopenblas0-pthread) sizes its own thread pool at load time.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
-    import torch
-    import torchvision
+    torch, torchvision = import_torch("measure")
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -827,8 +851,7 @@ def cmd_measure(args):
 def _trace_setup(args):
     """Model, batch and loss as `measure` builds them (CPU, random initialisation)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(args.threads))
-    import torch
-    import torchvision
+    torch, torchvision = import_torch(args.cmd)
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -870,6 +893,9 @@ def cmd_record_trace(args):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import torch_trace
 
+    safe_io.output_target(args.output)
+    if args.modules_output:
+        safe_io.output_target(args.modules_output)
     torch, model, name, x, compute_loss, _ = _trace_setup(args)
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
     how = torch_trace.record(model, x, compute_loss, opt, args.steps, args.warmup, args.output,
@@ -877,9 +903,8 @@ def cmd_record_trace(args):
     print("%s: %d steps of %s recorded (%s profiler)" % (args.output, args.steps, name, how))
     if args.modules_output:
         table = _module_table(args)
-        with open(args.modules_output, "w", encoding="utf-8") as f:
-            json.dump(table, f, indent=1)
-            f.write("\n")
+        safe_io.write_output(args.modules_output, json.dumps(table, indent=1) + "\n",
+                             "layer table")
         print("%s: %d layers" % (args.modules_output, len(table["layers"])))
     return 0
 
@@ -890,22 +915,24 @@ def cmd_import_trace(args):
 
     if not args.modules and not args.model:
         raise SystemExit("import-trace: give --model (needs torch) or --modules FILE")
-    if args.modules:
-        with open(args.modules, "r", encoding="utf-8") as f:
-            table = json.load(f)
-    else:
-        table = _module_table(args)
-    layers = table["layers"]
+    safe_io.output_target(args.output)
     try:
+        if args.modules:
+            table, where = safe_io.read_json(args.modules, "layer table"), args.modules
+        else:
+            table, where = _module_table(args), "the layer table of --model %s" % args.model
+        torch_trace.check_module_table(table, where)
         doc = torch_trace.import_trace(
-            args.trace, layers, table["trace_names"], args.batch_size,
-            args.name or table["model"], args.device_name,
+            args.trace, table, where, args.batch_size, args.name or table["model"],
+            args.device_name,
             {"model_config": table["model_config"],
-             "total_params": sum(l["numel"] for l in layers),
+             "total_params": sum(l["numel"] for l in table["layers"]),
              "command": " ".join(shlex.quote(c) for c in ["profile_model.py"] + sys.argv[1:])})
         check_profile(doc)
-    except (torch_trace.TraceError, ProfileError) as e:
-        raise SystemExit("%s: %s" % (args.trace, e))
+    except ProfileError as e:
+        raise SystemExit("%s: the imported profile is invalid: %s" % (args.trace, e))
+    except (torch_trace.TraceError, safe_io.InputError) as e:
+        raise SystemExit(str(e))
     dump_profile(doc, args.output)
     print("%s: %d layers, %d steps, forward %.1f ms, backward %.1f ms per step"
           % (args.output, len(doc["layers"]), len(doc["samples"]),
@@ -1060,6 +1087,7 @@ def scale_profile(doc, throughput, batch_size, device, source, extra=None):
 
 
 def cmd_scale(args):
+    safe_io.output_target(args.output)
     doc = load_profile(args.input)
     new, factor = scale_profile(doc, args.throughput, args.batch_size, args.device, args.source)
     dump_profile(new, args.output)
@@ -1069,9 +1097,41 @@ def cmd_scale(args):
     return 0
 
 
+SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\Z")
+
+
+def check_throughput_row(row, where):
+    """One row of gpu_throughputs.json: the fields scale-table uses, with their types. Names
+    that become file names must be plain names (no folder parts)."""
+    if type(row) is not dict:
+        raise SystemExit("%s: not an object" % where)
+    name = lambda v: type(v) is str and SAFE_NAME.match(v) is not None
+    text = lambda v: type(v) is str and v != ""
+    rules = [("model", name, "a model name (letters, digits, _ . -)"),
+             ("gpu", text, "a non-empty string"),
+             ("gpu_slug", name, "a file-name part (letters, digits, _ . -)"),
+             ("batch_size", lambda v: type(v) is int and 1 <= v <= 10 ** 6,
+              "an integer from 1 to 10^6"),
+             ("images_per_s", lambda v: type(v) in (int, float) and 0 < v < math.inf,
+              "a finite number > 0"),
+             ("source", text, "a non-empty string"), ("source_url", text, "a non-empty string"),
+             ("table", text, "a non-empty string")]
+    for key, ok, expected in rules:
+        if not ok(row.get(key)):
+            raise SystemExit("%s.%s: %s (expected %s)" % (where, key, safe_io.show(row.get(key)),
+                                                          expected))
+    if "cpu_profile" in row and not name(row["cpu_profile"]):
+        raise SystemExit("%s.cpu_profile: %s (expected a file name in --dir)"
+                         % (where, safe_io.show(row["cpu_profile"])))
+
+
 def cmd_scale_table(args):
-    with open(args.table, "r", encoding="utf-8") as f:
-        table = json.load(f)
+    table = safe_io.read_json(args.table, "throughput table")
+    if type(table) is not dict or type(table.get("entries")) is not list:
+        raise SystemExit("%s: entries: missing or not an array (expected the rows of published "
+                         "throughputs)" % args.table)
+    for k, row in enumerate(table["entries"]):
+        check_throughput_row(row, "%s: entries[%d]" % (args.table, k))
     made = []
     for row in table["entries"]:
         if args.models and row["model"] not in args.models:
@@ -1106,9 +1166,9 @@ def cmd_check(args):
                   % (path, doc["model"], doc["batch_size"], len(doc["layers"]),
                      len(doc.get("samples", [])),
                      sum(l["param_bytes"] for l in doc["layers"]) // 4))
-        except (ProfileError, ValueError, OSError) as e:
+        except (ProfileError, safe_io.InputError) as e:
             bad += 1
-            print("%s: %s" % (path, e))
+            print(e, file=sys.stderr)
     return 1 if bad else 0
 
 
@@ -1197,7 +1257,10 @@ def main(argv=None):
     c.set_defaults(func=cmd_check)
 
     args = p.parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (safe_io.InputError, safe_io.OutputError, ProfileError) as e:
+        raise SystemExit(str(e))  # one line naming the file, exit 1
 
 
 if __name__ == "__main__":

@@ -207,19 +207,19 @@ LinkGoodput()
 
 /**
  * \ingroup distributed-training
- * The limit min(max(2 segments, pacing rate >> 10), tcp_limit_output_bytes) by hand.
+ * The limit min(max(2 segments, pacing rate >> 10), tcp_limit_output_bytes) by hand, before an
+ * RTT sample (Linux: pacing rate unlimited, or the maximum): unpaced 1048576
+ * (tcp_limit_output_bytes); with LimitOutputBytes 5000, 5000; paced at 80 Mbps, 10^7 over 1024 =
+ * 9765 (no cap); paced at 8 Mbps, 2 x (1448 + 1280) = 5456 (the floor, in truesize); MinSkbs 4
+ * paced at 8 Mbps, 10912 (one-segment skbs, GsoMaxSize 0). With 64 KiB GSO and no RTT sample,
+ * skbs of tcp_min_tso_segs = 2 segments at 8 Mbps (floor 8352) and 9765 / 1448 = 6 at 80 Mbps
+ * (floor 19936).
  */
 class TsqLimitTestCase : public TestCase
 {
   public:
     TsqLimitTestCase()
-        : TestCase("TSQ limit by hand before an RTT sample (Linux: pacing rate unlimited, or "
-                   "the maximum): unpaced 1048576 (tcp_limit_output_bytes), with "
-                   "LimitOutputBytes 5000 5000, paced at 80 Mbps 10^7 over 1024 = 9765 (no cap), "
-                   "paced at 8 Mbps 2 x (1448 + 1280) = 5456 (the floor, in truesize), "
-                   "MinSkbs 4 paced at 8 Mbps 10912 (one-segment skbs, GsoMaxSize 0); with "
-                   "64 KiB GSO and no RTT sample, skbs of tcp_min_tso_segs = 2 segments at "
-                   "8 Mbps (floor 8352) and 9765 / 1448 = 6 at 80 Mbps (floor 19936)")
+        : TestCase("TSQ limit by hand, with and without GSO skbs")
     {
     }
 
@@ -344,19 +344,18 @@ EndSpread(const FlowRun& r)
 
 /**
  * \ingroup distributed-training
- * 64 KiB skbs (Linux's GSO sizing): the skb size from the min RTT, and turns at a shared NIC.
+ * 64 KiB skbs (Linux's GSO sizing, tcp_tso_autosize): one sender over the 10 us link has a min
+ * RTT below 512 us and so skbs of 65536 / 1448 = 45 segments, keeps at most one skb (45 x 2728
+ * bytes) above its limit and fills the link; two senders of 1 MB from one host take turns of an
+ * skb (5.2 ms at the link's rate), so the first ends 2-10.4 ms before the second (3.4 ms in
+ * ns-3.37 and 3.48); with one-segment skbs both deliver everything (their ends depend on the
+ * release's TCP: 0.4 ms apart in 3.37, 65 ms in 3.48).
  */
 class TsqGsoTestCase : public TestCase
 {
   public:
     TsqGsoTestCase()
-        : TestCase("64 KiB GSO skbs (tcp_tso_autosize): one sender over the 10 us link has a "
-                   "min RTT below 512 us and so skbs of 65536 / 1448 = 45 segments, keeps at most "
-                   "one skb (45 x 2728 bytes) above its limit and fills the link; two senders of "
-                   "1 MB from one host take turns of an skb (5.2 ms at the link's rate), so the "
-                   "first ends 2-10.4 ms before the second (3.4 ms in ns-3.37 and 3.48); with "
-                   "one-segment skbs both deliver everything (their ends depend on the "
-                   "release's TCP: 0.4 ms apart in 3.37, 65 ms in 3.48)")
+        : TestCase("64 KiB GSO skbs: skb size from the min RTT, turns at a shared NIC")
     {
     }
 

@@ -241,7 +241,8 @@ WriteSpace(const ConfigurationOptimizer::Outcome& out, double samples, const std
        << "set datafile separator ','\nset xlabel 'workers K'\nset ylabel 'servers P (ring: 0)'\n"
        << "set cblabel 'epoch (min)'\nset palette rgbformulae 33,13,10\nset key outside\n"
        << "set offsets 0.5,0.5,0.5,0.5\n"
-       << "plot for [fam=0:2] '" << csv << "' every ::1 using ($3+0.2*$6-0.1+0.1*fam):4:"
+       << "plot for [fam=0:2] '" << csv
+       << "' every ::1 using ($2==fam?$3+0.2*$6-0.1+0.1*fam:1/0):4:"
        << "(1+$11/20):11 with points pt (fam==0?7:fam==1?5:9) ps variable palette "
        << "title (fam==0?'ps-sync':fam==1?'ps-async':'ring')\n";
 }

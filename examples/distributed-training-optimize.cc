@@ -288,7 +288,11 @@ main(int argc, char* argv[])
             PrintTable(out, o.samples, 25);
             if (!o.json.empty())
             {
-                std::ofstream(o.json) << OptimizerOutcomeToJson(out, o.samples) << "\n";
+                std::ofstream f(o.json);
+                if (!(f << OptimizerOutcomeToJson(out, o.samples) << "\n"))
+                {
+                    throw TrainingInputError("--json: cannot write '" + o.json + "'");
+                }
             }
             if (!o.spaceCsv.empty())
             {

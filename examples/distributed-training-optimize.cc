@@ -54,12 +54,10 @@ ParseList(const std::string& option, const std::string& text, F f)
     return out;
 }
 
-/// \return the optimizer's option table bound to o
-ProgramOptions
-OptionTable(Options& o)
+/// Add the options of the search space to cmd, bound to o.
+void
+AddSpaceOptions(ProgramOptions& cmd, Options& o)
 {
-    ProgramOptions cmd("Search the configurations of a training job (analytic -> flow -> packet). "
-                       "Every option of distributed-training-sim sets the network and run.");
     cmd.Add("machines", "N: K workers (+ P servers) <= N", o.space.machines, 1, 1024);
     cmd.Add("archs",
             "ps-sync,ps-async,ring (any of them)",
@@ -112,6 +110,15 @@ OptionTable(Options& o)
                 o.space.overlaps
                     = v == "both" ? std::vector<bool>{false, true} : std::vector<bool>{v == "on"};
             });
+}
+
+/// \return the optimizer's option table bound to o
+ProgramOptions
+OptionTable(Options& o)
+{
+    ProgramOptions cmd("Search the configurations of a training job (analytic -> flow -> packet). "
+                       "Every option of distributed-training-sim sets the network and run.");
+    AddSpaceOptions(cmd, o);
     cmd.Add("lastRung",
             "highest rung: analytic, flow or packet",
             "packet",

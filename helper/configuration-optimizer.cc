@@ -285,49 +285,65 @@ ConfigurationOptimizer::RungName(Rung rung)
     return names[rung];
 }
 
+namespace
+{
+
+/// \return the configurations of one family ("ps-sync", "ps-async", "ring") over the K values
+std::vector<OptimizerCandidate>
+Family(const std::string& arch,
+       const std::vector<uint32_t>& ks,
+       const ConfigurationOptimizer::Space& space)
+{
+    const bool ring = arch == "ring";
+    if (!ring && arch != "ps-sync" && arch != "ps-async")
+    {
+        throw TrainingInputError("--archs: '" + arch + "' (expected ps-sync, ps-async or ring)");
+    }
+    std::vector<OptimizerCandidate> all;
+    for (uint32_t k : ks)
+    {
+        for (bool ov : space.overlaps)
+        {
+            OptimizerCandidate c;
+            c.architecture
+                = ring ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
+            c.mode = arch == "ps-async" ? TrainingScenario::ASYNC : TrainingScenario::SYNC;
+            c.workers = k;
+            c.overlap = ov;
+            for (uint32_t p = 1; !ring && p <= space.maxServers && k + p <= space.machines; ++p)
+            {
+                c.servers = p;
+                all.push_back(c);
+            }
+            for (uint64_t q : space.buckets)
+            {
+                c.bucketBytes = q;
+                if (ring && k <= space.machines)
+                {
+                    all.push_back(c);
+                }
+            }
+        }
+    }
+    return all;
+}
+
+} // namespace
+
 std::vector<OptimizerCandidate>
 ConfigurationOptimizer::Enumerate(const Space& space, uint32_t& skipped) const
 {
-    std::vector<OptimizerCandidate> all;
     std::vector<uint32_t> ks = space.workers;
     if (ks.empty())
     {
         ks.resize(space.machines);
         std::iota(ks.begin(), ks.end(), 1);
     }
+    std::vector<OptimizerCandidate> all;
     for (const std::string& arch : space.archs)
     {
-        const bool ring = arch == "ring";
-        if (!ring && arch != "ps-sync" && arch != "ps-async")
-        {
-            throw TrainingInputError("--archs: '" + arch
-                                     + "' (expected ps-sync, ps-async or ring)");
-        }
-        for (uint32_t k : ks)
-        {
-            for (bool ov : space.overlaps)
-            {
-                OptimizerCandidate c;
-                c.architecture
-                    = ring ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
-                c.mode = arch == "ps-async" ? TrainingScenario::ASYNC : TrainingScenario::SYNC;
-                c.workers = k;
-                c.overlap = ov;
-                for (uint32_t p = 1; !ring && p <= space.maxServers && k + p <= space.machines; ++p)
-                {
-                    c.servers = p;
-                    all.push_back(c);
-                }
-                for (uint64_t q : space.buckets)
-                {
-                    c.bucketBytes = q;
-                    if (ring && k <= space.machines)
-                    {
-                        all.push_back(c);
-                    }
-                }
-            }
-        }
+        const std::vector<OptimizerCandidate> f = Family(arch, ks, space);
+        all.insert(all.end(), f.begin(), f.end());
     }
     std::vector<OptimizerCandidate> valid;
     skipped = 0;
@@ -340,12 +356,12 @@ ConfigurationOptimizer::Enumerate(const Space& space, uint32_t& skipped) const
         }
         catch (const TrainingInputError&)
         {
-            ++skipped; // e.g. a ring of one worker, more servers than layers
+            ++skipped; // e.g. more servers than layers
         }
     }
     if (valid.empty())
     {
-        throw TrainingInputError("--machines, --workers, --maxServers, --archs: no valid "
+        throw TrainingInputError("--machines, --searchWorkers, --maxServers, --archs: no valid "
                                  "configuration to search (expected at least one that the "
                                  "scenario accepts)");
     }

@@ -35,6 +35,7 @@ def build(bld):
         'helper/training-cluster-jobs.cc',
         'helper/training-cluster-topology.cc',
         'helper/training-job-set.cc',
+        'helper/configuration-optimizer.cc',
         'helper/validation-matrix.cc',
         'model/allreduce-sharing.cc',
         'model/async-ps-model.cc',
@@ -84,6 +85,7 @@ def build(bld):
         'model/training-result.cc',
         'model/training-scenario.cc',
         'model/training-worker-application.cc',
+        'model/yan-performance-model.cc',
     ]
     module.use = ['NLOHMANN_JSON']
     # waf is ns-3.35 and older: the APIs of model/distributed-training-compat.h before 3.41.
@@ -122,6 +124,8 @@ def build(bld):
         'test/training-scenario-test-suite.cc',
         'test/transformer-profile-test-suite.cc',
         'test/validation-matrix-test-suite.cc',
+        'test/yan-performance-model-test-suite.cc',
+        'test/configuration-optimizer-test-suite.cc',
     ]
     module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath(), 'DT_NS3_VERSION=335']
 
@@ -143,6 +147,7 @@ def build(bld):
         'helper/training-backend.h',
         'helper/training-cluster-helper.h',
         'helper/training-job-set.h',
+        'helper/configuration-optimizer.h',
         'helper/validation-matrix.h',
         'model/allreduce-sharing.h',
         'model/async-ps-model.h',
@@ -191,6 +196,7 @@ def build(bld):
         'model/training-result.h',
         'model/training-scenario.h',
         'model/training-worker-application.h',
+        'model/yan-performance-model.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

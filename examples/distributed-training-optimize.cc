@@ -1,0 +1,309 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Which configuration should I run? Given a profile, N machines and the network (every
+ * option of distributed-training-sim: --nicRate, --flowCap, --topology, ...), search the
+ * architecture (PS sync or async, ring), K, the servers P, the ring's bucket and overlap:
+ * screen them all with the analytic backend, re-rank the best with the flow level, confirm the
+ * finalists at packet level (ConfigurationOptimizer, doc/optimizer.rst).
+ *
+ *   ./build/bin/distributed-training-optimize --profile=traces/googlenet-titanx-pascal-b16.json \
+ *       --nicRate=10Gbps --machines=6 --maxServers=2 --buckets=0,25MB --json=opt.json
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/distributed-training-module.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The optimizer's own options (the scenario's come from ScenarioOptions).
+struct Options
+{
+    ConfigurationOptimizer::Space space;   //!< what to search
+    ConfigurationOptimizer::Ladder ladder; //!< how far to climb
+    double samples = 1281167;              //!< data-set size (ImageNet-1k) for the epoch time
+    std::string errorTable = OptimizerErrorTable::ShippedPath(); //!< error bars
+    std::string json;                                            //!< JSON output file
+    std::string spaceCsv;                                        //!< the space as CSV + .gp
+};
+
+/// \return text split at commas, each part parsed by f
+template<typename T, typename F>
+std::vector<T>
+ParseList(const std::string& option, const std::string& text, F f)
+{
+    std::vector<T> out;
+    std::string part;
+    std::stringstream in(text);
+    while (std::getline(in, part, ','))
+    {
+        out.push_back(f(option, part));
+    }
+    if (out.empty())
+    {
+        throw TrainingInputError("--" + option + ": empty list (expected comma-separated values)");
+    }
+    return out;
+}
+
+/// Add the options of the search space to cmd, bound to o.
+void
+AddSpaceOptions(ProgramOptions& cmd, Options& o)
+{
+    cmd.Add("machines", "N: K workers (+ P servers) <= N", o.space.machines, 1, 1024);
+    cmd.Add("archs",
+            "ps-sync,ps-async,ring (any of them)",
+            "ps-sync,ps-async,ring",
+            [&o](const std::string& v)
+            {
+                o.space.archs = ParseList<std::string>("archs",
+                                                       v,
+                                                       [](auto&, auto& s)
+                                                       {
+                                                           return s;
+                                                       });
+            });
+    cmd.Add("searchWorkers",
+            "K values to try, e.g. 4 or 2,4,8 (default: 1 .. N)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.workers = ParseList<uint32_t>(
+                    "searchWorkers",
+                    v,
+                    [](auto& n, auto& s)
+                    {
+                        return uint32_t(ScenarioOptions::ParseUnsigned("--" + n, s, 1, 1024));
+                    });
+            });
+    cmd.Add("maxServers", "P at most (parameter server)", o.space.maxServers, 1, 1024);
+    cmd.Add("buckets",
+            "ring fusion buckets Q to try (0: per layer)",
+            "0",
+            [&o](const std::string& v)
+            {
+                o.space.buckets
+                    = ParseList<uint64_t>("buckets",
+                                          v,
+                                          [](auto& n, auto& s)
+                                          {
+                                              return ScenarioOptions::ParseBytes("--" + n, s);
+                                          });
+            });
+    cmd.Add("overlaps",
+            "overlap choices: both, on or off",
+            "both",
+            [&o](const std::string& v)
+            {
+                if (v != "both" && v != "on" && v != "off")
+                {
+                    throw TrainingInputError("--overlaps: '" + v + "' (expected both, on or off)");
+                }
+                o.space.overlaps
+                    = v == "both" ? std::vector<bool>{false, true} : std::vector<bool>{v == "on"};
+            });
+}
+
+/// \return the optimizer's option table bound to o
+ProgramOptions
+OptionTable(Options& o)
+{
+    ProgramOptions cmd("Search the configurations of a training job (analytic -> flow -> packet). "
+                       "Every option of distributed-training-sim sets the network and run.");
+    AddSpaceOptions(cmd, o);
+    cmd.Add("lastRung",
+            "highest rung: analytic, flow or packet",
+            "packet",
+            [&o](const std::string& v)
+            {
+                const std::vector<std::string> n{"analytic", "flow", "packet"};
+                const auto it = std::find(n.begin(), n.end(), v);
+                if (it == n.end())
+                {
+                    throw TrainingInputError("--lastRung: '" + v
+                                             + "' (expected analytic, flow or packet)");
+                }
+                o.ladder.lastRung = ConfigurationOptimizer::Rung(it - n.begin());
+            });
+    cmd.Add("flowFinalists",
+            "configurations the flow level re-ranks (at least)",
+            o.ladder.flowFinalists,
+            1,
+            100000);
+    cmd.Add("packetFinalists",
+            "configurations confirmed at packet level (at most)",
+            o.ladder.packetFinalists,
+            1,
+            1000);
+    cmd.Add("packetSteps", "steps per packet run (first = warm-up)", o.ladder.packetSteps, 2, 1000);
+    cmd.Add("exhaustive", "also run every configuration at packet level", o.ladder.exhaustive);
+    cmd.Add("samples", "data-set size for the epoch time", o.samples, 1, 1e15);
+    cmd.Add("errorTable", "error bars CSV (examples/optimizer-error-table.py)", o.errorTable);
+    cmd.Add("json", "write the ranked table as JSON to this file", o.json);
+    cmd.Add("spaceCsv", "write the search space as CSV (+ a gnuplot script)", o.spaceCsv);
+    return cmd;
+}
+
+/// \return "thr [lo, hi] #rank" of one rung, or "-"
+std::string
+Cell(const OptimizerEstimate& e)
+{
+    if (!e.done)
+    {
+        return "-";
+    }
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.0f [%.0f,%.0f] #%u", e.throughput, e.low, e.high, e.rank);
+    return buf;
+}
+
+/// Print the ranked table.
+void
+PrintTable(const ConfigurationOptimizer::Outcome& out, double samples, std::size_t rows)
+{
+    std::printf("%4s  %-22s %-26s %-26s %-26s %9s %6s\n",
+                "rank",
+                "configuration",
+                "analytic samples/s",
+                "flow samples/s",
+                "packet samples/s",
+                "epoch min",
+                "stale");
+    for (std::size_t i = 0; i < out.rows.size() && i < rows; ++i)
+    {
+        const auto& r = out.rows[i];
+        const OptimizerEstimate& top = r.rungs[std::max(r.Top(), 0)];
+        std::printf("%4zu  %-22s %-26s %-26s %-26s %9.1f ",
+                    i + 1,
+                    r.candidate.Label().c_str(),
+                    Cell(r.rungs[0]).c_str(),
+                    Cell(r.rungs[1]).c_str(),
+                    Cell(r.rungs[2]).c_str(),
+                    top.done ? samples / top.throughput / 60 : 0.0);
+        top.staleness >= 0 ? std::printf("%6.1f\n", top.staleness) : std::printf("%6s\n", "-");
+    }
+    for (int k = 0; k < 3; ++k)
+    {
+        std::printf("%s rung: %u runs, %.2f s wall\n",
+                    ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(k)).c_str(),
+                    out.rungRuns[k],
+                    out.rungWall[k]);
+    }
+    std::printf("ranking %s; %u configurations refused by the scenario\n",
+                out.settled ? "settled (the winner's lower bound beats every other interval)"
+                            : "not settled (intervals overlap: confirm more finalists)",
+                out.skipped);
+    for (const std::string& n : out.notes)
+    {
+        std::printf("note: %s\n", n.c_str());
+    }
+}
+
+} // namespace
+
+namespace
+{
+
+/// Write the space (best estimate of each configuration) as CSV and a Fig. 15-style script.
+void
+WriteSpace(const ConfigurationOptimizer::Outcome& out, double samples, const std::string& csv)
+{
+    std::ofstream f(csv);
+    if (!f)
+    {
+        throw TrainingInputError("--spaceCsv: cannot write '" + csv + "'");
+    }
+    f << "label,family,workers,servers,bucket_bytes,overlap,backend,throughput,low,high,"
+         "epoch_min\n";
+    for (const auto& r : out.rows)
+    {
+        const int t = r.Top();
+        if (t < 0)
+        {
+            continue;
+        }
+        const auto& c = r.candidate;
+        const OptimizerEstimate& e = r.rungs[t];
+        const int family = c.Class().rfind("ring", 0) == 0     ? 2
+                           : c.mode == TrainingScenario::ASYNC ? 1
+                                                               : 0;
+        f << c.Label() << "," << family << "," << c.workers << "," << c.servers << ","
+          << c.bucketBytes << "," << c.overlap << ","
+          << ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(t)) << ","
+          << e.throughput << "," << e.low << "," << e.high << "," << samples / e.throughput / 60
+          << "\n";
+    }
+    std::ofstream gp(csv + ".gp");
+    gp << "# The search space in the style of 002 Fig. 15: x = K, y = P (ring: 0), point size\n"
+       << "# and colour the epoch time of each configuration's highest-rung estimate.\n"
+       << "set terminal pngcairo size 900,600\nset output '" << csv << ".png'\n"
+       << "set datafile separator ','\nset xlabel 'workers K'\nset ylabel 'servers P (ring: 0)'\n"
+       << "set cblabel 'epoch (min)'\nset palette rgbformulae 33,13,10\nset key outside\n"
+       << "set offsets 0.5,0.5,0.5,0.5\n"
+       << "plot for [fam=0:2] '" << csv
+       << "' every ::1 using ($2==fam?$3+0.2*$6-0.1+0.1*fam:1/0):4:"
+       << "(1+$11/20):11 with points pt (fam==0?7:fam==1?5:9) ps variable palette "
+       << "title (fam==0?'ps-sync':fam==1?'ps-async':'ring')\n";
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return ProgramOptions::Run(
+        [&]()
+        {
+            Options o;
+            const ProgramOptions table = OptionTable(o);
+            std::vector<std::string> args(argv + 1, argv + argc);
+            std::vector<std::string> rest;
+            const std::vector<std::string> others = table.ParseKnown(args);
+            if (std::find(others.begin(), others.end(), "--help") != others.end())
+            {
+                std::cout << "Also every option of distributed-training-sim --help (the network "
+                             "and run: --profile, --nicRate, --flowCap, --topology, --steps, "
+                             "...); --arch, --mode, --workers, --servers, --bucket and --overlap "
+                             "are what the search sets.\n";
+                table.Parse(argc, argv);
+                return;
+            }
+            const RunRequest request = ScenarioOptions::FromArguments(others, rest);
+            if (!rest.empty())
+            {
+                throw TrainingInputError(rest.front()
+                                         + ": unknown option (see --help: the optimizer's own "
+                                           "and every option of distributed-training-sim)");
+            }
+            const TrainingProfile profile = TrainingProfile::LoadFromFile(request.profile);
+            ConfigurationOptimizer opt(profile,
+                                       request.scenario,
+                                       OptimizerErrorTable::LoadFromFile(o.errorTable));
+            const ConfigurationOptimizer::Outcome out = opt.Run(o.space, o.ladder);
+            std::printf("%s: %zu configurations on %u machines\n",
+                        profile.GetModel().c_str(),
+                        out.rows.size(),
+                        o.space.machines);
+            PrintTable(out, o.samples, 25);
+            if (!o.json.empty())
+            {
+                std::ofstream f(o.json);
+                if (!(f << OptimizerOutcomeToJson(out, o.samples) << "\n"))
+                {
+                    throw TrainingInputError("--json: cannot write '" + o.json + "'");
+                }
+            }
+            if (!o.spaceCsv.empty())
+            {
+                WriteSpace(out, o.samples, o.spaceCsv);
+            }
+        });
+}

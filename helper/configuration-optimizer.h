@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CONFIGURATION_OPTIMIZER_H
+#define CONFIGURATION_OPTIMIZER_H
+
+#include "ns3/training-profile.h"
+#include "ns3/training-scenario.h"
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief One configuration the module can run: architecture, mode, K, servers, bucket, overlap.
+ */
+struct OptimizerCandidate
+{
+    TrainingScenario::Architecture architecture{TrainingScenario::PARAMETER_SERVER}; //!< PS/ring
+    TrainingScenario::Mode mode{TrainingScenario::SYNC}; //!< sync or async (PS only)
+    uint32_t workers{1};                                 //!< K
+    uint32_t servers{0};                                 //!< P (0 for the ring)
+    uint64_t bucketBytes{0};                             //!< ring fusion bucket Q (0: per layer)
+    bool overlap{false};                                 //!< communication overlaps compute
+
+    /// \return a short label, e.g. "ps-sync K=4 P=2 ov" or "ring K=8 Q=25MB"
+    std::string Label() const;
+    /// \return the error-table class: ps-sync, ps-sync-overlap, ps-async, ps-async-overlap, ring
+    std::string Class() const;
+    /// \param base the scenario of everything else (network, fabric, steps) \return the scenario
+    TrainingScenario Apply(const TrainingScenario& base) const;
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief The error bars of the cheap backends against the packet level, per class of scenario
+ * and backend variant, from the module's validation runs (doc/figures/optimizer/error-bars.csv,
+ * written by examples/optimizer-error-table.py).
+ */
+class OptimizerErrorTable
+{
+  public:
+    /// One row: the signed relative errors (model - packet) / packet of one variant.
+    struct Row
+    {
+        std::string cls;     //!< OptimizerCandidate::Class()
+        std::string backend; //!< analytic or flow
+        std::string variant; //!< the result's variant
+        uint32_t points{0};  //!< validation points
+        double mean{0};      //!< mean signed error
+        double p05{0};       //!< 5th percentile
+        double p95{0};       //!< 95th percentile
+        double meanAbs{0};   //!< mean absolute error
+    };
+
+    /**
+     * \param text the CSV (lines starting with # are comments)
+     * \param source its name for messages
+     * \return the table
+     * \throws TrainingInputError naming the source, line and field for a malformed row
+     */
+    static OptimizerErrorTable LoadFromString(const std::string& text, const std::string& source);
+    /// \param path a CSV file \return the table \throws TrainingInputError if it cannot be read
+    static OptimizerErrorTable LoadFromFile(const std::string& path);
+    /// \return the table shipped with the module, doc/figures/optimizer/error-bars.csv
+    static std::string ShippedPath();
+
+    /**
+     * \param cls a class \param backend a backend
+     * \param variants the variants that can be had (empty: any)
+     * \return the row with the least mean absolute error, or nullptr if none
+     */
+    const Row* Best(const std::string& cls,
+                    const std::string& backend,
+                    const std::vector<std::string>& variants = {}) const;
+
+    /**
+     * \param row a row (nullptr: no error bar, the interval is the point)
+     * \param prediction a throughput
+     * \return the packet-level throughput the row's 5-95 % errors allow:
+     *         [x / (1 + p95), x / (1 + p05)]
+     */
+    static std::pair<double, double> Interval(const Row* row, double prediction);
+
+    /// \return the rows
+    const std::vector<Row>& GetRows() const;
+
+  private:
+    std::vector<Row> m_rows; //!< rows in file order
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief One backend's answer for one configuration.
+ */
+struct OptimizerEstimate
+{
+    bool done{false};      //!< evaluated at this rung
+    std::string variant;   //!< the backend's variant used
+    double throughput{0};  //!< samples/s
+    double low{0};         //!< interval of the packet-level throughput (samples/s)
+    double high{0};        //!< upper end
+    double stepTime{0};    //!< s (async: a worker's mean step)
+    double staleness{-1};  //!< async: mean updates by others between a read and a push
+    double wallSeconds{0}; //!< wall time of this evaluation
+    uint32_t rank{0};      //!< 1 = best among the configurations of this rung
+    std::string note;      //!< why it failed or has no error bar
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief Search the configurations of one training job: screen all with the analytic
+ * backend, re-rank the best with the flow backend, confirm the finalists at packet level.
+ *
+ * Every estimate carries an interval for the packet-level throughput: the cheap backends'
+ * from OptimizerErrorTable (the variant with the least validation error of its class is the
+ * one used), the packet level's from its own per-step times (mean +- 2 standard errors). The
+ * packet rung runs the finalists in the flow rung's order and stops when no remaining
+ * finalist's flow interval reaches the best confirmed configuration's lower bound.
+ */
+class ConfigurationOptimizer
+{
+  public:
+    /// The rungs of the ladder.
+    enum Rung
+    {
+        ANALYTIC = 0, //!< closed forms and MVA (every configuration)
+        FLOW = 1,     //!< flow-level simulation (the analytic rung's best)
+        PACKET = 2    //!< ns-3 TCP (the flow rung's best)
+    };
+
+    /// The configurations to search.
+    struct Space
+    {
+        uint32_t machines{8};                                          //!< N: K (+ P) <= N
+        std::vector<std::string> archs{"ps-sync", "ps-async", "ring"}; //!< which families
+        std::vector<uint32_t> workers;                                 //!< K values (empty: 1 .. N)
+        uint32_t maxServers{4};                                        //!< P at most
+        std::vector<uint64_t> buckets{0};                              //!< ring fusion buckets Q
+        std::vector<bool> overlaps{false, true};                       //!< overlap choices
+    };
+
+    /// How far to climb.
+    struct Ladder
+    {
+        Rung lastRung{PACKET};       //!< the highest rung run
+        uint32_t flowFinalists{8};   //!< configurations re-ranked by the flow level (at least)
+        uint32_t packetFinalists{3}; //!< configurations confirmed at packet level (at most)
+        uint32_t packetSteps{4};     //!< steps of a packet run (the first is warm-up)
+        bool exhaustive{false};      //!< also run every rung on every configuration
+    };
+
+    /// One configuration and its estimates.
+    struct Row
+    {
+        OptimizerCandidate candidate;           //!< the configuration
+        std::array<OptimizerEstimate, 3> rungs; //!< by Rung
+        /// \return the highest rung evaluated (-1: none)
+        int Top() const;
+    };
+
+    /// What a search found.
+    struct Outcome
+    {
+        std::vector<Row> rows;              //!< best first (highest rung, then throughput)
+        std::array<double, 3> rungWall{};   //!< wall seconds spent per rung
+        std::array<uint32_t, 3> rungRuns{}; //!< evaluations per rung
+        bool settled{false};                //!< the winner's lower bound beats the rest
+        uint32_t skipped{0};                //!< configurations the scenario refused
+        std::vector<std::string> notes;     //!< observations
+        std::vector<Row> exhaustive;        //!< Ladder::exhaustive: every packet result
+    };
+
+    /**
+     * \param profile the DNN
+     * \param base the scenario whose network, fabric and run length every candidate keeps
+     * \param table the error bars
+     */
+    ConfigurationOptimizer(TrainingProfile profile,
+                           const TrainingScenario& base,
+                           OptimizerErrorTable table);
+
+    /**
+     * \param space the search space
+     * \param skipped receives how many the scenario refused (e.g. more servers than layers)
+     * \return the valid configurations
+     * \throws TrainingInputError for an unknown architecture name or an empty space
+     */
+    std::vector<OptimizerCandidate> Enumerate(const Space& space, uint32_t& skipped) const;
+
+    /**
+     * \param c a configuration \param rung the backend \param steps packet-level steps
+     * \return its estimate (done = false with a note if the backend refused it)
+     */
+    OptimizerEstimate Evaluate(const OptimizerCandidate& c, Rung rung, uint32_t steps) const;
+
+    /**
+     * \param space the configurations \param ladder how far to climb
+     * \return the ranked rows
+     */
+    Outcome Run(const Space& space, const Ladder& ladder) const;
+
+    /// \param rung a rung \return "analytic", "flow" or "packet"
+    static std::string RungName(Rung rung);
+
+  private:
+    /// Run the rung on the given rows (indices), in order, and rank them.
+    void Climb(std::vector<Row>& rows,
+               const std::vector<std::size_t>& which,
+               Rung rung,
+               Outcome& out,
+               uint32_t steps) const;
+    /// The packet rung with its stopping rule (cached: Ladder::exhaustive results).
+    void Confirm(std::vector<Row>& rows,
+                 const Ladder& ladder,
+                 const std::map<std::string, OptimizerEstimate>& cache,
+                 Outcome& out) const;
+    /// \return the analytic variant to use among the results' variants
+    OptimizerEstimate PickAnalytic(const OptimizerCandidate& c, const TrainingScenario& s) const;
+
+    TrainingProfile m_profile;   //!< the DNN
+    TrainingScenario m_base;     //!< everything but the searched choices
+    OptimizerErrorTable m_table; //!< error bars
+};
+
+/**
+ * \param outcome a search \param samples data-set size for the epoch time
+ * \return the JSON document of the ranked table
+ */
+std::string OptimizerOutcomeToJson(const ConfigurationOptimizer::Outcome& outcome, double samples);
+
+} // namespace ns3
+
+#endif /* CONFIGURATION_OPTIMIZER_H */

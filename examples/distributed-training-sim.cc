@@ -25,7 +25,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -116,18 +115,11 @@ struct SweepTable
     std::vector<std::map<std::string, double>> rows; //!< per sweep point: column -> samples/s
 };
 
-/// Write a file of the --csv option atomically; a failure names the option.
+/// Write a file of the --csv option whole; a failure names the option.
 void
 WriteSweepFile(const std::string& file, const std::string& text)
 {
-    try
-    {
-        WriteFileAtomically(file, text);
-    }
-    catch (const TrainingInputError& e)
-    {
-        throw TrainingInputError(std::string("--csv: ") + e.what());
-    }
+    OutputFile::Write(file, text, "--csv");
 }
 
 /// Print the table and write it as CSV (atomically; --csv names the file).
@@ -139,7 +131,7 @@ WriteSweepCsv(const std::string& csv, const SweepTable& t)
     std::printf("%-8s", "workers");
     for (const auto& c : t.columns)
     {
-        out << "," << c;
+        out << "," << CsvField(c);
         std::printf(" %20s", c.c_str());
     }
     out << "\n";
@@ -207,6 +199,7 @@ RunSweep(const TrainingProfile& profile, const RunRequest& request)
         std::map<std::string, double> row;
         for (const auto& r : RunBackends(profile, s, request))
         {
+            r.CheckSane(s);
             std::string name = r.backend + ":" + r.variant;
             if (std::find(t.columns.begin(), t.columns.end(), name) == t.columns.end())
             {
@@ -334,9 +327,24 @@ DropsByPort(const TrainingResult& r)
     return out;
 }
 
-/// --csvRow: one row per result with the key numbers of the congestion study.
+/// The header of the --csvRow file.
+std::string
+CsvRowHeader(const std::vector<std::string>& counters)
+{
+    std::string h = "model,arch,mode,workers,nic_bps,queue,host_queue,queue_disc,tcp,min_rto_s,ecn,"
+                    "cross_traffic,cross_flows,cross_rate_bps,backend,variant,throughput,"
+                    "step_time_s,bottleneck,bottleneck_utilisation,wall_s";
+    for (const auto& c : counters)
+    {
+        h += "," + c;
+    }
+    return h + ",topology,uplink_bps,placement,ecmp_seed,drops_by_port\n";
+}
+
+/// --csvRow: one row per result with the key numbers of the congestion study, appended to the
+/// file (opened before the run; committed whole by the caller). Text fields are CsvField()s.
 void
-AppendCsvRows(const std::string& file,
+AppendCsvRows(OutputFile& file,
               const TrainingProfile& profile,
               const TrainingScenario& s,
               const std::vector<TrainingResult>& results)
@@ -353,31 +361,25 @@ AppendCsvRows(const std::string& file,
                                                "ecmp_max_flows_per_link",
                                                "ecmp_shared_links",
                                                "ecmp_collided_flows"};
-    std::ifstream probe(file);
-    const bool empty = !probe || probe.peek() == std::ifstream::traits_type::eof();
-    std::ofstream out(file, std::ios::app);
-    if (empty)
+    std::ostream& out = file.Stream();
+    if (file.WasEmpty())
     {
-        out << "model,arch,mode,workers,nic_bps,queue,host_queue,queue_disc,tcp,min_rto_s,ecn,"
-               "cross_traffic,"
-               "cross_flows,cross_rate_bps,backend,variant,throughput,step_time_s,bottleneck,"
-               "bottleneck_utilisation,wall_s";
-        for (const auto& c : counters)
-        {
-            out << "," << c;
-        }
-        out << ",topology,uplink_bps,placement,ecmp_seed,drops_by_port\n";
+        out << CsvRowHeader(counters);
     }
+    const auto q = [](const std::string& field)
+    {
+        return CsvField(field);
+    };
     for (const auto& r : results)
     {
         auto u = r.linkUtilisation.find(r.bottleneck);
-        out << profile.GetModel() << "," << s.GetArchitectureName() << "," << s.GetModeName() << ","
-            << s.workers << "," << s.nicRate.GetBitRate() << "," << s.queueSize << ","
-            << (s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize) << "," << s.queueDisc
-            << "," << s.tcpVariant << "," << s.minRto.GetSeconds() << "," << s.ecn << ","
-            << s.crossTraffic << "," << (s.crossTraffic == "none" ? 0 : s.crossFlows) << ","
-            << s.crossRate.GetBitRate() << "," << r.backend << "," << r.variant << ","
-            << r.throughput << "," << r.stepTimeMean << "," << r.bottleneck << ","
+        out << q(profile.GetModel()) << "," << s.GetArchitectureName() << "," << s.GetModeName()
+            << "," << s.workers << "," << s.nicRate.GetBitRate() << "," << q(s.queueSize) << ","
+            << q(s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize) << "," << q(s.queueDisc)
+            << "," << q(s.tcpVariant) << "," << s.minRto.GetSeconds() << "," << s.ecn << ","
+            << q(s.crossTraffic) << "," << (s.crossTraffic == "none" ? 0 : s.crossFlows) << ","
+            << s.crossRate.GetBitRate() << "," << q(r.backend) << "," << q(r.variant) << ","
+            << r.throughput << "," << r.stepTimeMean << "," << q(r.bottleneck) << ","
             << (u == r.linkUtilisation.end() ? 0 : u->second) << "," << r.wallSeconds;
         for (const auto& c : counters)
         {
@@ -386,14 +388,17 @@ AppendCsvRows(const std::string& file,
         // Fabric columns (doc/fabric-congestion.rst); a list placement's commas become ';'.
         std::string placement = s.placement;
         std::replace(placement.begin(), placement.end(), ',', ';');
-        out << "," << s.topology << "," << s.uplinkRate.GetBitRate() << "," << placement << ","
-            << s.ecmpSeed << "," << DropsByPort(r);
-        out << "\n";
+        out << "," << q(s.topology) << "," << s.uplinkRate.GetBitRate() << "," << q(placement)
+            << "," << s.ecmpSeed << "," << q(DropsByPort(r)) << "\n";
     }
-    if (!out)
-    {
-        throw TrainingInputError("--csvRow: cannot write '" + file + "'");
-    }
+}
+
+/// \param file a file name (empty: none) \param option its option \param mode replace or append
+/// \return the file opened for writing (checked and created before the run), or nullptr
+std::unique_ptr<OutputFile>
+OpenOutput(const std::string& file, const std::string& option, OutputFile::Mode mode)
+{
+    return file.empty() ? nullptr : std::make_unique<OutputFile>(file, option, mode);
 }
 
 /**
@@ -574,6 +579,7 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
                 {
                     r.notes.push_back(ignored);
                 }
+                r.CheckSane(set);
                 PrintJobSet(set, r);
                 results.push_back(std::move(r));
             }
@@ -609,16 +615,49 @@ RunJobSet(const RunRequest& request)
     const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
                                     : TrainingJobSet::FromFile(request.jobs, request);
     PrintJobs(set);
+    const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
     const std::vector<JobSetResult> results = RunJobBackends(set, request);
-    if (!request.output.empty())
+    if (output)
     {
-        std::ofstream out(request.output);
-        out << JobSetResult::MakeDocument(set, results, request.records) << "\n";
-        if (!out)
-        {
-            throw TrainingInputError("--output: cannot write '" + request.output + "'");
-        }
+        output->Stream() << JobSetResult::MakeDocument(set, results, request.records) << "\n";
+        output->Commit();
         std::printf("wrote %s\n", request.output.c_str());
+    }
+}
+
+/// One scenario: the outputs are opened (and refused) before the run, written after it.
+void
+RunOne(const TrainingProfile& profile, const RunRequest& request)
+{
+    const TrainingScenario& s = request.scenario;
+    OutputFile::RequireDistinct({{"--output", request.output},
+                                 {"--recordsFile", request.recordsFile},
+                                 {"--csvRow", request.csvRow},
+                                 {"--csv", request.csv}});
+    const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
+    const auto csvRow = OpenOutput(request.csvRow, "--csvRow", OutputFile::APPEND);
+    const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
+    const std::vector<TrainingResult> results = RunBackends(profile, s, request);
+    for (const auto& r : results)
+    {
+        r.CheckSane(s);
+    }
+    PrintSummary(profile, s, results);
+    if (stream)
+    {
+        CloseRecordStream(*stream, results);
+    }
+    if (output)
+    {
+        output->Stream() << TrainingResult::MakeDocument(profile, s, results, request.records)
+                         << "\n";
+        output->Commit();
+        std::printf("wrote %s\n", request.output.c_str());
+    }
+    if (csvRow)
+    {
+        AppendCsvRows(*csvRow, profile, s, results);
+        csvRow->Commit();
     }
 }
 
@@ -648,27 +687,7 @@ main(int argc, char* argv[])
         }
         const TrainingScenario& s = request.scenario;
         s.Validate(profile);
-        const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
-        const std::vector<TrainingResult> results = RunBackends(profile, s, request);
-        PrintSummary(profile, s, results);
-        if (stream)
-        {
-            CloseRecordStream(*stream, results);
-        }
-        if (!request.output.empty())
-        {
-            std::ofstream out(request.output);
-            out << TrainingResult::MakeDocument(profile, s, results, request.records) << "\n";
-            if (!out)
-            {
-                throw TrainingInputError("--output: cannot write '" + request.output + "'");
-            }
-            std::printf("wrote %s\n", request.output.c_str());
-        }
-        if (!request.csvRow.empty())
-        {
-            AppendCsvRows(request.csvRow, profile, s, results);
-        }
+        RunOne(profile, request);
     }
     catch (const TrainingInputError& e)
     {

@@ -919,25 +919,12 @@ PrintSummary(const Options& o, const Plan& p, const Report& r)
                 r.fit.residual);
 }
 
-/// \return an output stream on the file, or throw naming the option
-std::ofstream
-OpenOutput(const std::string& option, const std::string& file, bool append)
-{
-    std::ofstream out(file, append ? std::ios::app : std::ios::trunc);
-    if (!out)
-    {
-        throw TrainingInputError(option + ": cannot write '" + file + "'");
-    }
-    return out;
-}
-
-/// Append the summary row to --csv (header first if the file is new).
+/// Append the summary row to --csv (header first if the file is new or empty).
 void
-WriteCsvRow(const Options& o, const Plan& p, const Report& r)
+WriteCsvRow(OutputFile& file, const Options& o, const Plan& p, const Report& r)
 {
-    const bool header = !std::ifstream(o.csv).good();
-    std::ofstream out = OpenOutput("--csv", o.csv, true);
-    if (header)
+    std::ostream& out = file.Stream();
+    if (file.WasEmpty())
     {
         out << "rate_bps,tcp,flows,size_bytes,size_bdp,stagger_s,queue,cap_bps,lambda,"
                "residual,defined,complete,fct_measured_s,fct_fcfs_s,fct_ps_s,overhead_s,wall_s,"
@@ -950,12 +937,12 @@ WriteCsvRow(const Options& o, const Plan& p, const Report& r)
                   "%.0f,%s,%u,%llu,%.6g,%.9g,%s,%.0f,%.6f,%.6f,%d,%d,%.9g,%.9g,%.9g,%.9g,%.3f,"
                   "%.2f,%.6f,%s,%d,%.9g,%u,%s,%d,%d,%.6g,%d\n",
                   static_cast<double>(o.rate.GetBitRate()),
-                  o.tcp.c_str(),
+                  CsvField(o.tcp).c_str(),
                   o.flows,
                   static_cast<unsigned long long>(o.size),
                   o.size / p.bdp,
                   o.stagger.GetSeconds(),
-                  o.queue.c_str(),
+                  CsvField(o.queue).c_str(),
                   static_cast<double>(o.cap.GetBitRate()),
                   r.index.lambda,
                   r.index.residual,
@@ -968,25 +955,27 @@ WriteCsvRow(const Options& o, const Plan& p, const Report& r)
                   r.wall,
                   r.fit.weight,
                   r.fit.residual,
-                  o.hostModel.c_str(),
+                  CsvField(o.hostModel).c_str(),
                   o.sharedQueue ? 1 : 0,
                   o.startJitter.GetSeconds(),
                   o.seed,
-                  o.stack.c_str(),
+                  CsvField(o.stack).c_str(),
                   o.delayedAck ? 1 : 0,
                   o.autotuning ? 1 : 0,
                   o.dilation,
                   o.smallQueues ? 1 : 0);
     out << line;
+    file.Commit();
 }
 
 /// Write --timeseries (per-flow rate per sampling interval) and --flowTimes (one row per flow).
 void
-WriteFlowFiles(const Options& o, const Report& r)
+WriteFlowFiles(OutputFile* timeseries, OutputFile* flowTimes, const Options& o, const Report& r)
 {
-    if (!o.timeseries.empty())
+    if (timeseries)
     {
-        std::ofstream out = OpenOutput("--timeseries", o.timeseries, false);
+        OutputFile& file = *timeseries;
+        std::ostream& out = file.Stream();
         out << "time_s,flow,gbps\n";
         const double dt = o.sample.GetSeconds();
         for (std::size_t k = 1; k < r.m.rx.size(); ++k)
@@ -997,11 +986,13 @@ WriteFlowFiles(const Options& o, const Report& r)
                     << "\n";
             }
         }
+        file.Commit();
     }
-    if (!o.flowTimes.empty())
+    if (flowTimes)
     {
         // Times in seconds from the start of the run; an empty field: the event did not happen.
-        std::ofstream out = OpenOutput("--flowTimes", o.flowTimes, false);
+        OutputFile& file = *flowTimes;
+        std::ostream& out = file.Stream();
         out << "flow,start_s,first_byte_s,end_s,bytes\n";
         out.precision(9);
         for (uint32_t i = 0; i < o.flows; ++i)
@@ -1018,6 +1009,7 @@ WriteFlowFiles(const Options& o, const Report& r)
             }
             out << "," << r.m.received[i] << "\n";
         }
+        file.Commit();
     }
 }
 
@@ -1038,13 +1030,23 @@ main(int argc, char* argv[])
     {
         Options o = ParseCommandLine(argc, argv);
         const Plan p = Prepare(o);
+        OutputFile::RequireDistinct(
+            {{"--csv", o.csv}, {"--timeseries", o.timeseries}, {"--flowTimes", o.flowTimes}});
+        // Opened (checked, temporary files created) before the run, committed after it.
+        auto open = [](const std::string& file, const char* option, OutputFile::Mode mode)
+        {
+            return file.empty() ? nullptr : std::make_unique<OutputFile>(file, option, mode);
+        };
+        const auto csv = open(o.csv, "--csv", OutputFile::APPEND);
+        const auto timeseries = open(o.timeseries, "--timeseries", OutputFile::REPLACE);
+        const auto flowTimes = open(o.flowTimes, "--flowTimes", OutputFile::REPLACE);
         const Report r = RunStudy(o, p);
         PrintSummary(o, p, r);
-        if (!o.csv.empty())
+        if (csv)
         {
-            WriteCsvRow(o, p, r);
+            WriteCsvRow(*csv, o, p, r);
         }
-        WriteFlowFiles(o, r);
+        WriteFlowFiles(timeseries.get(), flowTimes.get(), o, r);
     }
     catch (const TrainingInputError& e)
     {

@@ -16,6 +16,8 @@
  */
 
 #include "ns3/command-line.h"
+#include "ns3/json-input.h"
+#include "ns3/output-file.h"
 #include "ns3/sweep-engine.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -69,8 +71,9 @@ ToSweepJob(const ValidationMatrix::Job& job, const std::string& sim, const std::
     char hash[17];
     std::snprintf(hash, sizeof(hash), "%016zx", std::hash<std::string>{}(text));
     const std::string scenario = outDir + "/jobs/" + job.id + "." + hash + ".scenario.json";
-    fs::create_directories(outDir + "/jobs");
-    WriteFileAtomically(scenario, text);
+    std::error_code ec;
+    fs::create_directories(outDir + "/jobs", ec);
+    OutputFile::Write(scenario, text, "--out");
     SweepJob s;
     s.id = job.id;
     s.argv = {sim, "--scenario=" + scenario};
@@ -140,7 +143,16 @@ CheckRealTimeBackends(const std::vector<ValidationMatrix::Job>& jobs, const std:
 std::vector<std::string>
 LastLines(const std::string& file, std::size_t n)
 {
-    std::ifstream in(file);
+    std::string text;
+    try
+    {
+        text = JsonInput::ReadFile(file, {std::uint64_t{64} << 20, 0, "a job log"});
+    }
+    catch (const TrainingInputError& e)
+    {
+        return {e.what()};
+    }
+    std::istringstream in(text);
     std::deque<std::string> lines;
     std::string line;
     while (std::getline(in, line))
@@ -155,6 +167,30 @@ LastLines(const std::string& file, std::size_t n)
         }
     }
     return {lines.begin(), lines.end()};
+}
+
+/**
+ * \param file a result JSON file
+ * \param doc receives its contents
+ * \return false if the file is missing, unreadable, not a regular file or holds no result
+ */
+bool
+ReadResultFile(const std::string& file, nlohmann::json& doc)
+{
+    try
+    {
+        // Through the input checks: a FIFO or a link to /dev/zero left where a result was
+        // would block or exhaust memory; it is a missing result instead (the job reruns).
+        doc = JsonInput::ParseSorted(JsonInput::ReadFile(file, SweepEngine::ResultLimits()),
+                                     file,
+                                     SweepEngine::ResultLimits());
+    }
+    catch (const TrainingInputError&)
+    {
+        return false;
+    }
+    return doc.is_object() && doc.contains("results") && doc["results"].is_array()
+           && !doc["results"].empty();
 }
 
 /// Copy a result's wall time and notes (joined by " | ") into its row.
@@ -183,17 +219,8 @@ ReadRows(const ValidationMatrix& matrix,
     std::vector<ValidationMatrix::Row> rows;
     for (const auto& job : jobs)
     {
-        std::ifstream in(ResultFile(outDir, job.id));
-        if (!in)
-        {
-            continue;
-        }
         nlohmann::json doc;
-        try
-        {
-            doc = nlohmann::json::parse(in);
-        }
-        catch (const nlohmann::json::exception&)
+        if (!ReadResultFile(ResultFile(outDir, job.id), doc))
         {
             continue;
         }
@@ -252,7 +279,7 @@ ReadRows(const ValidationMatrix& matrix,
 void
 WriteFile(const std::string& file, const std::string& text)
 {
-    WriteFileAtomically(file, text);
+    OutputFile::Write(file, text, "--out");
 }
 
 /// \param v a number \return it with 6 significant digits
@@ -556,26 +583,6 @@ WriteThroughputFigure(const std::string& outDir,
     WriteThroughputCsv(outDir + "/" + base + ".csv", columns, table);
     WriteFile(outDir + "/" + base + ".gp", ThroughputScript(s, base, columns, reference));
     return base + ".gp";
-}
-
-/**
- * \param file a result JSON file
- * \param doc receives its contents
- * \return false if the file is missing or unreadable or holds no result
- */
-bool
-ReadResultFile(const std::string& file, nlohmann::json& doc)
-{
-    std::ifstream in(file);
-    try
-    {
-        doc = nlohmann::json::parse(in);
-    }
-    catch (const nlohmann::json::exception&)
-    {
-        return false;
-    }
-    return in && doc.is_object() && doc.contains("results") && !doc["results"].empty();
 }
 
 /**

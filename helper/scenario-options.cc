@@ -321,8 +321,15 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                      "Ring: bytes/s of reducing a received chunk (0 = free)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.reductionRate
-                             = S::ParseReal(n, v, 0, 1e15, "bytes/s >= 0, e.g. 0 or 5e9");
+                         // Below 1 kB/s a chunk's reduction takes longer than any training
+                         // step worth simulating (1e-300 made the step time infinite).
+                         const char* expected = "0 (free) or bytes/s from 1e3 to 1e15, e.g. 5e9";
+                         const double rate = S::ParseReal(n, v, 0, 1e15, expected);
+                         if (rate > 0 && rate < 1e3)
+                         {
+                             S::ParseReal(n, v, 1e3, 1e15, expected); // throws, naming the range
+                         }
+                         r.scenario.reductionRate = rate;
                      }));
     o.push_back(Make("gpusPerNode",
                      "1",

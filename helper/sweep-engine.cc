@@ -4,7 +4,9 @@
 
 #include "sweep-engine.h"
 
+#include "ns3/json-input.h"
 #include "ns3/log.h"
+#include "ns3/output-file.h"
 #include "ns3/training-input-error.h"
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 #include <deque>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <spawn.h>
@@ -36,14 +37,42 @@ namespace
 
 namespace fs = std::filesystem;
 
-/// \param file a file \return its content ("" if unreadable)
+/// Size limit of the engine's own small files read back (job keys, job files, logs).
+constexpr std::uint64_t kSmallFileBytes = 64ULL << 20;
+
+/**
+ * \param file a file the engine wrote (a key, a log)
+ * \return its content, or "" if it is missing, unreadable, not a regular file (a FIFO or a link
+ * to /dev/zero would block or never end) or larger than kSmallFileBytes
+ */
 std::string
 ReadText(const std::string& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return in ? ss.str() : std::string();
+    try
+    {
+        return JsonInput::ReadFile(file, {kSmallFileBytes, 0, "a file written by the runner"});
+    }
+    catch (const TrainingInputError&)
+    {
+        return "";
+    }
+}
+
+/// Append a line to a job's log (whole or not at all); a failure is said on stderr, as the
+/// job's outcome is also printed.
+void
+AppendToLog(const std::string& log, const std::string& line)
+{
+    try
+    {
+        OutputFile out(log, "", OutputFile::APPEND);
+        out.Stream() << line;
+        out.Commit();
+    }
+    catch (const TrainingInputError& e)
+    {
+        std::fprintf(stderr, "warning: %s\n", e.what());
+    }
 }
 
 /// \param job a job \return its key: the argument list after the program, as a JSON array
@@ -70,18 +99,15 @@ KeyFile(const SweepJob& job)
 std::size_t
 ResultRows(const std::string& file)
 {
-    std::ifstream in(file);
-    if (!in)
-    {
-        return 0;
-    }
     try
     {
-        nlohmann::json doc = nlohmann::json::parse(in);
+        const auto doc = JsonInput::Parse(JsonInput::ReadFile(file, SweepEngine::ResultLimits()),
+                                          file,
+                                          SweepEngine::ResultLimits());
         const auto it = doc.find("results");
         return it != doc.end() && it->is_array() ? it->size() : 0;
     }
-    catch (const nlohmann::json::exception&)
+    catch (const TrainingInputError&)
     {
         return 0;
     }
@@ -125,8 +151,7 @@ SpawnLogged(std::vector<std::string> argv, const std::string& log)
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
     {
-        std::ofstream(log, std::ios::app)
-            << "cannot start " << argv[0] << ": " << std::strerror(rc) << "\n";
+        AppendToLog(log, "cannot start " + argv[0] + ": " + std::strerror(rc) + "\n");
         return -1;
     }
     return pid;
@@ -158,14 +183,10 @@ JobToJson(const SweepJob& job)
 SweepJob
 ReadJob(const std::string& file)
 {
-    std::ifstream in(file);
-    if (!in)
-    {
-        throw TrainingInputError("--run-job: cannot read '" + file + "' (expected a job file)");
-    }
+    const JsonInput::Limits limits{kSmallFileBytes, 16, "a job file with id, argv, result, log"};
+    const auto doc = JsonInput::Parse(JsonInput::ReadFile(file, limits), file, limits);
     try
     {
-        nlohmann::json doc = nlohmann::json::parse(in);
         SweepJob job{doc.at("id").get<std::string>(),
                      doc.at("argv").get<std::vector<std::string>>(),
                      doc.at("result").get<std::string>(),
@@ -187,7 +208,7 @@ ReadJob(const std::string& file)
 int
 Finish(const SweepJob& job, const std::string& state, double wall)
 {
-    std::ofstream(job.log, std::ios::app) << "job " << job.id << ": " << state << "\n";
+    AppendToLog(job.log, "job " + job.id + ": " + state + "\n");
     std::printf("%-60s %s (%.1f s)\n", job.id.c_str(), state.c_str(), wall);
     std::fflush(stdout);
     return state == "ok" ? 0 : 1;
@@ -197,7 +218,7 @@ Finish(const SweepJob& job, const std::string& state, double wall)
 std::string
 LoggedOutcome(const std::string& log)
 {
-    std::ifstream in(log);
+    std::istringstream in(ReadText(log));
     std::string line;
     std::string last;
     while (std::getline(in, line))
@@ -213,21 +234,6 @@ LoggedOutcome(const std::string& log)
 } // namespace
 
 std::string
-CsvField(const std::string& field)
-{
-    if (field.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return field;
-    }
-    std::string out = "\"";
-    for (char c : field)
-    {
-        out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return out + "\"";
-}
-
-std::string
 ShellQuote(const std::string& word)
 {
     std::string out = "'";
@@ -236,51 +242,6 @@ ShellQuote(const std::string& word)
         out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     }
     return out + "'";
-}
-
-void
-WriteFileAtomically(const std::string& file, const std::string& text)
-{
-    WriteFileAtomically(file, text, file + ".tmp." + std::to_string(getpid()));
-}
-
-void
-WriteFileAtomically(const std::string& file, const std::string& text, const std::string& temporary)
-{
-    struct stat st;
-    if (stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    {
-        throw TrainingInputError(file + ": not a regular file (expected a file to write)");
-    }
-    std::FILE* f = std::fopen(temporary.c_str(), "wb");
-    if (!f)
-    {
-        throw TrainingInputError(temporary + ": cannot create (" + std::strerror(errno)
-                                 + "; expected a writable folder)");
-    }
-    // fflush and fclose report what fwrite buffered: ENOSPC, EIO, EDQUOT. Keep the first error.
-    int err = 0;
-    if (std::fwrite(text.data(), 1, text.size(), f) != text.size() || std::fflush(f) != 0)
-    {
-        err = errno;
-    }
-    if (std::fclose(f) != 0 && err == 0)
-    {
-        err = errno;
-    }
-    if (err == 0 && std::rename(temporary.c_str(), file.c_str()) != 0)
-    {
-        err = errno;
-    }
-    if (err != 0)
-    {
-        if (temporary.rfind("/dev/", 0) != 0)
-        {
-            std::remove(temporary.c_str());
-        }
-        throw TrainingInputError(file + ": cannot write (" + std::strerror(err)
-                                 + "; nothing written, the previous file, if any, is unchanged)");
-    }
 }
 
 SweepEngine::SweepEngine(Options options)
@@ -300,6 +261,13 @@ SweepEngine::SweepEngine(Options options)
     {
         throw TrainingInputError("--jobs: 0 (expected at least 1 job at a time)");
     }
+}
+
+JsonInput::Limits
+SweepEngine::ResultLimits()
+{
+    // Results with records can be large (a packet run of K = 64 over ResNet-152: about 1 GB).
+    return {std::uint64_t{8} << 30, 64, "a result JSON file of distributed-training-sim"};
 }
 
 std::string
@@ -345,7 +313,9 @@ SweepEngine::Run(const std::vector<SweepJob>& jobs)
             ++outcome.reused;
             continue;
         }
-        WriteFileAtomically(JobFile(m_options.jobDir, job.id), JobToJson(job).dump(1) + "\n");
+        OutputFile::Write(JobFile(m_options.jobDir, job.id),
+                          JobToJson(job).dump(1) + "\n",
+                          "--out");
         pending.push_back(&job);
     }
     if (outcome.reused)
@@ -466,7 +436,7 @@ void
 SweepEngine::RunParallel(const std::vector<const SweepJob*>& jobs) const
 {
     const std::string list = m_options.jobDir + "/parallel-jobs.txt";
-    WriteFileAtomically(list, JobList(jobs));
+    OutputFile::Write(list, JobList(jobs), "--out");
     std::vector<std::string> argv = {"parallel",
                                      "--will-cite",
                                      "--jobs",
@@ -509,7 +479,7 @@ SweepEngine::WriteSlurm(const std::vector<const SweepJob*>& jobs) const
 {
     const std::string dir = m_options.jobDir;
     const std::string list = dir + "/slurm-jobs.txt";
-    WriteFileAtomically(list, JobList(jobs));
+    OutputFile::Write(list, JobList(jobs), "--out");
     // One task per job, unless the list is longer than Slurm's default MaxArraySize (1001):
     // then each task runs `per` consecutive jobs.
     const std::size_t maxTasks = 1000;
@@ -533,21 +503,21 @@ SweepEngine::WriteSlurm(const std::vector<const SweepJob*>& jobs) const
           << "\" >&2; exit 1; }\n"
           << "printf '%s\\n' \"$lines\" | { rc=0; while IFS= read -r line; do "
           << "eval \"$line\" < /dev/null || rc=1; done; exit $rc; }\n";
-    WriteFileAtomically(dir + "/slurm-array.sh", array.str());
+    OutputFile::Write(dir + "/slurm-array.sh", array.str(), "--out");
     std::ostringstream merge;
     merge << "#!/bin/sh\n"
           << "# Merge step: reads the results of every task; fails naming the missing ones.\n"
           << "#SBATCH --job-name=dt-sweep-merge\n#SBATCH --ntasks=1\n"
           << "#SBATCH --output=" << dir << "/slurm-merge-%j.out\n"
           << m_options.mergeCommand << "\n";
-    WriteFileAtomically(dir + "/slurm-merge.sh", merge.str());
+    OutputFile::Write(dir + "/slurm-merge.sh", merge.str(), "--out");
     std::ostringstream submit;
     submit << "#!/bin/sh\n# Submit the array, then the merge step once every task has ended.\n"
            << "set -eu\n"
            << "array=$(sbatch --parsable " << ShellQuote(dir + "/slurm-array.sh") << ")\n"
            << "sbatch --dependency=afterany:${array%%;*} " << ShellQuote(dir + "/slurm-merge.sh")
            << "\n";
-    WriteFileAtomically(dir + "/slurm-submit.sh", submit.str());
+    OutputFile::Write(dir + "/slurm-submit.sh", submit.str(), "--out");
     for (const char* f : {"/slurm-array.sh", "/slurm-merge.sh", "/slurm-submit.sh"})
     {
         chmod((dir + f).c_str(), 0755);
@@ -575,8 +545,15 @@ SweepEngine::RunJobFile(const std::string& jobFile)
     {
         command += ShellQuote(a) + " ";
     }
-    WriteFileAtomically(job.log, command + "\n");
-    WriteFileAtomically(KeyFile(job), ArgsKey(job));
+    OutputFile::Write(job.log, command + "\n", "--out");
+    try
+    {
+        OutputFile::Write(KeyFile(job), ArgsKey(job), "--out");
+    }
+    catch (const TrainingInputError& e)
+    {
+        return Finish(job, std::string("not started: ") + e.what(), wall()); // said in the log
+    }
     pid_t pid = SpawnLogged(argv, job.log);
     if (pid < 0)
     {

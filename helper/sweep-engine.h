@@ -5,6 +5,8 @@
 #ifndef DT_SWEEP_ENGINE_H
 #define DT_SWEEP_ENGINE_H
 
+#include "ns3/json-input.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -97,6 +99,9 @@ class SweepEngine
     /// \param job a job \return true if its key matches and its result has result rows
     static bool IsReusable(const SweepJob& job);
 
+    /// \return the limits of a result file read back (size, nesting), for every reader of them
+    static JsonInput::Limits ResultLimits();
+
     /// \param jobDir the job folder \param id a job id \return its job file
     static std::string JobFile(const std::string& jobDir, const std::string& id);
 
@@ -113,27 +118,8 @@ class SweepEngine
     Options m_options; //!< settings
 };
 
-/// \param field a CSV field \return it quoted as RFC 4180 asks when it holds , " CR or LF
-std::string CsvField(const std::string& field);
-
 /// \param word a word \return it quoted for a POSIX shell
 std::string ShellQuote(const std::string& word);
-
-/**
- * Write a file so that it is either complete or absent: write FILE.tmp.PID, flush, close,
- * rename over FILE. Throws TrainingInputError naming the file when any step fails (e.g. a full
- * disk) or when FILE exists and is not a regular file (e.g. /dev/full).
- * \param file the file \param text its content
- */
-void WriteFileAtomically(const std::string& file, const std::string& text);
-
-/**
- * The same with the temporary file given (tests use /dev/full to see a failing write).
- * \param file the file \param text its content \param temporary the temporary file
- */
-void WriteFileAtomically(const std::string& file,
-                         const std::string& text,
-                         const std::string& temporary);
 
 } // namespace ns3
 

@@ -435,7 +435,7 @@ TrainingJobSet::GetJobLinks(uint32_t job) const
     return {links.begin(), links.end()};
 }
 
-std::string
+nlohmann::ordered_json
 JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
 {
     nlohmann::ordered_json o;
@@ -445,11 +445,10 @@ JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
     auto jobs = nlohmann::ordered_json::array();
     for (std::size_t j = 0; j < this->jobs.size(); ++j)
     {
-        auto r = nlohmann::ordered_json::parse(this->jobs[j].ToJson(includeRecords));
         nlohmann::ordered_json job;
         job["name"] = set.GetJobs()[j].name;
         job["start_time_s"] = set.GetJobs()[j].startTime;
-        job.update(r);
+        job.update(this->jobs[j].ToJsonObject(includeRecords));
         jobs.push_back(std::move(job));
     }
     o["jobs"] = std::move(jobs);
@@ -472,7 +471,23 @@ JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
     fabric["links"] = std::move(links);
     fabric["notes"] = notes;
     o["fabric"] = std::move(fabric);
-    return o.dump();
+    return o;
+}
+
+void
+JobSetResult::CheckSane(const TrainingJobSet& set) const
+{
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+    {
+        try
+        {
+            jobs[j].CheckSane(set.GetJobs()[j].scenario);
+        }
+        catch (const TrainingInputError& e)
+        {
+            throw TrainingInputError("job " + set.GetJobs()[j].name + ": " + e.what());
+        }
+    }
 }
 
 std::string
@@ -498,7 +513,7 @@ JobSetResult::MakeDocument(const TrainingJobSet& set,
     auto list = nlohmann::ordered_json::array();
     for (const auto& r : results)
     {
-        list.push_back(nlohmann::ordered_json::parse(r.ToJson(set, includeRecords)));
+        list.push_back(r.ToJson(set, includeRecords));
     }
     doc["results"] = std::move(list);
     return doc.dump(1);

@@ -202,9 +202,17 @@ struct JobSetResult
     /**
      * \param set the jobs
      * \param includeRecords include per-step and per-transfer records of each job
-     * \return the JSON object {"backend", "variant", "jobs": [...], "fabric": {...}}
+     * \return the JSON object {"backend", "variant", "jobs": [...], "fabric": {...}} (an
+     * object, not text: MakeDocument nests it without printing and parsing it again)
      */
-    std::string ToJson(const TrainingJobSet& set, bool includeRecords) const;
+    nlohmann::ordered_json ToJson(const TrainingJobSet& set, bool includeRecords) const;
+
+    /**
+     * \brief TrainingResult::CheckSane of every job's result.
+     * \param set the jobs (their scenarios are named in a message)
+     * \throws TrainingInputError naming the job
+     */
+    void CheckSane(const TrainingJobSet& set) const;
 
     /**
      * \param set the jobs

@@ -9,6 +9,7 @@
 
 #include "ns3/json-input.h"
 #include "ns3/log.h"
+#include "ns3/output-file.h"
 #include "ns3/training-input-error.h"
 
 #include <algorithm>

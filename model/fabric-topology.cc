@@ -5,6 +5,7 @@
 #include "fabric-topology.h"
 
 #include "distributed-training-compat.h"
+#include "json-input.h"
 #include "split-mix64.h"
 #include "training-input-error.h"
 #include "training-network.h"
@@ -18,7 +19,6 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/push_relabel_max_flow.hpp>
 #include <boost/graph/visitors.hpp>
-#include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -240,17 +240,25 @@ FabricTopology::FatTree(uint32_t k,
     return t;
 }
 
+namespace
+{
+
+/// Limits of a topology file: nodes and links of a few thousand hosts fit in far less.
+const JsonInput::Limits&
+TopologyLimits()
+{
+    static const JsonInput::Limits limits{64 << 20,
+                                          16,
+                                          "a topology JSON object with \"nodes\" and \"links\""};
+    return limits;
+}
+
+} // namespace
+
 FabricTopology
 FabricTopology::FromJsonFile(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-    {
-        throw TrainingInputError(path + ": cannot read the topology file (expected a JSON file)");
-    }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return FromJsonText(ss.str(), path);
+    return FromJsonText(JsonInput::ReadFile(path, TopologyLimits()), path);
 }
 
 namespace
@@ -350,13 +358,7 @@ ReadSpec(const std::string& where,
 FabricTopology
 FabricTopology::FromJsonText(const std::string& text, const std::string& where)
 {
-    Json doc = Json::parse(text, nullptr, false);
-    if (doc.is_discarded())
-    {
-        throw TrainingInputError(where
-                                 + ": not valid JSON (expected a topology object with "
-                                   "\"nodes\" and \"links\")");
-    }
+    Json doc = JsonInput::ParseSorted(text, where, TopologyLimits());
     CheckKeys(where, "(top level)", doc, {"defaults", "nodes", "links"});
     LinkSpec defaults;
     if (doc.contains("defaults"))

@@ -4,10 +4,9 @@
 
 #include "record-stream.h"
 
+#include "output-file.h"
 #include "training-input-error.h"
 
-#include <cstdio>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
 namespace ns3
@@ -28,30 +27,11 @@ Current()
 
 RecordStream::RecordStream(const std::string& path)
     : m_path(path),
-      m_partPath(path + ".part")
+      m_out(std::make_unique<OutputFile>(path, "--recordsFile"))
 {
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
-    {
-        throw TrainingInputError("--recordsFile: '" + path
-                                 + "' is not a regular file (expected a file name to write "
-                                   "JSON Lines to)");
-    }
-    m_out.open(m_partPath, std::ios::out | std::ios::trunc);
-    if (!m_out)
-    {
-        throw TrainingInputError("--recordsFile: cannot create '" + m_partPath + "'");
-    }
 }
 
-RecordStream::~RecordStream()
-{
-    if (!m_closed)
-    {
-        m_out.close();
-        std::remove(m_partPath.c_str()); // an incomplete stream is not left behind as if valid
-    }
-}
+RecordStream::~RecordStream() = default; // an unfinished stream's temporary file is removed
 
 uint32_t
 RecordStream::NewRun()
@@ -83,7 +63,7 @@ RecordStream::WriteStep(uint32_t run, const TrainingResult::StepRecord& r)
 {
     nlohmann::ordered_json j{{"kind", "step"}, {"run", run}};
     j.update(ToJson(r));
-    m_out << j.dump() << '\n';
+    m_out->Stream() << j.dump() << '\n';
     ++m_records;
 }
 
@@ -92,7 +72,7 @@ RecordStream::WriteTransfer(uint32_t run, const TrainingResult::TransferRecord& 
 {
     nlohmann::ordered_json j{{"kind", "transfer"}, {"run", run}};
     j.update(ToJson(r));
-    m_out << j.dump() << '\n';
+    m_out->Stream() << j.dump() << '\n';
     ++m_records;
 }
 
@@ -105,34 +85,23 @@ RecordStream::WriteResult(const TrainingResult& r)
                              {"variant", r.variant},
                              {"throughput_samples_per_s", r.throughput},
                              {"step_time_mean_s", r.stepTimeMean}};
-    m_out << j.dump() << '\n';
+    m_out->Stream() << j.dump() << '\n';
     Check();
 }
 
 void
 RecordStream::Check()
 {
-    if (!m_out)
+    if (!m_out->Stream())
     {
-        throw TrainingInputError("--recordsFile: cannot write '" + m_partPath + "' (disk full?)");
+        m_out->Commit(); // throws with the error kept by the stream (e.g. disk full)
     }
 }
 
 void
 RecordStream::Close()
 {
-    m_out.flush();
-    Check();
-    m_out.close();
-    Check();
-    std::error_code ec;
-    std::filesystem::rename(m_partPath, m_path, ec);
-    if (ec)
-    {
-        throw TrainingInputError("--recordsFile: cannot rename '" + m_partPath + "' to '" + m_path
-                                 + "': " + ec.message());
-    }
-    m_closed = true;
+    m_out->Commit();
 }
 
 const std::string&

@@ -8,13 +8,14 @@
 #include "training-result.h"
 
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace ns3
 {
+
+class OutputFile;
 
 /**
  * \ingroup distributed-training
@@ -29,14 +30,15 @@ namespace ns3
  * TrainingResults created while the stream is current (TrainingResult::recordsRun), so the
  * records of every backend and variant of one invocation can share a file.
  *
- * The file is written as PATH.part and renamed to PATH by Close(), so an interrupted run never
- * leaves a truncated file that looks complete; a failed write is a TrainingInputError.
+ * The file is written through OutputFile (a temporary file renamed to PATH by Close()), so an
+ * interrupted run never leaves a truncated file that looks complete, a device, FIFO or folder is
+ * refused when the stream is opened, and a failed write is a TrainingInputError.
  */
 class RecordStream
 {
   public:
     /**
-     * \param path the JSON Lines file to write (PATH.part until Close())
+     * \param path the JSON Lines file to write (a temporary file until Close())
      * \throws TrainingInputError if it cannot be created or names something other than a file
      */
     explicit RecordStream(const std::string& path);
@@ -81,12 +83,10 @@ class RecordStream
     /// Throw if the stream failed.
     void Check();
 
-    std::string m_path;     //!< final name
-    std::string m_partPath; //!< name while written
-    std::ofstream m_out;    //!< the .part file
-    uint32_t m_runs{0};     //!< runs handed out
-    uint64_t m_records{0};  //!< step and transfer lines written
-    bool m_closed{false};   //!< Close() done
+    std::string m_path;                //!< final name
+    std::unique_ptr<OutputFile> m_out; //!< the file, written whole by Close()
+    uint32_t m_runs{0};                //!< runs handed out
+    uint64_t m_records{0};             //!< step and transfer lines written
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "training-profile.h"
 
 #include "json-input.h"
+#include "output-file.h"
 #include "training-input-error.h"
 
 #include "ns3/log.h"
@@ -645,17 +646,7 @@ TrainingProfile::SaveToFile(const std::string& path) const
 {
     NS_LOG_FUNCTION(this << path);
     Validate(path);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-    {
-        throw TrainingInputError(path + ": cannot write: " + std::strerror(errno)
-                                 + " (expected a writable path)");
-    }
-    out << ToJson();
-    if (!out)
-    {
-        throw TrainingInputError(path + ": write error (expected a writable path)");
-    }
+    OutputFile::Write(path, ToJson(), "");
 }
 
 void

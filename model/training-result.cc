@@ -70,6 +70,18 @@ CollectWorkerSteps(const std::vector<TrainingResult::StepRecord>& steps,
     return ws;
 }
 
+/**
+ * \param m a map (keys sorted and unique)
+ * \return it as a JSON object in the same order, built in linear time: assigning a std::map
+ * to an ordered_json inserts key by key, each insert a linear search for a duplicate, which
+ * made the --output file of K = 100,000 workers (a key per link) quadratic
+ */
+nlohmann::ordered_json
+SortedObject(const std::map<std::string, double>& m)
+{
+    return nlohmann::ordered_json(nlohmann::ordered_json::object_t(m.begin(), m.end()));
+}
+
 std::string
 Seconds3(double s)
 {
@@ -306,8 +318,8 @@ TrainingResult::GetMeanDownlinkTime(uint32_t warmup) const
     return n ? sum / n : 0;
 }
 
-std::string
-TrainingResult::ToJson(bool includeRecords) const
+nlohmann::ordered_json
+TrainingResult::ToJsonObject(bool includeRecords) const
 {
     nlohmann::ordered_json j;
     j["backend"] = backend;
@@ -317,8 +329,8 @@ TrainingResult::ToJson(bool includeRecords) const
     j["window_s"] = {windowStart, windowEnd};
     j["wall_time_s"] = wallSeconds;
     j["bottleneck"] = bottleneck;
-    j["link_utilisation"] = linkUtilisation;
-    j["inputs"] = inputs;
+    j["link_utilisation"] = SortedObject(linkUtilisation);
+    j["inputs"] = SortedObject(inputs);
     j["notes"] = notes;
     if (includeRecords && recordStream)
     {
@@ -329,19 +341,53 @@ TrainingResult::ToJson(bool includeRecords) const
     else if (includeRecords)
     {
         auto stepsJson = nlohmann::ordered_json::array();
+        stepsJson.get_ref<nlohmann::ordered_json::array_t&>().reserve(steps.size());
         for (const auto& s : steps)
         {
             stepsJson.push_back(RecordStream::ToJson(s));
         }
         j["steps"] = std::move(stepsJson);
         auto transfersJson = nlohmann::ordered_json::array();
+        transfersJson.get_ref<nlohmann::ordered_json::array_t&>().reserve(transfers.size());
         for (const auto& t : transfers)
         {
             transfersJson.push_back(RecordStream::ToJson(t));
         }
         j["transfers"] = std::move(transfersJson);
     }
-    return j.dump();
+    return j;
+}
+
+std::string
+TrainingResult::ToJson(bool includeRecords) const
+{
+    return ToJsonObject(includeRecords).dump();
+}
+
+void
+TrainingResult::CheckSane(const TrainingScenario& s) const
+{
+    if (std::isfinite(throughput) && throughput > 0 && std::isfinite(stepTimeMean)
+        && stepTimeMean > 0)
+    {
+        return;
+    }
+    std::string scale;
+    for (double c : s.computeScale)
+    {
+        scale += (scale.empty() ? "" : ",") + TrainingInputError::Number(c);
+    }
+    throw TrainingInputError(
+        backend + " " + variant + ": throughput " + TrainingInputError::Number(throughput)
+        + " samples/s, mean step time " + TrainingInputError::Number(stepTimeMean)
+        + " s (expected finite positive values; the scenario's scales leave what the simulation "
+          "can represent: look at --computeScale="
+        + (scale.empty() ? "1" : scale)
+        + ", --reductionRate=" + TrainingInputError::Number(s.reductionRate)
+        + ", --nicRate=" + TrainingInputError::Number(s.nicRate.GetBitRate())
+        + "bps, --intraBw=" + TrainingInputError::Number(s.intraBandwidth.GetBitRate())
+        + "bps, --linkDelay=" + TrainingInputError::Number(s.linkDelay.GetSeconds())
+        + "s and the profile's compute times)");
 }
 
 std::string
@@ -362,7 +408,7 @@ TrainingResult::MakeDocument(const TrainingProfile& profile,
     auto list = nlohmann::ordered_json::array();
     for (const auto& r : results)
     {
-        list.push_back(nlohmann::ordered_json::parse(r.ToJson(includeRecords)));
+        list.push_back(r.ToJsonObject(includeRecords));
     }
     doc["results"] = std::move(list);
     return doc.dump(1);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,22 @@ class TrainingResult
      * \return this result as a JSON object (text)
      */
     std::string ToJson(bool includeRecords = true) const;
+
+    /**
+     * \param includeRecords as ToJson()
+     * \return this result as a JSON object, built in time linear in its size (the documents
+     * of several results or jobs nest it without printing and parsing it again)
+     */
+    nlohmann::ordered_json ToJsonObject(bool includeRecords = true) const;
+
+    /**
+     * \brief Refuse a result that cannot be an answer: a throughput or mean step time that is
+     * not finite or not positive (e.g. scales so extreme that a double overflows). Every
+     * program checks its results with this before printing or writing them.
+     * \param scenario the scenario that produced it (its scale options are named)
+     * \throws TrainingInputError naming the backend, the values and the options to look at
+     */
+    void CheckSane(const TrainingScenario& scenario) const;
 
     /**
      * \brief The result file: {"scenario": {...}, "profile": {...}, "results": [...]}.

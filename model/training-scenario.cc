@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -25,6 +27,11 @@ NS_LOG_COMPONENT_DEFINE("TrainingScenario");
 
 namespace
 {
+
+/// The range of --computeScale (see SetComputeScale).
+constexpr double kMinComputeScale = 1e-6;
+/// The range of --computeScale.
+constexpr double kMaxComputeScale = 1e6;
 
 [[noreturn]] void
 Fail(const std::string& option, const std::string& what, const std::string& expected)
@@ -191,9 +198,11 @@ TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
     }
     for (double s : computeScale)
     {
-        if (!(s > 0) || !std::isfinite(s))
+        if (!(s >= kMinComputeScale && s <= kMaxComputeScale))
         {
-            Fail("--computeScale", "value " + TrainingInputError::Number(s), "finite values > 0");
+            Fail("--computeScale",
+                 "value " + TrainingInputError::Number(s) + " out of range",
+                 "values from 1e-6 to 1e6");
         }
     }
 }
@@ -520,18 +529,39 @@ TrainingScenario::ParseTime(const std::string& option, const std::string& text)
 QueueSize
 TrainingScenario::ParseQueueSize(const std::string& option, const std::string& text)
 {
-    QueueSize size;
-    std::istringstream is(text);
-    is >> size;
-    if (is.fail() || text.empty())
+    // ns-3's QueueSize keeps a uint32_t and casts the parsed double to it unchecked, so
+    // 4294967296p became 0 packets ("zero queue size") and larger values anything at all:
+    // the number and its unit are read here, the value range-checked, and only then built.
+    static const std::regex re(R"(^([0-9]*\.?[0-9]+)(|k|K|Ki|M|Mi|G|Gi)(B|p)$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
     {
-        Fail(option, "cannot parse queue size '" + text + "'", "a size like 100p or 150000B");
+        Fail(option,
+             "cannot parse queue size '" + text + "'",
+             "a size like 100p or 150000B (prefixes k, Ki, M, Mi, G, Gi)");
     }
-    if (size.GetValue() == 0)
+    static const std::map<std::string, double> prefixes = {{"", 1},
+                                                           {"k", 1e3},
+                                                           {"K", 1e3},
+                                                           {"Ki", 1024.0},
+                                                           {"M", 1e6},
+                                                           {"Mi", 1048576.0},
+                                                           {"G", 1e9},
+                                                           {"Gi", 1073741824.0}};
+    const double value = std::floor(std::strtod(m.str(1).c_str(), nullptr) * prefixes.at(m[2]));
+    constexpr double kMax = std::numeric_limits<uint32_t>::max();
+    if (!(value >= 1))
     {
         Fail(option, "zero queue size '" + text + "'", "a positive size like 100p");
     }
-    return size;
+    if (!(value <= kMax))
+    {
+        Fail(option,
+             "queue size '" + text + "' out of range",
+             "at most 4294967295 packets or bytes (ns-3 counts a queue in 32 bits)");
+    }
+    return QueueSize(m.str(3) == "p" ? QueueSizeUnit::PACKETS : QueueSizeUnit::BYTES,
+                     static_cast<uint32_t>(value));
 }
 
 std::string
@@ -642,7 +672,10 @@ TrainingScenario::SetPartition(const std::string& option, const std::string& val
 void
 TrainingScenario::SetComputeScale(const std::string& option, const std::string& value)
 {
-    const std::string expected = "positive numbers: 1.5, or 1,1,2,2, or 1x2,2x2 (value x count)";
+    // 1e-6 .. 1e6: beyond, a step's compute leaves what a simulated clock and a throughput in
+    // doubles can represent (1e308 made the throughput 0 and the step time infinite).
+    const std::string expected
+        = "numbers from 1e-6 to 1e6: 1.5, or 1,1,2,2, or 1x2,2x2 (value x count)";
     std::vector<double> values;
     std::stringstream ss(value);
     std::string item;
@@ -675,9 +708,9 @@ TrainingScenario::SetComputeScale(const std::string& option, const std::string& 
         {
             Fail(option, "cannot parse '" + item + "' in '" + value + "'", expected);
         }
-        if (!(v > 0) || !std::isfinite(v))
+        if (!(v >= kMinComputeScale && v <= kMaxComputeScale))
         {
-            Fail(option, "value " + TrainingInputError::Number(v), expected);
+            Fail(option, "value " + TrainingInputError::Number(v) + " out of range", expected);
         }
         values.insert(values.end(), count, v);
     }

@@ -287,7 +287,9 @@ class JsonTopologyTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(t.GetLink(4).spec.rate.GetBitRate(), 5e9, "per-link rate");
 
         const std::vector<std::pair<std::string, std::vector<std::string>>> bad{
-            {"{", {"f.json", "not valid JSON"}},
+            {"{", {"f.json", "truncated JSON"}},
+            {"{] ", {"f.json", "not valid JSON"}},
+            {R"({"nodes": [], "nodes": []})", {"f.json", "duplicate key \"nodes\""}},
             {R"({"nodes": []})", {"f.json", "nodes", "missing or empty"}},
             {R"({"nodes": [{"name": "a", "type": "host"}], "links": [{"from": "a", "to": "x"}]})",
              {"f.json", "links[0].to", "unknown node 'x'"}},
@@ -332,7 +334,7 @@ class JsonTopologyTestCase : public TestCase
                                   {
                                       FabricTopology::FromJsonFile("/nonexistent/t.json");
                                   },
-                                  {"/nonexistent/t.json", "cannot read"}),
+                                  {"/nonexistent/t.json", "no such file"}),
                               true,
                               "missing file");
     }

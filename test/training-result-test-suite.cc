@@ -18,6 +18,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -305,9 +306,65 @@ class RecordStreamTestCase : public TestCase
                                   {
                                       RecordStream full("/dev/full");
                                   },
-                                  {"--recordsFile", "/dev/full", "not a regular file"}),
+                                  {"--recordsFile: cannot write '/dev/full'",
+                                   "a character device, not a regular file"}),
                               true,
                               "a device is refused");
+    }
+};
+
+/**
+ * CheckSane: a result is an answer only with a finite positive throughput and step time. A
+ * throughput of 0 with an infinite step time (what --computeScale=1e308 gave), an infinite
+ * throughput, NaN and a zero step time are refused naming the backend and the scale options
+ * with their values; 1453.49 samples/s at 44 ms passes.
+ */
+class CheckSaneTestCase : public TestCase
+{
+  public:
+    CheckSaneTestCase()
+        : TestCase("a non-finite or non-positive throughput or step time is refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingScenario s;
+        s.computeScale = {2};
+        s.reductionRate = 5e9;
+        const double inf = std::numeric_limits<double>::infinity();
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const std::vector<std::pair<double, double>> bad = {{0, inf}, {inf, 1}, {nan, 1}, {10, 0}};
+        for (const auto& [throughput, stepTime] : bad)
+        {
+            TrainingResult r;
+            r.backend = "flow";
+            r.variant = "ps";
+            r.throughput = throughput;
+            r.stepTimeMean = stepTime;
+            NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                      [&]
+                                      {
+                                          r.CheckSane(s);
+                                      },
+                                      {"flow ps: throughput",
+                                       "expected finite positive values",
+                                       "--computeScale=2",
+                                       "--reductionRate=5e+09"}),
+                                  true,
+                                  "refused: " << throughput << " samples/s, " << stepTime << " s");
+        }
+        TrainingResult good;
+        good.throughput = 1453.49;
+        good.stepTimeMean = 0.044;
+        NS_TEST_EXPECT_MSG_EQ(tests::ThrowsInputError(
+                                  [&]
+                                  {
+                                      good.CheckSane(s);
+                                  }),
+                              false,
+                              "a finite positive result passes");
     }
 };
 
@@ -323,6 +380,7 @@ class TrainingResultTestSuite : public TestSuite
         AddTestCase(new AsyncTooShortTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncFlowBackendTestCase, DT_TEST_QUICK);
         AddTestCase(new RecordStreamTestCase, DT_TEST_QUICK);
+        AddTestCase(new CheckSaneTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -12,7 +12,9 @@
 #include "ns3/training-profile.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,16 @@ ThrowsInputError(const std::function<void()>& f, const std::vector<std::string>&
                            });
     }
     return false;
+}
+
+/// \param file a file \return its content ("" if it cannot be read)
+inline std::string
+Slurp(const std::string& file)
+{
+    std::ifstream in(file);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
 }
 
 /**

@@ -306,6 +306,17 @@ TrainingResult::GetMeanDownlinkTime(uint32_t warmup) const
     return n ? sum / n : 0;
 }
 
+bool
+TrainingResult::IsComputeBound() const
+{
+    const auto link = linkUtilisation.find(bottleneck);
+    if (link == linkUtilisation.end())
+    {
+        return bottleneck == "worker-compute";
+    }
+    return link->second < COMPUTE_BOUND_UTILISATION;
+}
+
 std::string
 TrainingResult::ToJson(bool includeRecords) const
 {
@@ -317,6 +328,7 @@ TrainingResult::ToJson(bool includeRecords) const
     j["window_s"] = {windowStart, windowEnd};
     j["wall_time_s"] = wallSeconds;
     j["bottleneck"] = bottleneck;
+    j["compute_bound"] = IsComputeBound();
     j["link_utilisation"] = linkUtilisation;
     j["inputs"] = inputs;
     j["notes"] = notes;

@@ -86,10 +86,15 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 
 if [ "$mode" = run ]; then
   echo "== running the main scenario: GoogLeNet, sync parameter server, 4 workers, 10 Gb/s,"
-  echo "   every backend side by side (about a minute); result in result.json"
-  exec "$BUILD_DIR/bin/distributed-training-sim" --profile=traces/googlenet-titanx-pascal-b16.json \
+  echo "   every backend side by side (about 2 minutes of CPU, nearly all the packet level)"
+  rm -f result.csv # --csvRow appends
+  "$BUILD_DIR/bin/distributed-training-sim" --profile=traces/googlenet-titanx-pascal-b16.json \
     --arch=ps --mode=sync --workers=4 --nicRate=10Gbps --steps=10 --warmup=2 --backend=all \
-    --output=result.json
+    --output=result.json --csvRow=result.csv
+  gnuplot -e "csv='result.csv'; png='result.png'" \
+    -e "title='GoogLeNet (TITAN X Pascal, batch 16), sync PS, 4 workers, 10 Gb/s'" \
+    examples/main-scenario.gnuplot
+  echo "== result: $(pwd)/result.json (every number), $(pwd)/result.png (throughput per backend)"
 else
   echo "== running every test suite"
   cd "$BUILD_DIR"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Scaling study of the transformer profiles against the CNNs (doc/performance.rst,
-# "Transformer scaling study"): data-parallel throughput for K = 1..64 workers with a parameter
+# Scaling study of the transformer profiles against the CNNs
+# (doc/validation/transformer-scaling.rst): data-parallel throughput for K = 1..64 workers with a parameter
 # server (sync and async, one server) and ring all-reduce (PyTorch DDP buckets), at 10, 25 and
 # 100 Gbps, MTU 9000, from the flow-level and the analytic backend of distributed-training-sim.
 #

@@ -293,9 +293,15 @@ PrintSummary(const TrainingProfile& profile,
         auto it = r.linkUtilisation.find(r.bottleneck);
         if (it != r.linkUtilisation.end())
         {
-            char buf[32];
-            std::snprintf(buf, sizeof(buf), " (%.1f%%)", 100 * it->second);
-            bottleneck += buf;
+            // Below the threshold no link is the bottleneck: say so, and still name the busiest.
+            char buf[160];
+            std::snprintf(buf,
+                          sizeof(buf),
+                          r.IsComputeBound() ? "compute-bound (busiest link %s, %.1f%%)"
+                                             : "%s (%.1f%%)",
+                          r.bottleneck.c_str(),
+                          100 * it->second);
+            bottleneck = buf;
         }
         std::printf("%-9s %-20s %14.2f %13.3f  %s\n",
                     r.backend.c_str(),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Congestion study on leaf-spine fabrics (issue 16; doc/fabric-congestion.rst): runs
+# Congestion study on leaf-spine fabrics (issue 16; doc/validation/fabric-congestion.rst): runs
 # distributed-training-sim with --backend=all (packet level and every flow sharing model; the
 # analytic backend has no fabrics and is skipped) per grid point, in parallel processes over every
 # core, collects the --csvRow rows into one CSV per mode, derives a summary with awk and draws the
@@ -19,7 +19,7 @@
 #         rack, explicit placement), 2 spines, uplinks 20 / 10 / 5 Gb/s (1:1 / 2:1 / 4:1),
 #         switch ports of 100 packets (shallow) or 1000 packets (deep), host NICs 1000 packets,
 #         test/data/two-layers-12mb.json, MTU 1500, Cubic, MinRto 200 ms: the congestion
-#         study's incast (doc/congestion.rst) moved onto a fabric.
+#         study's incast (doc/validation/congestion.rst) moved onto a fabric.
 # Outputs in OUT_DIR (default doc/figures/fabric): MODE.csv (raw rows), MODE-summary.csv (one line
 # per point), MODE-groups.csv (ecmp: per oversubscription and collision degree) and the PNGs.
 # Environment: BIN (driver, default build/bin/distributed-training-sim), JOBS (default nproc),

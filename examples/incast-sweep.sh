@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Congestion study (issue 7, part 3; doc/congestion.rst): runs distributed-training-sim with
+# Congestion study (issue 7, part 3; doc/validation/congestion.rst): runs distributed-training-sim with
 # --backend=all (packet level, every flow sharing model, every analytic form) per grid point, in
 # parallel processes over every core, collects its --csvRow output into one CSV per mode, derives
 # a summary (packet vs flow ps / fcfs / Eq. (7), step-time inflation, congestion counters) and

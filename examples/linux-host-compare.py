@@ -13,7 +13,7 @@
 # Configurations (default: all): stock (the module's ns-3 TCP), linux (--hostModel=linux), and
 # one setting of the preset at a time on top of stock: cc (Linux CUBIC/Reno), delack
 # (--delayedAck), autotune (--bufferAutotuning), jitter (--startJitter=20us); hostq (hosts' NICs
-# of 1000 packets, not part of the preset) for the experiment of doc/linux-backend.rst;
+# of 1000 packets, not part of the preset) for the experiment of doc/validation/linux-preset.rst;
 # linux-rwnd: the preset with LinuxBufferTuner's LimitReceiveWindow true (the autotuned window
 # advertised); tsq: TCP small queues (--tcpSmallQueues, part of the preset; skbs of up to
 # 64 KiB as Linux's GSO sizing); tsqseg: TSQ with one-segment skbs (GsoMaxSize 0, the model
@@ -37,7 +37,7 @@
 import csv, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
 
-# The preset's settings, each added on its own to stock ns-3 (doc/congestion.rst).
+# The preset's settings, each added on its own to stock ns-3 (doc/reference/host-model.rst).
 SETTINGS = {
     'cc': ['--tcp=LINUX'],  # replaced by TcpLinuxCubic or TcpLinuxReno
     'delack': ['--delayedAck=true'],
@@ -50,7 +50,7 @@ SETTINGS = {
     # and a local qdisc drop is returned to TCP, which backs off and resends: no loss recovery).
     'hostq': ['--hostQueue=1000p'],
     # Not part of the preset: Linux's TCP small queues (TcpSmallQueuesSocket), what hostq stood
-    # in for (doc/linux-backend.rst, "TCP small queues").
+    # in for (doc/validation/linux-preset.rst, "TCP small queues").
     'tsq': ['--tcpSmallQueues=true'],
     # TSQ with the two-segment floor as the only limit (no pacing-rate term: 2^-31 s of it).
     'tsqfloor': ['--tcpSmallQueues=true', '--ns3::TcpSmallQueuesSocket::PacingShift=31',

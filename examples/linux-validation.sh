@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validation against real TCP (issue 14): regenerates the tables of doc/linux-backend.rst,
+# Validation against real TCP (issue 14): regenerates the tables of doc/validation/linux-tcp.rst,
 # section "Validation against real TCP". Needs root (the linux backend builds network
 # namespaces). Runs one experiment at a time (the linux runs are real time: parallel jobs would
 # disturb each other) and records the load (uptime) next to every row.
@@ -14,7 +14,7 @@
 #
 # Environment: BUILD (default build), REPEAT (noise: runs per point, default 5), DILATION
 # (sharing: the linux stack's time dilation, default 40; below about 5 the namespaces' packet
-# processing, not TCP, orders small flows: doc/linux-backend.rst, "Sharing grid and dilation"),
+# processing, not TCP, orders small flows: doc/validation/linux-tcp.rst, "Sharing grid and dilation"),
 # SIZES (sharing: flow sizes in bytes, default 30 KB-30 MB), SHARING_ARGS (sharing: options added
 # to every run of both stacks, e.g. "--sharedQueue=true").
 set -euo pipefail

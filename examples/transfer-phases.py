@@ -5,7 +5,7 @@
 Reads a distributed-training-sim --output file (one job, or several with --jobs; records on, the
 default) or a --recordsFile JSON Lines file (FILE.jsonl) and prints, per backend and job, the mean worker step (its start to its own end), pull phase (first parameter sent to
 last received, per worker and step) and push phase (first gradient sent to last received) over
-the steps from --warmup on. Used by doc/fabric-congestion.rst ("Why the flow backend predicts
+the steps from --warmup on. Used by doc/validation/fabric-congestion.rst ("Why the flow backend predicts
 more interference between jobs").
 
   --overlap=A/B   A and B are comma-separated JOB:DIRECTION sets (DIRECTION down or up; JOB
@@ -15,7 +15,7 @@ more interference between jobs").
                   last byte minus the first worker's last byte, as a fraction of the phase (first
                   byte sent to last received, all workers), mean over the steps. 0 when the
                   workers share the link equally to the end, (K - 1) / K when they are served
-                  one after another. Used by doc/linux-backend.rst (grid-100p at K = 8)
+                  one after another. Used by doc/validation/linux-preset.rst (grid-100p at K = 8)
   --concurrency=DIRECTION
                   per number n of a job's workers with a transfer of that direction under way
                   (1 ms bins): how many ms, and each worker's mean rate in Gb/s there
@@ -23,7 +23,7 @@ more interference between jobs").
                   that was under way then: (start - that step's start) / its length, 0 (or
                   near 1) when the workers run in step, 0.5 when they alternate; all steps, then
                   the mean distance from in-step, min(phase, 1 - phase), over steps >= --warmup.
-                  Used by doc/linux-backend.rst ("Why Linux's async workers take turns")
+                  Used by doc/validation/linux-async.rst ("Why Linux's async workers take turns")
 
 Exit status 1 with a message naming the file for a missing file, bad JSON, or a file without
 transfer records.

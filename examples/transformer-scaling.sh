@@ -1,7 +1,7 @@
 #!/bin/sh
-# Scaling study of the transformer profiles against the CNNs (doc/performance.rst,
-# "Transformer scaling study"): data-parallel throughput for K = 1..64 workers with a parameter
-# server (sync and async, one server) and ring all-reduce (PyTorch DDP buckets), at 10, 25 and
+# Scaling study of the transformer profiles against the CNNs
+# (doc/validation/transformer-scaling.rst): data-parallel throughput for K = 1..64 workers with a
+# parameter server (sync and async, one server) and ring all-reduce (PyTorch DDP buckets), at 10, 25 and
 # 100 Gbps, MTU 9000, from the flow-level and the analytic backend of distributed-training-sim.
 #
 #   sh examples/transformer-scaling.sh [OUT]          # default doc/figures/transformer-scaling

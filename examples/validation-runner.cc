@@ -1166,9 +1166,10 @@ main(int argc, char* argv[])
     std::string runJob;
 
     CommandLine cmd(__FILE__);
-    cmd.Usage("Run a validation matrix (doc/validation-runner.rst) through the packet, flow, "
-              "analytic (and linux) backends, as driver processes on this machine, GNU parallel "
-              "or Slurm, and compare them with the reference (packet, or linux).");
+    cmd.Usage("Run a validation matrix (doc/reference/validation-runner.rst) through the "
+              "packet, flow, analytic (and linux) backends, as driver processes on this "
+              "machine, GNU parallel or Slurm, and compare them with the reference (packet, or "
+              "linux).");
     cmd.AddValue("matrix", "Matrix JSON file, e.g. validation/matrix.json", opt.matrixFile);
     cmd.AddValue("out", "Output folder (results.csv, error tables, figures, jobs/)", opt.outDir);
     cmd.AddValue("jobs", "Jobs at a time (default: number of cores; slurm: array throttle)", jobs);

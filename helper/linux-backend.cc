@@ -511,8 +511,8 @@ LinuxBackend::CheckFidelity(const TrainingScenario& s) const
                   "linux backend: %.3g Gbit/s per port at dilation %.3g (%.0f frames/s per port, "
                   "%.0f over %u ports busy at once) exceeds what this machine shapes within 2 %% "
                   "(%.3g Gbit/s, %.0f frames/s per port, %.0f frames/s in total; "
-                  "doc/linux-backend.rst, single-flow fidelity): use --dilation=%.0f or more "
-                  "(or a lower --nicRate, or --mtu=9000)",
+                  "doc/validation/linux-tcp.rst, single-flow fidelity): use --dilation=%.0f "
+                  "or more (or a lower --nicRate, or --mtu=9000)",
                   port / 1e9,
                   m_dilation,
                   frames,

@@ -7,10 +7,12 @@
 #include "scenario-options.h"
 
 #include "ns3/command-line.h"
+#include "ns3/global-value.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <set>
 #include <sstream>
@@ -250,14 +252,128 @@ ProgramOptions::ParseKnown(const std::vector<std::string>& args) const
     return others;
 }
 
+namespace
+{
+
+/// \return text in lower case
+std::string
+Lower(std::string text)
+{
+    std::transform(text.begin(),
+                   text.end(),
+                   text.begin(),
+                   [](unsigned char c)
+                   {
+                       return static_cast<char>(std::tolower(c));
+                   });
+    return text;
+}
+
+/// \return the optimal-string-alignment distance between a and b
+std::size_t
+EditDistance(const std::string& a, const std::string& b)
+{
+    // d[i][j]: distance between the first i characters of a and the first j of b.
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+    {
+        for (std::size_t j = 0; j <= b.size(); ++j)
+        {
+            if (i == 0 || j == 0)
+            {
+                d[i][j] = i + j;
+                continue;
+            }
+            const std::size_t change = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + change});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+            {
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    return d[a.size()][b.size()];
+}
+
+/// \return whether ns3::CommandLine handles --name itself (help, Print..., global values)
+bool
+IsCommandLineOwn(const std::string& name)
+{
+    static const std::set<std::string> own{"help",
+                                           "PrintHelp",
+                                           "version",
+                                           "PrintVersion",
+                                           "PrintGlobals",
+                                           "PrintGroups",
+                                           "PrintGroup",
+                                           "PrintTypeIds",
+                                           "PrintAttributes"};
+    if (own.count(name) || name.find("::") != std::string::npos)
+    {
+        return true;
+    }
+    for (auto i = GlobalValue::Begin(); i != GlobalValue::End(); ++i)
+    {
+        if ((*i)->GetName() == name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::string
+ProgramOptions::Closest(const std::string& name, const std::vector<std::string>& known)
+{
+    const std::string lower = Lower(name);
+    const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
+    std::string best;
+    std::size_t bestDistance = limit + 1;
+    for (const std::string& k : known)
+    {
+        const std::size_t d = EditDistance(lower, Lower(k));
+        if (d < bestDistance)
+        {
+            best = k;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+std::string
+ProgramOptions::Suggestion(const std::string& name, const std::vector<std::string>& known)
+{
+    const std::string closest = Closest(name, known);
+    return closest.empty() ? "--help lists every option" : "did you mean --" + closest + "?";
+}
+
 void
 ProgramOptions::Parse(int argc, char* argv[]) const
 {
-    // Our options are checked here; --help, ns-3's own --Print* and --ns3::... options and
-    // unknown names are left to ns3::CommandLine below (which refuses the unknown ones). It
-    // knows our options only for --help: it would refuse a bare --flag bound to a string.
+    // Our options are checked here; --help and ns-3's own --Print*, global value and
+    // --ns3::... options are left to ns3::CommandLine below. It knows our options only for
+    // --help: it would refuse a bare --flag bound to a string.
     std::vector<std::string> rest{argv[0]}; // what CommandLine sees: all but our options
     const Given given = Split(std::vector<std::string>(argv + 1, argv + argc), rest);
+    // An unknown name is refused here, with the closest option, rather than by CommandLine,
+    // which would print the whole --help after it.
+    std::vector<std::string> names;
+    for (const Option& o : m_options)
+    {
+        names.push_back(o.name);
+    }
+    for (std::size_t i = 1; i < rest.size(); ++i)
+    {
+        const std::string name = rest[i].substr(2, rest[i].find('=') - 2);
+        if (!IsCommandLineOwn(name))
+        {
+            throw TrainingInputError("unknown option --" + name + " (" + Suggestion(name, names)
+                                     + ")");
+        }
+    }
     CommandLine cmd;
     cmd.Usage(m_usage);
     std::vector<std::string> sink(m_options.size());

@@ -26,9 +26,10 @@ namespace ns3
  * a typed Add overload that parses with the module's strict parsers (ScenarioOptions::Parse*,
  * TrainingScenario::ParseDataRate/ParseTime): numbers are range-checked, rates and times need
  * their unit, texts with trailing garbage are refused. A stray argument, a repeated option or a
- * bad value ends in a TrainingInputError naming the option and what was expected. ns3::CommandLine
- * still prints --help (built from the same table) and handles ns-3's own --PrintAttributes,
- * --ns3::Class::Attribute=value and unknown options (which it refuses with exit 1).
+ * bad value ends in a TrainingInputError naming the option and what was expected, and so does an
+ * unknown name, with the closest known one ("did you mean"). ns3::CommandLine still prints --help
+ * (built from the same table) and handles ns-3's own --PrintAttributes, --RngRun=... (its global
+ * values) and --ns3::Class::Attribute=value.
  *
  * Values are parsed in command-line order once the whole line has been checked for stray and
  * repeated options and --help has been handled.
@@ -118,6 +119,26 @@ class ProgramOptions
      * \throws TrainingInputError for a stray argument, a repeated option or a bad value
      */
     std::vector<std::string> ParseKnown(const std::vector<std::string>& args) const;
+
+    /**
+     * \brief The known name closest to a misspelled one, for "did you mean" in error messages.
+     *
+     * Closeness is the optimal-string-alignment distance (insertions, deletions, substitutions
+     * and swaps of neighbours each cost 1) between the lower-case names; a name is suggested
+     * when it is at most max(2, length / 3) away, so --worker finds --workers and --nicrate
+     * --nicRate, while a word that merely shares a few letters with an option finds nothing.
+     * \param name the unknown name (without "--")
+     * \param known the names to choose from
+     * \return the closest known name (the first in order among equals), or "" if none is close
+     */
+    static std::string Closest(const std::string& name, const std::vector<std::string>& known);
+
+    /**
+     * \param name an unknown option name (without "--")
+     * \param known the names the program knows
+     * \return "did you mean --known?", or "--help lists every option" when no name is close
+     */
+    static std::string Suggestion(const std::string& name, const std::vector<std::string>& known);
 
   private:
     /// One option.

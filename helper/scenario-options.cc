@@ -212,7 +212,7 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
-/// Fabric options (doc/fabric.rst): topology, placement, leaf-spine and fat-tree sizes.
+/// Fabric options (doc/reference/fabric.rst): topology, placement, leaf-spine and fat-tree sizes.
 void
 AddFabric(std::vector<ScenarioOptions::Option>& o)
 {
@@ -474,7 +474,7 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
-/// Congestion options of the packet level (doc/congestion.rst).
+/// Congestion options of the packet level (doc/reference/congestion.rst).
 void
 AddCongestion(std::vector<ScenarioOptions::Option>& o)
 {
@@ -658,8 +658,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("jobs",
                      "",
                      "Several training jobs on one fabric: a JSON file (or inline JSON text) "
-                     "holding a list of job objects of per-job options (doc/fabric.rst, Several "
-                     "jobs); the other options are the fabric's",
+                     "holding a list of job objects of per-job options (doc/reference/fabric.rst); "
+                     "the other options are the fabric's",
                      [](RunRequest& r, auto&, auto& v)
                      {
                          r.jobs = v;
@@ -908,7 +908,13 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
     const Option* o = Find(name);
     if (!o)
     {
-        throw TrainingInputError("--" + name + ": unknown option (--help lists every option)");
+        std::vector<std::string> names;
+        for (const auto& option : GetOptions())
+        {
+            names.push_back(option.name);
+        }
+        throw TrainingInputError("--" + name + ": unknown option ("
+                                 + ProgramOptions::Suggestion(name, names) + ")");
     }
     if (!IsUtf8Text(value))
     {

@@ -273,7 +273,7 @@ MatrixLimits()
     static const JsonInput::Limits limits{
         16 << 20,
         64,
-        "a validation matrix JSON file (see doc/validation-runner.rst)"};
+        "a validation matrix JSON file (see doc/reference/validation-runner.rst)"};
     return limits;
 }
 

@@ -48,7 +48,8 @@ LinuxBufferTuner::GetTypeId()
               .AddAttribute("LimitReceiveWindow",
                             "Advertise the autotuned window, receive buffer = window + 64 KiB "
                             "(Linux); false: compute it, but keep the creation-time buffer (off "
-                            "by default: measured further from Linux, see doc/linux-backend.rst)",
+                            "by default: measured further from Linux, see "
+                            "doc/validation/linux-async.rst)",
                             BooleanValue(false),
                             MakeBooleanAccessor(&LinuxBufferTuner::m_limitReceiveWindow),
                             MakeBooleanChecker())

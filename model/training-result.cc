@@ -318,6 +318,17 @@ TrainingResult::GetMeanDownlinkTime(uint32_t warmup) const
     return n ? sum / n : 0;
 }
 
+bool
+TrainingResult::IsComputeBound() const
+{
+    const auto link = linkUtilisation.find(bottleneck);
+    if (link == linkUtilisation.end())
+    {
+        return bottleneck == "worker-compute";
+    }
+    return link->second < COMPUTE_BOUND_UTILISATION;
+}
+
 nlohmann::ordered_json
 TrainingResult::ToJsonObject(bool includeRecords) const
 {
@@ -329,6 +340,7 @@ TrainingResult::ToJsonObject(bool includeRecords) const
     j["window_s"] = {windowStart, windowEnd};
     j["wall_time_s"] = wallSeconds;
     j["bottleneck"] = bottleneck;
+    j["compute_bound"] = IsComputeBound();
     j["link_utilisation"] = SortedObject(linkUtilisation);
     j["inputs"] = SortedObject(inputs);
     j["notes"] = notes;

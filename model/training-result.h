@@ -119,6 +119,19 @@ class TrainingResult
      */
     double GetMeanDownlinkTime(uint32_t warmup) const;
 
+    /// A run is called compute-bound when its busiest link is busy less than this fraction of
+    /// the measurement window: then at least three quarters of every step are spent other than
+    /// sending on that link (computing, or waiting on latency), and naming the link as the
+    /// bottleneck would mislead.
+    static constexpr double COMPUTE_BOUND_UTILISATION = 0.25;
+
+    /**
+     * \return whether the workers' compute, not the network, sets the step time: the busiest
+     * link (bottleneck, when it names a link of linkUtilisation) is below
+     * COMPUTE_BOUND_UTILISATION, or the analytic backend named "worker-compute"
+     */
+    bool IsComputeBound() const;
+
     /**
      * \param includeRecords write the step and transfer records too (with a record stream:
      * the file's name, the run number and the record counts instead)

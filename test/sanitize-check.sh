@@ -2,7 +2,7 @@
 # bash bootstrap.sh sanitize (after its package check): build the module, its tests, the programs
 # and the libFuzzer targets with clang-14, AddressSanitizer and UndefinedBehaviorSanitizer in
 # their own build folder, then run every fast test suite and replay the fuzz corpus with any
-# sanitizer report fatal. See "Sanitizers and fuzzing" in doc/distributed-training.rst.
+# sanitizer report fatal. See "Sanitizers and fuzzing" in doc/reference/testing.rst.
 #   bash test/sanitize-check.sh BUILD_DIR BUILD_TYPE JOBS
 set -euo pipefail
 cd "$(dirname "$0")/.."

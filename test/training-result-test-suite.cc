@@ -254,6 +254,41 @@ class AsyncFlowBackendTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The compute-bound label (threshold 25 % busy): a result whose busiest link is 5 % busy is
+ * compute-bound, one at 25 % or more is not (the link is the bottleneck), one with no link
+ * figures is compute-bound only when the analytic backend named "worker-compute"; the JSON
+ * keeps the link in "bottleneck" and says "compute_bound".
+ */
+class ComputeBoundTestCase : public TestCase
+{
+  public:
+    ComputeBoundTestCase()
+        : TestCase("compute-bound below 25 % busy on the busiest link, link kept in the JSON")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingResult r;
+        r.linkUtilisation = {{"switch->server0", 0.05}, {"worker0->switch", 0.04}};
+        r.bottleneck = "switch->server0";
+        NS_TEST_EXPECT_MSG_EQ(r.IsComputeBound(), true, "5 % busy");
+        const auto j = nlohmann::json::parse(r.ToJson(false));
+        NS_TEST_EXPECT_MSG_EQ(j["bottleneck"].get<std::string>(), "switch->server0", "link kept");
+        NS_TEST_EXPECT_MSG_EQ(j["compute_bound"].get<bool>(), true, "JSON field");
+        r.linkUtilisation["switch->server0"] = 0.25;
+        NS_TEST_EXPECT_MSG_EQ(r.IsComputeBound(), false, "25 % busy: the link is the bottleneck");
+        r.linkUtilisation.clear();
+        r.bottleneck = "server-link";
+        NS_TEST_EXPECT_MSG_EQ(r.IsComputeBound(), false, "analytic: the server's link");
+        r.bottleneck = "worker-compute";
+        NS_TEST_EXPECT_MSG_EQ(r.IsComputeBound(), true, "analytic: the workers' compute");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * --recordsFile: the flow backend's records go to the JSON Lines file, not into memory, with the
  * same records and the same throughput as in memory; an unwritable file is an error.
  */
@@ -381,6 +416,7 @@ class TrainingResultTestSuite : public TestSuite
         AddTestCase(new AsyncFlowBackendTestCase, DT_TEST_QUICK);
         AddTestCase(new RecordStreamTestCase, DT_TEST_QUICK);
         AddTestCase(new CheckSaneTestCase, DT_TEST_QUICK);
+        AddTestCase(new ComputeBoundTestCase, DT_TEST_QUICK);
     }
 };
 

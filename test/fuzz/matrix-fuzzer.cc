@@ -5,7 +5,7 @@
  * under test: any byte string is either a matrix or refused with a TrainingInputError; nothing
  * else may escape (no other exception, crash, sanitizer report, hang). An accepted matrix is also
  * expanded into its jobs, which must not fail either. See "Sanitizers and fuzzing" in
- * doc/distributed-training.rst.
+ * doc/reference/testing.rst.
  */
 
 #include "ns3/training-input-error.h"

@@ -7,7 +7,7 @@
  * contract: any argument list either gives a request whose scenario validates (or is refused by
  * Validate) with a TrainingInputError, or is refused with one; nothing else may escape (no other
  * exception, crash, sanitizer report, hang). An accepted scenario's ToJson() must be valid JSON.
- * See "Sanitizers and fuzzing" in doc/distributed-training.rst.
+ * See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
 #include "fuzz-profile.h"

@@ -5,7 +5,7 @@
  * test: any byte string either loads or is refused with a TrainingInputError; nothing else may
  * escape (no other exception, crash, sanitizer report, hang), and a loaded profile survives its
  * own round trip (ToJson() loads back into an equal profile). Build and run: doc/fuzzing in
- * doc/distributed-training.rst ("Sanitizers and fuzzing").
+ * doc/reference/testing.rst ("Sanitizers and fuzzing").
  */
 
 #include "ns3/training-input-error.h"

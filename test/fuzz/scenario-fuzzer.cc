@@ -6,7 +6,7 @@
  * TrainingScenario::Validate against a small profile). The contract: any byte string either
  * gives a valid scenario or is refused with a TrainingInputError; nothing else may escape (no
  * other exception, crash, sanitizer report, hang), and an accepted scenario's ToJson() is valid
- * JSON. See "Sanitizers and fuzzing" in doc/distributed-training.rst.
+ * JSON. See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
 #include "fuzz-profile.h"

@@ -5,7 +5,7 @@
  * option of distributed-training-sim: --nicRate, --flowCap, --topology, ...), search the
  * architecture (PS sync or async, ring), K, the servers P, the ring's bucket and overlap:
  * screen them all with the analytic backend, re-rank the best with the flow level, confirm the
- * finalists at packet level (ConfigurationOptimizer, doc/optimizer.rst).
+ * finalists at packet level (ConfigurationOptimizer, doc/reference/optimizer.rst).
  *
  *   ./build/bin/distributed-training-optimize --profile=traces/googlenet-titanx-pascal-b16.json \
  *       --nicRate=10Gbps --machines=6 --maxServers=2 --buckets=0,25MB --json=opt.json

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Summarise distributed-training-optimize --exhaustive=true runs (doc/optimizer.rst).
+"""Summarise distributed-training-optimize --exhaustive=true runs (doc/validation/optimizer.rst).
 
 For each JSON file: the ladder's choice against the best of the exhaustive packet-level runs
 of the same space, the wall time per rung, and how the analytic and flow rankings of every

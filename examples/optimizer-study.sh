@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The optimizer against exhaustive packet-level runs (doc/optimizer.rst, Validation): three
+# The optimizer against exhaustive packet-level runs (doc/validation/optimizer.rst): three
 # models, two fabrics, one small space (N = 4 machines, P <= 2, overlap on, ring buckets 0 and
 # 25 MB, sync and async PS), MTU 9000 and 3 packet steps to keep the packet level affordable.
 #

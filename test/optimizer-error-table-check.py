@@ -18,5 +18,5 @@ with open(os.path.join(ROOT, "doc/figures/optimizer/error-bars.csv")) as f:
     shipped = f.read()
 if made != shipped:
     sys.exit("doc/figures/optimizer/error-bars.csv differs from what examples/optimizer-error-table.py "
-             "makes of " + " ".join(SOURCES) + ": regenerate it (doc/optimizer.rst)")
+             "makes of " + " ".join(SOURCES) + ": regenerate it (doc/validation/optimizer.rst)")
 print("error-bars.csv is current")

@@ -5,7 +5,7 @@
  * - wall time of exact MVA over the {0,1}^K lattice with K = 16 distinct workers (target < 1 s)
  *   and of Schweitzer-Bard approximate MVA with K = 1000 distinct workers (target < 10 ms);
  * - the relative error of the approximation against exact MVA for K = 1..14, on the grid that
- *   doc/analytic-models.rst reports and test/analytic-models-test-suite.cc checks.
+ *   doc/reference/backend-analytic.rst reports and test/analytic-models-test-suite.cc checks.
  *
  *   ./build/bin/analytic-benchmark [--repeat=N]
  */

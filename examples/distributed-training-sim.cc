@@ -391,7 +391,7 @@ AppendCsvRows(OutputFile& file,
         {
             out << "," << Input(r, c);
         }
-        // Fabric columns (doc/fabric-congestion.rst); a list placement's commas become ';'.
+        // Fabric columns (doc/validation/fabric-congestion.rst); a list placement's commas become ';'.
         std::string placement = s.placement;
         std::replace(placement.begin(), placement.end(), ',', ';');
         out << "," << q(s.topology) << "," << s.uplinkRate.GetBitRate() << "," << q(placement)

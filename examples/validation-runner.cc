@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * validation-runner: runs a declared scenario matrix through the three backends and compares the
- * flow-level and analytic predictions with the packet level (doc/validation-runner.rst).
+ * flow-level and analytic predictions with the packet level (doc/reference/validation-runner.rst).
  *
  *   ./build/bin/validation-runner --matrix=validation/matrix.json --out=validation-out --jobs=2
  *

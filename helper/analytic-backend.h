@@ -50,7 +50,7 @@ struct AnalyticInputs;
  * per-layer means (T_F, T_B; T_S of the busiest server), scaled per worker by
  * scenario.GetComputeScale(w). Multi-GPU nodes add an intra-node reduction and broadcast,
  * modelled as a ring AllReduce of M over the G GPUs: 2(G-1)/G M/B_intra + 2(G-1) latency, and
- * process G batches per step. See doc/analytic-models.rst for each model's assumptions.
+ * process G batches per step. See doc/reference/backend-analytic.rst for each model's assumptions.
  */
 class AnalyticBackend : public TrainingBackend
 {

@@ -104,7 +104,7 @@ FlowBackend::GetTypeId()
               .AddAttribute("WindowModel",
                             "Parameter servers: limit every connection to its socket buffer per "
                             "round trip, the round trip including the standing queues in front "
-                            "of its server's link in both directions (doc/flow-level.rst, Window "
+                            "of its server's link in both directions (doc/reference/backend-flow.rst, Window "
                             "model). Needs a model that honours per-flow caps: ps runs as capped, "
                             "calibrated and capped as they are; the variant gets '-window'.",
                             BooleanValue(false),

@@ -265,7 +265,7 @@ ResolveProfile(const std::string& root, const std::string& profile)
 namespace
 {
 
-/// The limits of a matrix file (doc/distributed-training.rst, "Input limits").
+/// The limits of a matrix file (doc/reference/design.rst, "Input limits").
 const JsonInput::Limits&
 MatrixLimits()
 {

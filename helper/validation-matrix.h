@@ -20,7 +20,7 @@ namespace ns3
  * \ingroup distributed-training
  * \brief A declared scenario matrix for the validation runner, and the pure computations on it.
  *
- * The matrix (a JSON file, doc/validation-runner.rst) lists scenarios, each a set of options of
+ * The matrix (a JSON file, doc/reference/validation-runner.rst) lists scenarios, each a set of options of
  * the driver distributed-training-sim, a category of the seed 000's Table 1 and the worker counts
  * K to run. This class checks the file, expands it into jobs (one driver process each: packet,
  * analytic, and one flow job per sharing variant), chooses a calibration value, and aggregates

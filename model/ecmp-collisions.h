@@ -16,7 +16,7 @@ class TrainingScenario;
 /**
  * \ingroup distributed-training
  * \brief How a job's data flows land on the switch-to-switch links of its fabric under per-flow
- * ECMP (doc/fabric-congestion.rst).
+ * ECMP (doc/validation/fabric-congestion.rst).
  *
  * The flows are the data directions of the job's TCP connections with the 5-tuples both
  * backends use (flow::FlowFabric: a PS worker's p-th connection to server p carries the pull

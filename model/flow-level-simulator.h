@@ -66,7 +66,7 @@ class FlowFabric;
  * Work per event is O(active connections), independent of the number of steps; memory is
  * O(workers x layers) plus the records.
  *
- * The exact step semantics (shared with the packet-level backend) are in doc/flow-level.rst.
+ * The exact step semantics (shared with the packet-level backend) are in doc/reference/backend-flow.rst.
  */
 class FlowLevelSimulator
 {
@@ -86,7 +86,7 @@ class FlowLevelSimulator
          * Window model (parameter servers; 0 = off): every TCP connection sends at most this
          * many bytes per round trip (its socket buffer), and a round trip includes the standing
          * queues in front of the server's link in both directions. See
-         * doc/flow-level.rst, "Window model".
+         * doc/reference/backend-flow.rst, "Window model".
          */
         double windowBytes{0};
         /// Window model: round trip of the empty path (seconds).

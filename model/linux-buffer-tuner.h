@@ -35,7 +35,7 @@ namespace ns3
  * not advertised: the socket keeps its creation-time buffer (the Linux limit plus 64 KiB).
  * LimitReceiveWindow = true advertises it (receive buffer = window + 64 KiB), as Linux does.
  * That once crashed ns-3.37 (TcpTxBuffer::NextSeg) through the send-buffer bug fixed since
- * (SetSendBuffer); re-measured after the fix (doc/linux-backend.rst, "The receive window
+ * (SetSendBuffer); re-measured after the fix (doc/reference/backend-linux.rst, "The receive window
  * advertised") it ran without a crash on the sharing and training grids and came closer to
  * Linux in sharing and async training, but it is not the default because it matched the
  * linux backend worse where the preset matched it best (sync PS at the linux run's dilation:

@@ -34,7 +34,7 @@ namespace ns3
  *   OsfFusion() Eq. (11).
  *
  * Where the printed equations disagree with each other or with the text, this class takes
- * (see doc/analytic-models.rst):
+ * (see doc/reference/backend-analytic.rst):
  * - Eq. (13) tests t_backward^(i) > timeout where the text and Eq. (12), (14) test layer i-1:
  *   we use t_backward^(i-1) > timeout throughout (Eq. (12)'s >= becomes >, as in (13), (14));
  * - Eq. (14) waits t_backward^(i-1) whenever the next layer does not fit; we do not wait when

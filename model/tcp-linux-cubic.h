@@ -59,7 +59,7 @@ namespace ns3
  * that advances the cumulative ACK point in the Open or Disorder state, measures from the send
  * time of the newest segment it covers (Karn: none after a retransmission, as the kernel).
  *
- * Not modelled (documented in doc/congestion.rst): tcp_is_cwnd_limited (ns-3.37 does not expose
+ * Not modelled (documented in doc/reference/congestion.rst): tcp_is_cwnd_limited (ns-3.37 does not expose
  * whether the sender was limited by its window; the window grows on every ACK, as in ns-3's own
  * variants); hystart_ack_delay (the TSO/GRO cushion of up to 1 ms, zero without GSO, which ns-3
  * lacks and the linux backend turns off); the kernel's table-based cube root (here exact, the

@@ -66,7 +66,7 @@ class Socket;
  * segments. Below 512 us of minimum RTT (tcp_tso_rtt_log 9) that is gso_max_size, 64 KiB:
  * a datacenter socket's skbs are 45 segments, its limit's floor (2 x skb truesize) about 90,
  * and a host's NIC serves its sockets in turns of an skb, not packet by packet (measured:
- * doc/linux-backend.rst, "Why a shared NIC is not processor sharing"). This socket sends an
+ * doc/reference/backend-linux.rst, "Why a shared NIC is not processor sharing"). This socket sends an
  * skb as Linux's tcp_write_xmit() does: when its local bytes are below the limit, a whole
  * skb (as much of it as the window allows) goes out in one burst. GsoMaxSize 0 models
  * one-segment skbs (the model before GSO sizing). Not modelled: tcp_tso_should_defer()
@@ -77,7 +77,7 @@ class Socket;
  * connects the node's NICs' completion and drop traces. Counted hosts: point-to-point-like
  * devices with PhyTxEnd (a device without it would never complete a packet).
  *
- * Measured against the linux backend (doc/linux-backend.rst, "TCP small queues").
+ * Measured against the linux backend (doc/reference/backend-linux.rst, "TCP small queues").
  */
 class TcpSmallQueuesSocket : public TcpSocketBase
 {

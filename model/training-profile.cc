@@ -384,7 +384,7 @@ TrainingProfile::TrainingProfile()
 namespace
 {
 
-/// The limits of a profile file (doc/distributed-training.rst, "Input limits").
+/// The limits of a profile file (doc/reference/design.rst, "Input limits").
 const JsonInput::Limits&
 ProfileLimits()
 {

@@ -95,7 +95,7 @@ class TrainingScenario
     /// TrainingNetwork::GetSocketBufferBytes() (every backend uses the same one).
     uint32_t sendBufferBytes{0};
 
-    // ---- congestion (packet backend only; doc/congestion.rst) ----------------------------
+    // ---- congestion (packet backend only; doc/reference/congestion.rst) ----------------------------
     Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
     std::string hostQueueSize;      //!< host NIC buffer; empty: queueSize (switch and hosts)
     /// Linux socket-buffer autotuning (tcp_wmem/tcp_rmem, LinuxBufferTuner) instead of fixed
@@ -109,7 +109,7 @@ class TrainingScenario
     /// queues (packet backend).
     bool tcpSmallQueues{false};
     /// Host TCP defaults: "ns3" (the module's: ns-3 TCP, one ACK per segment) or "linux"
-    /// (ApplyHostModel: Linux's algorithms and defaults, doc/congestion.rst).
+    /// (ApplyHostModel: Linux's algorithms and defaults, doc/reference/congestion.rst).
     std::string hostModel{"ns3"};
     bool ecn{false}; //!< TCP negotiates ECN and queue discs with a UseEcn attribute mark
     /// Background traffic through the switch: "none", "bulk" (BulkSend, TCP) or "onoff".
@@ -119,7 +119,7 @@ class TrainingScenario
     std::string crossTarget{"server"}; //!< "server" (server 0's port) or "worker" (worker 0's)
     std::string crossProtocol{"udp"};  //!< onoff: "udp" or "tcp" (bulk is always TCP)
 
-    // ---- fabric (FabricTopology, doc/fabric.rst) -------------------------------------------
+    // ---- fabric (FabricTopology, doc/reference/fabric.rst) -------------------------------------------
     std::string topology{"star"};     //!< star, leafspine, fattree, or a JSON topology file
     std::string placement{"packed"};  //!< packed, spread, random, or a host list "0,4,8"
     uint32_t leaves{4};               //!< leafspine: leaf (top-of-rack) switches

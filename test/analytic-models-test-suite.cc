@@ -38,7 +38,7 @@ const double REL = 1e-9;
 
 /// Largest relative error of the Schweitzer-Bard MVA against exact MVA, K <= 14, on the grid
 /// of MvaApproximationErrorTestCase and examples/analytic-benchmark.cc, when the links are PS
-/// (measured 3.35 %; doc/analytic-models.rst).
+/// (measured 3.35 %; doc/reference/backend-analytic.rst).
 const double APPROX_ERROR_PS = 0.035;
 /// The same with FCFS links, 000 Eq. (2) (measured 6.75 %).
 const double APPROX_ERROR_FCFS = 0.07;
@@ -367,7 +367,7 @@ class MvaApproximationErrorTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // The grid of doc/analytic-models.rst: link demand 1, server 0.1, worker 0..8, and a
+        // The grid of doc/reference/backend-analytic.rst: link demand 1, server 0.1, worker 0..8, and a
         // heterogeneous cluster with half the workers twice as slow.
         for (auto link : {MvaSolver::PS, MvaSolver::FCFS})
         {

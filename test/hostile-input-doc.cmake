@@ -1,7 +1,7 @@
 # ctest helper and generator: the hostile-input table of the manual is the bad-input ctest list
 # (DT_BAD_INPUT_CASES in CMakeLists.txt), so that the table says exactly what the tests check.
 #   cmake -DCASES=build/dt-bad-input-cases.txt -DSOURCE=<source dir> -DBINARY=<build dir>
-#         -DDOC=doc/hostile-inputs.rst [-DWRITE=ON] -P test/hostile-input-doc.cmake
+#         -DDOC=doc/reference/hostile-inputs.rst [-DWRITE=ON] -P test/hostile-input-doc.cmake
 # Without WRITE it fails when DOC differs from the table; with WRITE it writes DOC.
 file(STRINGS "${CASES}" cases)
 set(rst "")

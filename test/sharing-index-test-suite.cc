@@ -239,7 +239,7 @@ class SharingIndexValuesTestCase : public TestCase
  * receiver, TrainingClusterHelper's TCP settings, 1000-packet DropTail queue). Both reach the
  * bottleneck after the same handshake and slow start and the queue absorbs both windows, so
  * Cubic shares the link about equally and the flows end close together: PS-like. Measured here:
- * lambda 1.03, residual 0.04; the quick grid of doc/distributed-training.rst (Bandwidth sharing
+ * lambda 1.03, residual 0.04; the quick grid of doc/reference/design.rst (Bandwidth sharing
  * under ns-3 TCP) gives 0.99-1.00 for two flows at 1 G from 10 to 1000 BDP. The test asserts
  * 0.7 <= lambda <= 1.2 and residual < 0.3, which fails for an FCFS-like outcome (lambda near 0:
  * one flow takes the link, the other waits), for a window-limited "neither" (large residual, as

@@ -5,9 +5,9 @@
  * JSON array of job objects of per-job driver options, names and start times, placed on the
  * base request's fabric). The contract: any byte string is either a placed, valid job set or
  * refused with a TrainingInputError; nothing else may escape (no other exception, crash,
- * sanitizer report, hang). A small accepted set is also run by the flow backend, whose result
- * document must be valid JSON with finite throughputs. See "Sanitizers and fuzzing" in
- * doc/distributed-training.rst.
+ * sanitizer report, hang). A small accepted set is also run by the flow backend, and every
+ * job's throughput must be finite and positive. See "Sanitizers and fuzzing" in
+ * doc/reference/testing.rst.
  */
 
 #include "ns3/scenario-options.h"

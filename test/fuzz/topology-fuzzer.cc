@@ -5,7 +5,7 @@
  * contract: any byte string is either a fabric or refused with a TrainingInputError; nothing else
  * may escape (no other exception, crash, sanitizer report, hang). On an accepted fabric every
  * host reaches the first host by a path of existing links, and placing roles on it either works
- * or is refused likewise. See "Sanitizers and fuzzing" in doc/distributed-training.rst.
+ * or is refused likewise. See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
 #include "ns3/fabric-topology.h"

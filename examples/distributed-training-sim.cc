@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
@@ -391,7 +392,8 @@ AppendCsvRows(OutputFile& file,
         {
             out << "," << Input(r, c);
         }
-        // Fabric columns (doc/validation/fabric-congestion.rst); a list placement's commas become ';'.
+        // Fabric columns (doc/validation/fabric-congestion.rst); a list placement's commas become
+        // ';'.
         std::string placement = s.placement;
         std::replace(placement.begin(), placement.end(), ',', ';');
         out << "," << q(s.topology) << "," << s.uplinkRate.GetBitRate() << "," << q(placement)
@@ -407,9 +409,28 @@ OpenOutput(const std::string& file, const std::string& option, OutputFile::Mode 
     return file.empty() ? nullptr : std::make_unique<OutputFile>(file, option, mode);
 }
 
+/// \return the memory the kernel says is available for a new allocation (bytes), 0 if unknown
+double
+AvailableMemoryBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    double kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+    {
+        if (key == "MemAvailable:")
+        {
+            return kib * 1024;
+        }
+    }
+    return 0;
+}
+
 /**
  * --recordsFile: stream the records of every result to a JSON Lines file. Without it, say when
- * the records kept in memory (and written to --output) would be large.
+ * the records kept in memory (and written to --output) would be large, and refuse a run whose
+ * records would not fit in the memory available (the kernel would kill it part way).
  * \return the stream new results attach to, or nullptr
  */
 std::shared_ptr<RecordStream>
@@ -424,6 +445,17 @@ OpenRecordStream(const TrainingProfile& profile, const RunRequest& request)
     {
         // Per worker and step: one record per layer and direction (PS) or per bucket (ring).
         const double transfers = 2.0 * s.workers * s.steps * profile.GetNLayers();
+        const double bytes = transfers * sizeof(TrainingResult::TransferRecord);
+        const double available = AvailableMemoryBytes();
+        if (available > 0 && bytes > available / 2)
+        {
+            throw TrainingInputError(
+                "--records: about " + std::to_string(static_cast<uint64_t>(transfers))
+                + " transfer records per result need ~" + std::to_string(uint64_t(bytes / 1e6))
+                + " MB, more than half of the " + std::to_string(uint64_t(available / 1e6))
+                + " MB of memory available (expected --recordsFile=FILE.jsonl, which streams "
+                  "them to a file, or --records=false)");
+        }
         if (transfers > 1e6)
         {
             std::fprintf(stderr,

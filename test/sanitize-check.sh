@@ -28,7 +28,8 @@ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER
 # command lines, and the attribute-doc check runs print-attributes).
 targets=(distributed-training-test-runner distributed-training-sim profile-summary
   tcp-sharing-study validation-runner flow-benchmark packet-benchmark analytic-benchmark fabric-benchmark
-  ps-async-example print-attributes dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
+  ps-async-example print-attributes distributed-training-optimize yan-configuration-space
+  dt-fuzz-profile dt-fuzz-matrix dt-fuzz-options
   dt-fuzz-scenario dt-fuzz-jobs dt-fuzz-topology)
 echo "== building ${targets[*]} with $jobs jobs"
 for target in "${targets[@]}"; do # one at a time: make races on goals given together

@@ -120,8 +120,11 @@ class SpecialFilesTestCase : public TestCase
                {"/dev/null", "a character device, not a regular file"},
                {d / "zero", "a character device, not a regular file"},
                {d / "dangling", "a symbolic link to a missing file"}};
-        for (const auto& [path, why] : cases)
+        for (const auto& c : cases)
         {
+            // Named copies: a lambda may not capture a structured binding before C++20 (clang).
+            const std::string& path = c.first;
+            const std::string& why = c.second;
             NS_TEST_EXPECT_MSG_EQ(ThrowsInputError(
                                       [&path]()
                                       {

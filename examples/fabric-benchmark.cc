@@ -5,10 +5,11 @@
  * k = 16 fat-tree (1,024 hosts), ResNet-50 (traces/resnet50-p100-b64.json), sync parameter server
  * with PS sharing, 100 steps: one job of 128 workers, one job of 1,023 workers (with its server,
  * every host of the fabric) and 8 jobs of 127 workers each sharing the fabric (8 x 128 roles:
- * every host; TrainingJobSet, doc/reference/fabric.rst "Several jobs"). Per case it prints the wall and CPU
- * time, the events, events per wall second and the predicted throughput; --vsStar runs each case on
- * the star too (the same workers, rates and steps) and prints the ratio of events per wall second,
- * which is how the packet level's fabric routing is compared with the star (doc/validation/performance.rst).
+ * every host; TrainingJobSet, doc/reference/fabric.rst "Several jobs"). Per case it prints the wall
+ * and CPU time, the events, events per wall second and the predicted throughput; --vsStar runs each
+ * case on the star too (the same workers, rates and steps) and prints the ratio of events per wall
+ * second, which is how the packet level's fabric routing is compared with the star
+ * (doc/validation/performance.rst).
  *
  *   ./build/bin/fabric-benchmark [--backend=flow] [--topology=fattree] [--fatTreeK=16]
  *       [--workers=128,1023] [--jobs=8] [--jobWorkers=127] [--steps=100] [--mode=sync]

@@ -17,12 +17,12 @@
  * flow through its one NIC queue, --hostQueue) with its TCP settings (ConfigureTcp: segment
  * MTU - 52, send buffer max(256 KiB, 2 BDP), receive buffer = send buffer + 64 KiB, DelAckCount
  * 1, SACK, MinRto 200 ms; --hostModel=linux: Linux's CUBIC or Reno, delayed ACKs, buffer
- * autotuning, TCP small queues and a start jitter, doc/reference/congestion.rst; --tcpSmallQueues: the
- * senders' sockets are TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp runs
- * over a RED queue disc with ECN marking on every device (MinTh 20, MaxTh 60 packets, as ns-3's
- * tcp-dctcp example, QW 1, MaxSize = --queue; device queues 2 packets so RED holds the queue); the
- * others over the plain DropTail device queue of --queue. TcpBbr gets pacing (required by ns-3's
- * BBR).
+ * autotuning, TCP small queues and a start jitter, doc/reference/congestion.rst; --tcpSmallQueues:
+ * the senders' sockets are TcpSmallQueuesSocket, made by TcpSmallQueuesSocketFactory). TcpDctcp
+ * runs over a RED queue disc with ECN marking on every device (MinTh 20, MaxTh 60 packets, as
+ * ns-3's tcp-dctcp example, QW 1, MaxSize = --queue; device queues 2 packets so RED holds the
+ * queue); the others over the plain DropTail device queue of --queue. TcpBbr gets pacing (required
+ * by ns-3's BBR).
  *
  * Options are a strict table (kOptions): every value is checked by the driver's parsers
  * (ScenarioOptions, TrainingScenario) and a bad one ends the program with a message naming the

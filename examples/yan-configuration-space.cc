@@ -176,7 +176,8 @@ Fig14(const Options& o)
        << "set datafile separator ','\nset multiplot layout 1,2\n"
        << "set style data histograms\nset style histogram rowstacked\nset style fill solid "
           "border -1\nset ylabel 'output layer, s per epoch'\nset key top left\n"
-       << "plot '" << csv << "' index 0 every ::1 using 2:xtic(1) title 'compute', '' index 0 every ::1 using 3 "
+       << "plot '" << csv
+       << "' index 0 every ::1 using 2:xtic(1) title 'compute', '' index 0 every ::1 using 3 "
        << "title 'activations', '' index 0 every ::1 using 4 title 'weights'\n"
        << "set style data lines\nset logscale x\nset xlabel 'N_{read} (samples between reads)'\n"
        << "plot '" << csv << "' index 1 using 1:2 title 'partitioned' lw 2, '' index 1 using "

@@ -505,9 +505,10 @@ NoteMva(TrainingResult& r, const Derived& d, const AsyncPsModel::Prediction& pr)
     }
     if (pr.method == MvaSolver::APPROXIMATE)
     {
-        r.notes.push_back("Schweitzer-Bard approximate MVA (more than 2^ExactMvaMaxWorkers "
-                          "populations, or MvaMethod=Approximate); see doc/reference/backend-analytic.rst "
-                          "for its error");
+        r.notes.push_back(
+            "Schweitzer-Bard approximate MVA (more than 2^ExactMvaMaxWorkers "
+            "populations, or MvaMethod=Approximate); see doc/reference/backend-analytic.rst "
+            "for its error");
     }
     if (d.servers > 1)
     {

@@ -101,15 +101,16 @@ FlowBackend::GetTypeId()
                             TimeValue(Seconds(0)),
                             MakeTimeAccessor(&FlowBackend::m_parsingPerTensor),
                             MakeTimeChecker(Seconds(0)))
-              .AddAttribute("WindowModel",
-                            "Parameter servers: limit every connection to its socket buffer per "
-                            "round trip, the round trip including the standing queues in front "
-                            "of its server's link in both directions (doc/reference/backend-flow.rst, Window "
-                            "model). Needs a model that honours per-flow caps: ps runs as capped, "
-                            "calibrated and capped as they are; the variant gets '-window'.",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&FlowBackend::m_windowModel),
-                            MakeBooleanChecker())
+              .AddAttribute(
+                  "WindowModel",
+                  "Parameter servers: limit every connection to its socket buffer per "
+                  "round trip, the round trip including the standing queues in front "
+                  "of its server's link in both directions (doc/reference/backend-flow.rst, Window "
+                  "model). Needs a model that honours per-flow caps: ps runs as capped, "
+                  "calibrated and capped as they are; the variant gets '-window'.",
+                  BooleanValue(false),
+                  MakeBooleanAccessor(&FlowBackend::m_windowModel),
+                  MakeBooleanChecker())
               .AddAttribute(
                   "SharingModel",
                   "A sharing model object (any SharingModel subclass) to use instead of "

@@ -290,7 +290,8 @@ Simulate(Collector& collector,
     }
 }
 
-/// Congestion counters into result.inputs (doc/reference/congestion.rst); per port only where non-zero.
+/// Congestion counters into result.inputs (doc/reference/congestion.rst); per port only where
+/// non-zero.
 void
 ReportCongestion(const CongestionMonitor& monitor, uint32_t servers, TrainingResult* result)
 {

@@ -42,7 +42,8 @@ struct SweepFailure
 
 /**
  * \ingroup distributed-training
- * Runs the jobs of a sweep on one of three engines (doc/reference/validation-runner.rst, "Engines"):
+ * Runs the jobs of a sweep on one of three engines (doc/reference/validation-runner.rst,
+ * "Engines"):
  *
  * - local: at most `slots` job processes at a time on this machine; exclusive jobs first, each
  *   alone;

@@ -20,13 +20,13 @@ namespace ns3
  * \ingroup distributed-training
  * \brief A declared scenario matrix for the validation runner, and the pure computations on it.
  *
- * The matrix (a JSON file, doc/reference/validation-runner.rst) lists scenarios, each a set of options of
- * the driver distributed-training-sim, a category of the seed 000's Table 1 and the worker counts
- * K to run. This class checks the file, expands it into jobs (one driver process each: packet,
- * analytic, and one flow job per sharing variant), chooses a calibration value, and aggregates
- * the results into the relative errors against the packet level and into a Table 1-shaped error
- * table. It runs no process: examples/validation-runner.cc does that, so every computation here
- * can be tested on hand-made numbers.
+ * The matrix (a JSON file, doc/reference/validation-runner.rst) lists scenarios, each a set of
+ * options of the driver distributed-training-sim, a category of the seed 000's Table 1 and the
+ * worker counts K to run. This class checks the file, expands it into jobs (one driver process
+ * each: packet, analytic, and one flow job per sharing variant), chooses a calibration value, and
+ * aggregates the results into the relative errors against the packet level and into a Table
+ * 1-shaped error table. It runs no process: examples/validation-runner.cc does that, so every
+ * computation here can be tested on hand-made numbers.
  */
 class ValidationMatrix
 {

@@ -88,8 +88,8 @@ class StepRng
 };
 
 /**
- * The start jitter (--startJitter = J, doc/reference/congestion.rst "Start jitter"), the packet level's
- * rule: a worker's first step, and every transfer that starts on an idle connection, wait a
+ * The start jitter (--startJitter = J, doc/reference/congestion.rst "Start jitter"), the packet
+ * level's rule: a worker's first step, and every transfer that starts on an idle connection, wait a
  * delay uniform in [0, J). Each delay is keyed like StepRng by (seed, worker, step), purpose 2,
  * and by the transfer (which connection, which of its pieces), so that it does not depend on
  * the sharing model or on the order in which the engine meets the transfers.

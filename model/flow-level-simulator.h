@@ -66,7 +66,8 @@ class FlowFabric;
  * Work per event is O(active connections), independent of the number of steps; memory is
  * O(workers x layers) plus the records.
  *
- * The exact step semantics (shared with the packet-level backend) are in doc/reference/backend-flow.rst.
+ * The exact step semantics (shared with the packet-level backend) are in
+ * doc/reference/backend-flow.rst.
  */
 class FlowLevelSimulator
 {

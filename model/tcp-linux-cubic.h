@@ -59,9 +59,9 @@ namespace ns3
  * that advances the cumulative ACK point in the Open or Disorder state, measures from the send
  * time of the newest segment it covers (Karn: none after a retransmission, as the kernel).
  *
- * Not modelled (documented in doc/reference/congestion.rst): tcp_is_cwnd_limited (ns-3.37 does not expose
- * whether the sender was limited by its window; the window grows on every ACK, as in ns-3's own
- * variants); hystart_ack_delay (the TSO/GRO cushion of up to 1 ms, zero without GSO, which ns-3
+ * Not modelled (documented in doc/reference/congestion.rst): tcp_is_cwnd_limited (ns-3.37 does not
+ * expose whether the sender was limited by its window; the window grows on every ACK, as in ns-3's
+ * own variants); hystart_ack_delay (the TSO/GRO cushion of up to 1 ms, zero without GSO, which ns-3
  * lacks and the linux backend turns off); the kernel's table-based cube root (here exact, the
  * kernel's is within 0.2 %); undo of spurious reductions (ns-3.37 has no undo).
  */

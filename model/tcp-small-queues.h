@@ -66,11 +66,11 @@ class Socket;
  * segments. Below 512 us of minimum RTT (tcp_tso_rtt_log 9) that is gso_max_size, 64 KiB:
  * a datacenter socket's skbs are 45 segments, its limit's floor (2 x skb truesize) about 90,
  * and a host's NIC serves its sockets in turns of an skb, not packet by packet (measured:
- * doc/reference/backend-linux.rst, "Why a shared NIC is not processor sharing"). This socket sends an
- * skb as Linux's tcp_write_xmit() does: when its local bytes are below the limit, a whole
- * skb (as much of it as the window allows) goes out in one burst. GsoMaxSize 0 models
- * one-segment skbs (the model before GSO sizing). Not modelled: tcp_tso_should_defer()
- * (Linux delays a cwnd-limited send until a third of cwnd can go at once).
+ * doc/reference/backend-linux.rst, "Why a shared NIC is not processor sharing"). This socket sends
+ * an skb as Linux's tcp_write_xmit() does: when its local bytes are below the limit, a whole skb
+ * (as much of it as the window allows) goes out in one burst. GsoMaxSize 0 models one-segment skbs
+ * (the model before GSO sizing). Not modelled: tcp_tso_should_defer() (Linux delays a cwnd-limited
+ * send until a third of cwnd can go at once).
  *
  * Accepted sockets are TcpSmallQueuesSocket too (Fork()). Create sockets with CreateSocket()
  * (the way TcpL4Protocol::CreateSocket() makes a TcpSocketBase, which it hard-codes); it also

@@ -95,7 +95,8 @@ class TrainingScenario
     /// TrainingNetwork::GetSocketBufferBytes() (every backend uses the same one).
     uint32_t sendBufferBytes{0};
 
-    // ---- congestion (packet backend only; doc/reference/congestion.rst) ----------------------------
+    // ---- congestion (packet backend only; doc/reference/congestion.rst)
+    // ----------------------------
     Time minRto{MilliSeconds(200)}; //!< TCP minimum retransmission timeout
     std::string hostQueueSize;      //!< host NIC buffer; empty: queueSize (switch and hosts)
     /// Linux socket-buffer autotuning (tcp_wmem/tcp_rmem, LinuxBufferTuner) instead of fixed
@@ -119,7 +120,8 @@ class TrainingScenario
     std::string crossTarget{"server"}; //!< "server" (server 0's port) or "worker" (worker 0's)
     std::string crossProtocol{"udp"};  //!< onoff: "udp" or "tcp" (bulk is always TCP)
 
-    // ---- fabric (FabricTopology, doc/reference/fabric.rst) -------------------------------------------
+    // ---- fabric (FabricTopology, doc/reference/fabric.rst)
+    // -------------------------------------------
     std::string topology{"star"};     //!< star, leafspine, fattree, or a JSON topology file
     std::string placement{"packed"};  //!< packed, spread, random, or a host list "0,4,8"
     uint32_t leaves{4};               //!< leafspine: leaf (top-of-rack) switches

@@ -367,8 +367,8 @@ class MvaApproximationErrorTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // The grid of doc/reference/backend-analytic.rst: link demand 1, server 0.1, worker 0..8, and a
-        // heterogeneous cluster with half the workers twice as slow.
+        // The grid of doc/reference/backend-analytic.rst: link demand 1, server 0.1, worker 0..8,
+        // and a heterogeneous cluster with half the workers twice as slow.
         for (auto link : {MvaSolver::PS, MvaSolver::FCFS})
         {
             const double bound = link == MvaSolver::PS ? APPROX_ERROR_PS : APPROX_ERROR_FCFS;

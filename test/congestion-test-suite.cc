@@ -1,11 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Congestion counters and background traffic of the packet level (doc/reference/congestion.rst): an incast
- * into a tiny buffer drops and retransmits while one worker with a large buffer does not; every
- * packet handed to the traffic-control layer is sent, dropped (and counted) or still queued; the
- * queue discs' own statistics agree with the counted drops and marks; RED with ECN marks instead
- * of dropping, CoDel and FqCoDel run; bulk cross traffic to the server slows a sync PS job.
+ * Congestion counters and background traffic of the packet level (doc/reference/congestion.rst): an
+ * incast into a tiny buffer drops and retransmits while one worker with a large buffer does not;
+ * every packet handed to the traffic-control layer is sent, dropped (and counted) or still queued;
+ * the queue discs' own statistics agree with the counted drops and marks; RED with ECN marks
+ * instead of dropping, CoDel and FqCoDel run; bulk cross traffic to the server slows a sync PS job.
  */
 
 #include "training-test-utils.h"

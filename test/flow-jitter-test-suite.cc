@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * --startJitter in the flow and analytic backends (doc/reference/congestion.rst, "Start jitter"): the
- * packet level's rule (a worker's first step, and every transfer that starts on an idle
+ * --startJitter in the flow and analytic backends (doc/reference/congestion.rst, "Start jitter"):
+ * the packet level's rule (a worker's first step, and every transfer that starts on an idle
  * connection, wait a delay uniform in [0, J)) on hand-worked one-worker steps (the sampled
  * delays and their mean J/2), a two-worker ring written out round by round, async lockstep
  * broken, seeding, the packet level's mean step with jitter, and the analytic backend's note.

@@ -172,7 +172,8 @@ StepDurations(const TrainingResult& r, uint32_t worker = 0)
  * A deliberately naive re-implementation of the PS step semantics, used only to cross-check the
  * optimised engine: every tensor piece and every layer's forward, backward and update is its own
  * event, the sharing model is asked for rates before every event, and nothing is evaluated ahead
- * of time. Slow (O(events x flows)) and obviously faithful to the rules in doc/reference/backend-flow.rst.
+ * of time. Slow (O(events x flows)) and obviously faithful to the rules in
+ * doc/reference/backend-flow.rst.
  */
 class ReferencePsSimulator
 {

@@ -202,8 +202,8 @@ class OneWorkerClosedFormTestCase : public TestCase
         // M = 5 MB; T_F = 10 ms, T_B = 20 ms, T_S = 1.2 ms.
         TrainingProfile p = MakeProfile({1500000, 1000000, 2000000, 500000}, 2500, 5000, 300);
         // Dilated so that each port runs at 250 Mb/s: at the smallest faithful dilation a loaded
-        // machine slows the run by the CPU, not the link (doc/reference/backend-linux.rst, run-to-run
-        // spread: at load 25, 1 Gb/s undilated gave 152 ms against 115 ms).
+        // machine slows the run by the CPU, not the link (doc/reference/backend-linux.rst,
+        // run-to-run spread: at load 25, 1 Gb/s undilated gave 152 ms against 115 ms).
         for (auto [rate, dilation] : {std::make_pair(1e9, 4.0), std::make_pair(2e9, 8.0)})
         {
             TrainingScenario s;

@@ -419,10 +419,10 @@ class LoneJobTestCase : public TestCase
 
 /**
  * A job's ACKs wait behind another job's queue at the packet level; the fluid max-min charges
- * ACKs nothing (doc/validation/fabric-congestion.rst, "Why the flow backend predicts more interference").
- * One spine, 4 hosts per leaf, 10 G everywhere, B = goodput of 10 G. Job x (K = 3, one layer of
- * M_x = 60 MB): workers on hosts 0-2 (rack 0), server on host 4 (rack 1): its pull takes
- * 3 M_x / B = 149 ms, then its three pushes share leaf0->spine0 for as long, each
+ * ACKs nothing (doc/validation/fabric-congestion.rst, "Why the flow backend predicts more
+ * interference"). One spine, 4 hosts per leaf, 10 G everywhere, B = goodput of 10 G. Job x (K = 3,
+ * one layer of M_x = 60 MB): workers on hosts 0-2 (rack 0), server on host 4 (rack 1): its pull
+ * takes 3 M_x / B = 149 ms, then its three pushes share leaf0->spine0 for as long, each
  * window-limited (256 KiB send buffer) behind a standing queue there. Job y (K = 1, one layer of
  * M_y = 2 MB, 6 steps) starts at 155 ms, worker on host 5 (rack 1), server on host 3 (rack 0):
  * its pull's data joins x's pushes on leaf0->spine0 (4 flows, B/4 each: 4 M_y / B = 6.64 ms in

@@ -685,20 +685,8 @@ PacketBackend::RunJobs(const TrainingJobSet& set) const
     {
         names.push_back(placed.GetNode(placed.GetHostNode(placed.GetRoleHost(r))).name);
     }
-    // Each job's sockets get the job's own buffers (SetSocketAttributes); the TcpSocket
-    // defaults, which nothing of a job then reads, follow the parameter servers' rule unless
-    // every job is a ring.
-    TrainingScenario network = fabric;
-    network.architecture = TrainingScenario::RING_ALLREDUCE;
-    for (const auto& job : set.GetJobs())
-    {
-        if (job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
-        {
-            network.architecture = TrainingScenario::PARAMETER_SERVER;
-        }
-    }
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
-    cluster->ConfigureJobs(network, placed, names);
+    cluster->ConfigureJobs(fabric, placed, names);
     if (fabric.hostModel != "ns3")
     {
         out.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"

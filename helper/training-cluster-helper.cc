@@ -123,8 +123,8 @@ TrainingClusterHelper::ConfigureJobs(const TrainingScenario& fabric,
                                      const std::vector<std::string>& names)
 {
     // Every role a "worker" node of a server-less scenario: nodes, links and addresses in the
-    // set's role order; InstallJob() gives each job its own range of them. The architecture
-    // stays the caller's: it chooses the socket-buffer rule (one ns-3 default for all sockets).
+    // set's role order; InstallJob() gives each job its own range of them, and its sockets
+    // their own buffers (the applications' SendBufferBytes and ReceiveBufferBytes).
     m_scenario = fabric;
     m_scenario.workers = placed.GetNRoles();
     m_scenario.servers = 0;

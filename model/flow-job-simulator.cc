@@ -283,14 +283,12 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
         const Job& job = jobs[j];
         sims.push_back(
             std::make_unique<FlowLevelSimulator>(*job.profile, *job.scenario, sharing, options));
-        fabrics.push_back(
-            job.fabric ? std::make_unique<flow::FlowFabric>(*job.scenario,
-                                                            options.useGoodput,
-                                                            *job.fabric,
-                                                            job.hosts)
-                       : std::make_unique<flow::FlowFabric>(*job.scenario, options.useGoodput));
-        NS_ABORT_MSG_IF(fabrics[j]->GetCapacity() != fabrics[0]->GetCapacity(),
-                        "jobs on different fabrics");
+        NS_ABORT_MSG_UNLESS(job.fabric && job.fabric == jobs[0].fabric,
+                            "RunJobs: every job needs the one shared fabric");
+        fabrics.push_back(std::make_unique<flow::FlowFabric>(*job.scenario,
+                                                             options.useGoodput,
+                                                             *job.fabric,
+                                                             job.hosts));
         results[j].backend = "flow";
         results[j].variant = sharing->GetName();
         const flow::EngineInputs in{*job.profile,

@@ -143,9 +143,9 @@ class FlowLevelSimulator
         const TrainingProfile* profile;   //!< its DNN (validated)
         const TrainingScenario* scenario; //!< its scenario (parameter server, validated)
         double startTime;                 //!< when its workers begin (s)
-        /// The fabric every job shares, with all jobs' roles placed; null: the job's scenario
-        /// rebuilds it. A star must be given: a job's own scenario builds a star of its own
-        /// roles only, whose links would carry the same indices as another job's.
+        /// The fabric every job shares, with all jobs' roles placed (required: a job's own
+        /// scenario on the star builds a star of its own roles only, whose links would carry
+        /// the same indices as another job's).
         const FabricTopology* fabric{nullptr};
         std::vector<uint32_t> hosts; //!< with fabric: the host of each of the job's roles
     };
@@ -154,9 +154,7 @@ class FlowLevelSimulator
      * \brief Several parameter-server jobs on one fabric (issue 16): one clock, one event loop
      * over the jobs' engines, and one rate computation of the sharing model over the active
      * connections of every job whenever an active set changes, so that jobs crossing a link
-     * share it as the model says. Each job is placed on one shared fabric: Job::fabric, or its
-     * scenario rebuilding the same topology with links in the same order (as TrainingJobSet
-     * makes them for fabrics other than the star).
+     * share it as the model says. Every job runs on the one shared fabric, Job::fabric.
      * \param jobs the jobs
      * \param sharing the sharing model
      * \param options run options (the window model is not supported here)

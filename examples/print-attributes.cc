@@ -127,7 +127,7 @@ PrintOptions()
            "code differ.\n\n"
         << Title("Driver options", '=')
         << "\nEvery option of ``distributed-training-sim``, in ``--help`` order, from the one\n"
-           "option table (``helper/scenario-options.cc``). The same names are the keys of a\n"
+           "option table (``helper/options/scenario-options.cc``). The same names are the keys of a\n"
            "``--scenario=FILE`` JSON object, of a validation matrix's scenarios and of a\n"
            "``--jobs`` file's job objects. Values are checked strictly: a bad value names the\n"
            "option and what was expected, an unknown name is refused with the closest known\n"

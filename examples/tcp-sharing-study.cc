@@ -5,7 +5,7 @@
  * one switch to one receiver, whose link is the bottleneck. Every flow's received bytes are
  * sampled over time and its completion time recorded; the flow completion times are compared
  * with FCFS and processor sharing (PS) for the same arrivals by the sharing index of
- * model/sharing-index.h (0 = FCFS, 1 = PS) and its residual (large = neither).
+ * model/flow/sharing-index.h (0 = FCFS, 1 = PS) and its residual (large = neither).
  *
  *   ./build/bin/tcp-sharing-study --flows=4 --sizeBdp=10 --rate=10Gbps --tcp=TcpCubic
  *   ./build/bin/tcp-sharing-study --flows=4 --size=1000000 --rate=200Mbps --queue=262144B \

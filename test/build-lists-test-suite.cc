@@ -64,13 +64,14 @@ FilesOnDisk(const std::string& folder, const std::string& ending)
     {
         return files;
     }
-    for (const auto& entry : std::filesystem::directory_iterator(dir))
+    // model/ and helper/ have a sub-folder per concern (model/flow/, helper/options/, ...).
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
     {
         std::string name = entry.path().filename().string();
-        if (name.size() >= ending.size()
+        if (entry.is_regular_file() && name.size() >= ending.size()
             && name.compare(name.size() - ending.size(), ending.size(), ending) == 0)
         {
-            files.insert(folder + "/" + name);
+            files.insert(folder + "/" + entry.path().lexically_relative(dir).generic_string());
         }
     }
     return files;

@@ -11,8 +11,8 @@
 #include "ns3/config.h"
 #include "ns3/distributed-training-module.h"
 #include "ns3/double.h"
-#include "ns3/linux-backend.h"
-#include "ns3/linux-testbed.h"
+#include "ns3/kernel-backend.h"
+#include "ns3/kernel-testbed.h"
 #include "ns3/nstime.h"
 #include "ns3/test.h"
 

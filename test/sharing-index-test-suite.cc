@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The sharing index of model/sharing-index.h: FCFS and processor-sharing completion times on
+ * The sharing index of model/flow/sharing-index.h: FCFS and processor-sharing completion times on
  * hand-worked arrivals, the index at and between the two models, the residual off their line,
  * the undefined case, and one short real ns-3 TCP run of two flows sharing a 1 Gb/s bottleneck.
  */

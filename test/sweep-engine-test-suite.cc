@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The sweep engine's integrity rules (helper/sweep-engine.h): shell quoting and --resume
+ * The sweep engine's integrity rules (helper/study/sweep-engine.h): shell quoting and --resume
  * reusing a job only when its argument list is unchanged and its result has rows. Jobs run /bin/sh
  * scripts, not the simulator.
  */

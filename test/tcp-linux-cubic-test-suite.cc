@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * TcpLinuxCubic (model/tcp-linux-cubic.h) against hand-computed window trajectories: the cubic
+ * TcpLinuxCubic (model/host/tcp-linux-cubic.h) against hand-computed window trajectories: the cubic
  * curve W(t) = C (t - K)^3 + W_max after a loss, HyStart's exit points (ACK train, delay increase
  * with its 4..16 ms clamp, the low window), beta and fast convergence; and two real ns-3 TCP flows
  * with it over a shared bottleneck.

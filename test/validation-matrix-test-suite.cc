@@ -1,7 +1,7 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The validation runner's pure computations (helper/validation-matrix.h) on hand-made numbers:
+ * The validation runner's pure computations (helper/validation/validation-matrix.h) on hand-made numbers:
  * matrix checks, job expansion, relative errors, the Table 1-shaped error table and the
  * calibration choice. No process is run.
  */

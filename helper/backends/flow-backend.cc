@@ -1,0 +1,692 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-backend.h"
+
+#include "ns3/training-job-set.h"
+
+#include "ns3/abort.h"
+#include "ns3/allreduce-sharing.h"
+#include "ns3/boolean.h"
+#include "ns3/calibrated-sharing.h"
+#include "ns3/capped-sharing.h"
+#include "ns3/distributed-training-compat.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/fcfs-sharing.h"
+#include "ns3/flow-level-simulator.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/ps-sharing.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowBackend");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowBackend);
+DT_REGISTER_BACKEND("flow",
+                    FlowBackend,
+                    20,
+                    true,
+                    "flow-level simulator, Algorithm 1 of 000 with pluggable sharing (ms)");
+
+TypeId
+FlowBackend::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::FlowBackend")
+              .SetParent<TrainingBackend>()
+              .SetGroupName("DistributedTraining")
+              .AddConstructor<FlowBackend>()
+              .AddAttribute("Sharing",
+                            "How concurrent transfers share the links: fcfs, ps, capped (max-min "
+                            "with the scenario's per-flow cap), hybrid (mean of fcfs and ps, 000 "
+                            "Sec. 3.2.1), calibrated (age-weighted, CalibratedSharing; its "
+                            "attributes set its parameters) or allreduce (full bandwidth). Ring "
+                            "scenarios always use allreduce.",
+                            EnumValue(PS),
+                            DtMakeEnumAccessor<Sharing>(&FlowBackend::m_sharing),
+                            MakeEnumChecker(FCFS,
+                                            "fcfs",
+                                            PS,
+                                            "ps",
+                                            CAPPED,
+                                            "capped",
+                                            HYBRID,
+                                            "hybrid",
+                                            CALIBRATED,
+                                            "calibrated",
+                                            ALLREDUCE,
+                                            "allreduce"))
+              .AddAttribute("UseGoodput",
+                            "Link capacity B = TCP goodput of the NIC rate (payload/wire bytes of "
+                            "a full segment, as TrainingScenario::GetGoodputBytesPerSecond), so "
+                            "that times compare with packet-level TCP; false: the raw NIC rate.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_useGoodput),
+                            MakeBooleanChecker())
+              .AddAttribute("RecordTransfers",
+                            "Keep one transfer record per tensor (false saves memory on long runs; "
+                            "step records are always kept).",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_recordTransfers),
+                            MakeBooleanChecker())
+              .AddAttribute("HybridParts",
+                            "With Sharing=hybrid, also return the fcfs and ps runs it averages.",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&FlowBackend::m_hybridParts),
+                            MakeBooleanChecker())
+              .AddAttribute("ParsingOverheadPerByte",
+                            "alpha of the parsing overhead alpha*size+beta of 001 Sec. 3.2.1, in "
+                            "seconds per byte: added to the computation that consumes a received "
+                            "tensor (forward of its layer, or its update at the server).",
+                            DoubleValue(0.0),
+                            MakeDoubleAccessor(&FlowBackend::m_parsingPerByte),
+                            MakeDoubleChecker<double>(0.0))
+              .AddAttribute("ParsingOverheadPerTensor",
+                            "beta of the parsing overhead alpha*size+beta of 001 Sec. 3.2.1.",
+                            TimeValue(Seconds(0)),
+                            MakeTimeAccessor(&FlowBackend::m_parsingPerTensor),
+                            MakeTimeChecker(Seconds(0)))
+              .AddAttribute(
+                  "WindowModel",
+                  "Parameter servers: limit every connection to its socket buffer per "
+                  "round trip, the round trip including the standing queues in front "
+                  "of its server's link in both directions (doc/reference/backend-flow.rst, Window "
+                  "model). Needs a model that honours per-flow caps: ps runs as capped, "
+                  "calibrated and capped as they are; the variant gets '-window'.",
+                  BooleanValue(false),
+                  MakeBooleanAccessor(&FlowBackend::m_windowModel),
+                  MakeBooleanChecker())
+              .AddAttribute(
+                  "SharingModel",
+                  "A sharing model object (any SharingModel subclass) to use instead of "
+                  "the Sharing attribute in parameter-server scenarios; null: use Sharing.",
+                  PointerValue(nullptr),
+                  MakePointerAccessor(&FlowBackend::m_customSharing),
+                  MakePointerChecker<SharingModel>());
+    return tid;
+}
+
+FlowBackend::FlowBackend()
+    : m_sharing(PS),
+      m_useGoodput(true),
+      m_recordTransfers(true),
+      m_hybridParts(true),
+      m_parsingPerByte(0),
+      m_parsingPerTensor(Seconds(0)),
+      m_windowModel(false)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FlowBackend::~FlowBackend()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+FlowBackend::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_customSharing = nullptr;
+    Object::DoDispose();
+}
+
+FlowBackend::Sharing
+FlowBackend::ParseSharing(const std::string& value)
+{
+    for (Sharing s : {FCFS, PS, CAPPED, HYBRID, CALIBRATED, ALLREDUCE})
+    {
+        if (value == GetSharingName(s))
+        {
+            return s;
+        }
+    }
+    throw TrainingInputError("--sharing: unknown value '" + value
+                             + "' (expected fcfs, ps, capped, hybrid, calibrated)");
+}
+
+std::string
+FlowBackend::GetSharingName(Sharing sharing)
+{
+    switch (sharing)
+    {
+        case FCFS:
+            return "fcfs";
+        case PS:
+            return "ps";
+        case CAPPED:
+            return "capped";
+        case HYBRID:
+            return "hybrid";
+        case CALIBRATED:
+            return "calibrated";
+        case ALLREDUCE:
+            return "allreduce";
+    }
+    return "?";
+}
+
+Ptr<SharingModel>
+FlowBackend::CreateSharing(Sharing sharing)
+{
+    switch (sharing)
+    {
+        case FCFS:
+            return CreateObject<FcfsSharing>();
+        case PS:
+            return CreateObject<PsSharing>();
+        case CAPPED:
+            return CreateObject<CappedSharing>();
+        case ALLREDUCE:
+            return CreateObject<AllReduceSharing>();
+        case CALIBRATED:
+            return CreateObject<CalibratedSharing>();
+        case HYBRID:
+            break;
+    }
+    NS_FATAL_ERROR("no single sharing model for " << GetSharingName(sharing));
+    return nullptr;
+}
+
+void
+FlowBackend::RecordModelParameters(Ptr<const SharingModel> model, TrainingResult& result)
+{
+    Ptr<const CalibratedSharing> calibrated = DynamicCast<const CalibratedSharing>(model);
+    if (calibrated)
+    {
+        DoubleValue weight;
+        TimeValue window;
+        calibrated->GetAttribute("IncumbentWeight", weight);
+        calibrated->GetAttribute("CohortWindow", window);
+        result.inputs["incumbent_weight"] = weight.Get();
+        result.inputs["cohort_window_s"] = window.Get().GetSeconds();
+    }
+}
+
+FlowLevelSimulator::Options
+FlowBackend::MakeOptions(const TrainingScenario& scenario) const
+{
+    FlowLevelSimulator::Options options;
+    if (m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+    {
+        // The packet level's socket buffer, round trip and buffers (one rule for both).
+        options.windowBytes
+            = TrainingNetwork::GetSocketBufferBytes(scenario, scenario.sendBufferBytes);
+        options.baseRtt = TrainingNetwork::GetBaseRttSeconds(scenario);
+        options.switchBufferBytes = TrainingNetwork::GetBufferBytes(scenario, false);
+        options.hostBufferBytes = TrainingNetwork::GetBufferBytes(scenario, true);
+    }
+    options.useGoodput = m_useGoodput;
+    options.recordTransfers = m_recordTransfers;
+    options.parsingPerByte = m_parsingPerByte;
+    options.parsingPerTensor = m_parsingPerTensor.GetSeconds();
+    return options;
+}
+
+void
+FlowBackend::AddWindowInputs(Sharing sharing,
+                             const FlowLevelSimulator::Options& options,
+                             TrainingResult& result)
+{
+    result.variant = GetSharingName(sharing) + "-window";
+    result.inputs["window_bytes"] = options.windowBytes;
+    result.inputs["window_base_rtt_s"] = options.baseRtt;
+    result.inputs["window_host_buffer_bytes"] = options.hostBufferBytes;
+    result.inputs["window_switch_buffer_bytes"] = options.switchBufferBytes;
+}
+
+TrainingResult
+FlowBackend::RunOne(const TrainingProfile& profile,
+                    const TrainingScenario& scenario,
+                    Sharing sharing) const
+{
+    NS_LOG_FUNCTION(this << GetSharingName(sharing));
+    const bool window
+        = m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER;
+    // The window model works through per-flow caps, which PsSharing ignores; with caps that do
+    // not bind, CappedSharing is PsSharing.
+    Ptr<SharingModel> model = CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    FlowLevelSimulator::Options options = MakeOptions(scenario);
+    FlowLevelSimulator simulator(profile, scenario, model, options);
+    TrainingResult result = simulator.Run();
+    RecordModelParameters(model, result);
+    if (window)
+    {
+        AddWindowInputs(sharing, options, result);
+    }
+    if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || (sharing == PS && !window)))
+    {
+        std::ostringstream os;
+        os << "the " << GetSharingName(sharing) << " model ignores the per-flow cap of "
+           << scenario.flowCap.GetBitRate() / 1e9 << " Gbps (as Algorithm 1 does); "
+           << "--sharing=capped honours it";
+        result.notes.push_back(os.str());
+    }
+    if (sharing == CAPPED && scenario.flowCap.GetBitRate() == 0)
+    {
+        result.notes.push_back("no --flowCap: capped sharing equals ps");
+    }
+    if (m_parsingPerByte > 0 || m_parsingPerTensor.IsStrictlyPositive())
+    {
+        result.inputs["parsing_alpha_s_per_byte"] = m_parsingPerByte;
+        result.inputs["parsing_beta_s"] = m_parsingPerTensor.GetSeconds();
+    }
+    return result;
+}
+
+std::vector<TrainingResult>
+FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        return {RunOne(profile, scenario, ALLREDUCE)};
+    }
+    std::vector<TrainingResult> results;
+    for (Sharing sharing : {FCFS, PS, CAPPED, HYBRID, CALIBRATED})
+    {
+        Ptr<FlowBackend> one = CopyObject<FlowBackend>(this);
+        one->m_sharing = sharing;
+        one->m_hybridParts = false;
+        one->m_windowModel = false;
+        one->m_customSharing = nullptr;
+        for (auto& r : one->Run(profile, scenario))
+        {
+            results.push_back(std::move(r));
+        }
+    }
+    Ptr<FlowBackend> window = CopyObject<FlowBackend>(this);
+    window->m_sharing = PS;
+    window->m_windowModel = true;
+    window->m_customSharing = nullptr;
+    for (auto& r : window->Run(profile, scenario))
+    {
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+void
+FlowBackend::CheckWindowSharing(bool parameterServer) const
+{
+    if (m_windowModel && parameterServer && !m_customSharing
+        && (m_sharing == FCFS || m_sharing == HYBRID))
+    {
+        throw TrainingInputError("--windowModel: needs --sharing=ps, capped or calibrated (the "
+                                 "window limit is a per-flow cap, which "
+                                 + GetSharingName(m_sharing) + " ignores)");
+    }
+}
+
+TrainingResult
+FlowBackend::MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps)
+{
+    TrainingResult hybrid;
+    hybrid.backend = "flow";
+    hybrid.variant = "hybrid";
+    hybrid.throughput = (fcfs.throughput + ps.throughput) / 2;
+    hybrid.stepTimeMean = (fcfs.stepTimeMean + ps.stepTimeMean) / 2;
+    hybrid.wallSeconds = fcfs.wallSeconds + ps.wallSeconds;
+    hybrid.inputs = ps.inputs;
+    hybrid.inputs.erase("events");
+    hybrid.inputs.erase("rate_computations");
+    hybrid.inputs.erase("sharing_flows");
+    hybrid.inputs["throughput_fcfs"] = fcfs.throughput;
+    hybrid.inputs["throughput_ps"] = ps.throughput;
+    hybrid.inputs["step_time_fcfs_s"] = fcfs.stepTimeMean;
+    hybrid.inputs["step_time_ps_s"] = ps.stepTimeMean;
+    hybrid.notes.push_back("hybrid = mean of the fcfs and ps throughputs (000 Sec. 3.2.1) and of "
+                           "their step times; per-step and per-transfer records are in those two "
+                           "results");
+    for (const auto& n : ps.notes)
+    {
+        hybrid.notes.push_back("ps: " + n);
+    }
+    for (const auto& n : fcfs.notes)
+    {
+        hybrid.notes.push_back("fcfs: " + n);
+    }
+    return hybrid;
+}
+
+std::vector<TrainingResult>
+FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
+{
+    NS_LOG_FUNCTION(this);
+    profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
+    scenario.Validate(profile);
+
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        TrainingResult r = RunOne(profile, scenario, ALLREDUCE);
+        if (m_sharing != ALLREDUCE)
+        {
+            r.notes.push_back("ring AllReduce uses allreduce sharing (000 Sec. 3.2.2); --sharing="
+                              + GetSharingName(m_sharing) + " does not apply");
+        }
+        if (m_windowModel)
+        {
+            r.notes.push_back("--windowModel applies to parameter servers only (a ring NIC "
+                              "direction carries one flow, and its send buffer is at least 1 MiB)");
+        }
+        return {r};
+    }
+    CheckWindowSharing(scenario.architecture == TrainingScenario::PARAMETER_SERVER);
+    if (m_customSharing)
+    {
+        FlowLevelSimulator simulator(profile, scenario, m_customSharing, MakeOptions(scenario));
+        TrainingResult r = simulator.Run();
+        RecordModelParameters(m_customSharing, r);
+        return {r};
+    }
+    if (m_sharing != HYBRID)
+    {
+        return {RunOne(profile, scenario, m_sharing)};
+    }
+
+    // 000 Sec. 3.2.1: simulate with FCFS and with PS sharing, predict the mean throughput.
+    TrainingResult fcfs = RunOne(profile, scenario, FCFS);
+    TrainingResult ps = RunOne(profile, scenario, PS);
+    TrainingResult hybrid = MakeHybrid(fcfs, ps);
+    if (!m_hybridParts)
+    {
+        return {hybrid};
+    }
+    fcfs.notes.push_back("part of --sharing=hybrid");
+    ps.notes.push_back("part of --sharing=hybrid");
+    return {hybrid, fcfs, ps};
+}
+
+namespace
+{
+
+/// Move a job's records and window by its start time (an engine begins at 0, and nothing in it
+/// depends on absolute time: random streams are keyed by worker and step).
+void
+ShiftResult(TrainingResult& r, double t0)
+{
+    for (auto& x : r.steps)
+    {
+        x.start += t0;
+        x.end += t0;
+    }
+    for (auto& x : r.transfers)
+    {
+        x.start += t0;
+        x.end += t0;
+    }
+    r.windowStart += t0;
+    r.windowEnd += t0;
+}
+
+/**
+ * \param own a link name of a job's own fabric ("worker0->leaf0")
+ * \param hosts the job's SharedHostNames
+ * \return its name in the shared fabric, where the job's hosts are "<job>.<role>"
+ */
+std::string
+SharedLinkName(const std::string& own, const std::unordered_map<std::string, std::string>& hosts)
+{
+    auto host = [&](const std::string& n)
+    {
+        auto it = hosts.find(n);
+        return it == hosts.end() ? n : it->second;
+    };
+    const auto arrow = own.find("->");
+    return arrow == std::string::npos
+               ? own
+               : host(own.substr(0, arrow)) + "->" + host(own.substr(arrow + 2));
+}
+
+/**
+ * \param job a job
+ * \return its hosts' names in its own scenario ("worker0") -> in the shared fabric ("a.worker0")
+ *         (a map, so that renaming a link costs O(1), not O(roles))
+ */
+std::unordered_map<std::string, std::string>
+SharedHostNames(const TrainingJob& job)
+{
+    std::unordered_map<std::string, std::string> hosts;
+    for (uint32_t r = 0; r < job.GetNRoles(); ++r)
+    {
+        const std::string n = TrainingNetwork::GetHostName(job.scenario, r);
+        hosts.emplace(n, job.name + "." + n);
+    }
+    return hosts;
+}
+
+/**
+ * \param set the jobs
+ * \param j a job
+ * \return whether a directed link of job j is crossed by another job too (its transfers then
+ *         take part in the shared rate computation)
+ */
+bool SharesLink(const TrainingJobSet& set, uint32_t j);
+
+/**
+ * \param set the jobs
+ * \return whether one of them is a parameter server (the window model applies to those)
+ */
+bool
+HasParameterServer(const TrainingJobSet& set)
+{
+    for (const auto& job : set.GetJobs())
+    {
+        if (job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+SharesLink(const TrainingJobSet& set, uint32_t j)
+{
+    const auto mine = set.GetJobLinks(j);
+    for (uint32_t i = 0; i < set.GetJobs().size(); ++i)
+    {
+        const auto theirs = i == j ? std::vector<uint32_t>{} : set.GetJobLinks(i);
+        std::vector<uint32_t> common;
+        std::set_intersection(mine.begin(),
+                              mine.end(),
+                              theirs.begin(),
+                              theirs.end(),
+                              std::back_inserter(common));
+        if (!common.empty())
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+std::vector<TrainingResult>
+FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
+{
+    const auto& jobs = set.GetJobs();
+    const TrainingScenario* psScenario = nullptr; // the window model's network (one for all)
+    for (const auto& job : jobs)
+    {
+        if (!psScenario && job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            psScenario = &job.scenario;
+        }
+    }
+    const bool window = m_windowModel && psScenario;
+    // As for one job: the window limit is a cap, which PsSharing ignores (CappedSharing is
+    // PsSharing when caps do not bind).
+    Ptr<SharingModel> model = m_customSharing
+                                  ? m_customSharing
+                                  : CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    const FlowLevelSimulator::Options options
+        = MakeOptions(psScenario ? *psScenario : set.GetFabricScenario());
+    // One clock and one rate computation for the parameter servers and every ring that crosses
+    // a link another job uses; a ring on links of its own keeps its closed form (exact there).
+    std::vector<FlowLevelSimulator::Job> shared;
+    std::vector<bool> inShared;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        inShared.push_back(jobs[j].scenario.architecture == TrainingScenario::PARAMETER_SERVER
+                           || SharesLink(set, j));
+        if (inShared.back())
+        {
+            shared.push_back({jobs[j].profile.get(),
+                              &jobs[j].scenario,
+                              jobs[j].startTime,
+                              &set.GetFabric(),
+                              jobs[j].hosts});
+        }
+    }
+    std::vector<TrainingResult> sharedResults;
+    if (!shared.empty())
+    {
+        sharedResults = FlowLevelSimulator::RunJobs(shared, model, options);
+    }
+    std::vector<TrainingResult> results;
+    std::size_t next = 0;
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        if (!inShared[j])
+        {
+            TrainingResult r = RunOne(*jobs[j].profile, jobs[j].scenario, ALLREDUCE);
+            ShiftResult(r, jobs[j].startTime);
+            results.push_back(std::move(r));
+            continue;
+        }
+        TrainingResult& r = sharedResults[next++];
+        RecordModelParameters(model, r);
+        if (window && jobs[j].scenario.architecture == TrainingScenario::PARAMETER_SERVER)
+        {
+            AddWindowInputs(sharing, options, r);
+        }
+        results.push_back(std::move(r));
+    }
+    return results;
+}
+
+JobSetResult
+FlowBackend::RunJobSet(const TrainingJobSet& set, Sharing sharing) const
+{
+    NS_LOG_FUNCTION(this << GetSharingName(sharing));
+    auto wallStart = std::chrono::steady_clock::now();
+    const auto& jobs = set.GetJobs();
+    const FabricTopology& placed = set.GetFabric();
+    JobSetResult out;
+    out.backend = "flow";
+    out.variant = m_customSharing ? m_customSharing->GetName() : GetSharingName(sharing);
+    if (m_windowModel && !m_customSharing && HasParameterServer(set))
+    {
+        out.variant += "-window";
+    }
+    std::vector<double> utilisation(placed.GetNLinks(), 0);
+    std::vector<uint8_t> listed(placed.GetNLinks(), 0);
+    std::vector<TrainingResult> results = RunJobResults(set, sharing);
+    std::map<std::string, uint32_t> index;
+    for (uint32_t l = 0; l < placed.GetNLinks(); ++l)
+    {
+        index[placed.GetLink(l).name] = l;
+    }
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+    {
+        TrainingResult& r = results[j];
+        r.inputs["start_time_s"] = jobs[j].startTime;
+        // The job's own scenario names its roles' hosts "worker0", ...; the shared fabric
+        // "<job>.worker0" (on a star, the job's own star is smaller: match by name, not index).
+        const auto hosts = SharedHostNames(jobs[j]);
+        std::map<std::string, double> renamed;
+        for (const auto& [name, u] : r.linkUtilisation)
+        {
+            const std::string shared = SharedLinkName(name, hosts);
+            auto it = index.find(shared);
+            NS_ABORT_MSG_IF(it == index.end(), "no link " << shared << " in the shared fabric");
+            renamed[shared] = u;
+            utilisation[it->second] += u;
+            listed[it->second] = 1;
+        }
+        r.bottleneck = r.bottleneck.empty() ? "" : SharedLinkName(r.bottleneck, hosts);
+        r.linkUtilisation = renamed;
+        out.jobs.push_back(std::move(r));
+    }
+    out.windowStart = std::numeric_limits<double>::infinity();
+    for (const auto& r : out.jobs)
+    {
+        out.windowStart = std::min(out.windowStart, r.windowStart);
+        out.windowEnd = std::max(out.windowEnd, r.windowEnd);
+    }
+    for (uint32_t l = 0; l < placed.GetNLinks(); ++l)
+    {
+        if (listed[l])
+        {
+            out.links.push_back({placed.GetLink(l).name, utilisation[l], 0, 0});
+        }
+    }
+    out.notes.push_back("flow: parameter-server jobs and rings that cross another job's link "
+                        "share one clock and one rate computation (a ring at its slowest "
+                        "flow's rate); a ring on links of its own keeps its closed form; link "
+                        "utilisation = the sum of the jobs' utilisations in their own windows; "
+                        "the fluid model has no queues: no drops, ECN marks or RTOs are "
+                        "modelled");
+    out.wallSeconds
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    return out;
+}
+
+std::vector<JobSetResult>
+FlowBackend::RunJobs(const TrainingJobSet& set) const
+{
+    NS_LOG_FUNCTION(this);
+    CheckWindowSharing(HasParameterServer(set));
+    if (m_customSharing || m_sharing != HYBRID)
+    {
+        return {RunJobSet(set, m_sharing)};
+    }
+    // 000 Sec. 3.2.1 per job, as for one job: the fcfs and the ps shared runs, then the mean of
+    // each job's throughput and step time; the fabric's utilisation is the two runs' mean.
+    JobSetResult fcfs = RunJobSet(set, FCFS);
+    JobSetResult ps = RunJobSet(set, PS);
+    JobSetResult hybrid = ps;
+    hybrid.variant = "hybrid";
+    for (std::size_t j = 0; j < hybrid.jobs.size(); ++j)
+    {
+        hybrid.jobs[j] = MakeHybrid(fcfs.jobs[j], ps.jobs[j]);
+    }
+    for (std::size_t l = 0; l < hybrid.links.size(); ++l)
+    {
+        NS_ABORT_MSG_IF(fcfs.links[l].name != ps.links[l].name, "fcfs and ps list other links");
+        hybrid.links[l].utilisation = (fcfs.links[l].utilisation + ps.links[l].utilisation) / 2;
+    }
+    hybrid.windowStart = std::min(fcfs.windowStart, ps.windowStart);
+    hybrid.windowEnd = std::max(fcfs.windowEnd, ps.windowEnd);
+    hybrid.wallSeconds = fcfs.wallSeconds + ps.wallSeconds;
+    hybrid.notes.insert(hybrid.notes.begin(),
+                        "hybrid = per job the mean of the fcfs and ps shared runs' throughputs and "
+                        "step times (000 Sec. 3.2.1); link utilisation = the mean of their "
+                        "utilisations; records are in those two results");
+    if (!m_hybridParts)
+    {
+        return {hybrid};
+    }
+    fcfs.notes.push_back("part of --sharing=hybrid");
+    ps.notes.push_back("part of --sharing=hybrid");
+    return {hybrid, fcfs, ps};
+}
+
+} // namespace ns3

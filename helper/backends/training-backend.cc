@@ -1,0 +1,122 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-backend.h"
+
+#include "ns3/training-job-set.h"
+
+#include "ns3/object-factory.h"
+#include "ns3/training-input-error.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(TrainingBackend);
+
+TypeId
+TrainingBackend::GetTypeId()
+{
+    static TypeId tid
+        = TypeId("ns3::TrainingBackend").SetParent<Object>().SetGroupName("DistributedTraining");
+    return tid;
+}
+
+TrainingBackend::~TrainingBackend() = default;
+
+std::vector<TrainingResult>
+TrainingBackend::RunComparison(const TrainingProfile& profile,
+                               const TrainingScenario& scenario) const
+{
+    return Run(profile, scenario);
+}
+
+std::vector<JobSetResult>
+TrainingBackend::RunJobs(const TrainingJobSet& /* set */) const
+{
+    throw TrainingInputError("--jobs: backend " + GetInstanceTypeId().GetName()
+                             + " runs one job at a time (expected --backend=packet or flow for "
+                               "several jobs on one fabric)");
+}
+
+std::string
+TrainingBackend::GetUnavailableReason() const
+{
+    return "";
+}
+
+std::string
+TrainingBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
+                                      const TrainingScenario& /* scenario */) const
+{
+    return "";
+}
+
+namespace
+{
+
+/// \return the registry's storage (a function-local static: safe during static initialisation)
+std::vector<TrainingBackendRegistry::Entry>&
+Entries()
+{
+    static std::vector<TrainingBackendRegistry::Entry> entries;
+    return entries;
+}
+
+} // namespace
+
+void
+TrainingBackendRegistry::Add(const Entry& entry)
+{
+    auto& entries = Entries();
+    entries.push_back(entry);
+    std::stable_sort(entries.begin(),
+                     entries.end(),
+                     [](const Entry& a, const Entry& b)
+                     {
+                         return a.rank < b.rank;
+                     });
+}
+
+std::vector<TrainingBackendRegistry::Entry>
+TrainingBackendRegistry::GetEntries()
+{
+    return Entries();
+}
+
+std::string
+TrainingBackendRegistry::ListNames()
+{
+    const auto& entries = Entries();
+    std::string names;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+    {
+        names += (i == 0 ? "" : ", ") + entries[i].name;
+    }
+    return names;
+}
+
+TrainingBackendRegistry::Entry
+TrainingBackendRegistry::Find(const std::string& name)
+{
+    for (const auto& e : Entries())
+    {
+        if (e.name == name)
+        {
+            return e;
+        }
+    }
+    throw TrainingInputError("--backend: unknown value '" + name + "' (expected " + ListNames()
+                             + " or all)");
+}
+
+Ptr<TrainingBackend>
+TrainingBackendRegistry::Create(const std::string& name)
+{
+    ObjectFactory factory(Find(name).typeName);
+    return factory.Create<TrainingBackend>();
+}
+
+} // namespace ns3

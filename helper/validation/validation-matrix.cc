@@ -1,0 +1,1252 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "validation-matrix.h"
+
+#include "ns3/scenario-options.h"
+#include "ns3/sweep-engine.h"
+
+#include "ns3/json-input.h"
+#include "ns3/log.h"
+#include "ns3/output-file.h"
+#include "ns3/training-input-error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ValidationMatrix");
+
+namespace
+{
+
+using Json = nlohmann::json;
+
+/// Options the runner sets itself; a matrix may not set them.
+const std::set<std::string> RUNNER_OPTIONS
+    = {"workers", "profile", "backend", "sharing", "output", "csv", "records", "progress"};
+
+/// Letters, digits, '.', '_' and '-': safe in file names and gnuplot strings.
+bool
+IsSafeName(const std::string& s)
+{
+    static const std::regex re("^[A-Za-z0-9._-]+$");
+    return std::regex_match(s, re);
+}
+
+/**
+ * Checks one matrix document; every failure names the file and the JSON path.
+ */
+class MatrixReader
+{
+  public:
+    /// \param file the matrix file's name
+    explicit MatrixReader(const std::string& file)
+        : m_file(file)
+    {
+    }
+
+    /**
+     * Throw the error.
+     * \param path JSON path ("" for the document)
+     * \param what what is wrong
+     * \param expected what was expected
+     */
+    [[noreturn]] void Fail(const std::string& path,
+                           const std::string& what,
+                           const std::string& expected) const
+    {
+        throw TrainingInputError((path.empty() ? m_file : m_file + ": " + path) + ": " + what
+                                 + " (expected " + expected + ")");
+    }
+
+    /**
+     * Check that an object has only the given keys.
+     * \param object the object
+     * \param path its JSON path
+     * \param keys the allowed keys
+     */
+    void OnlyKeys(const Json& object,
+                  const std::string& path,
+                  const std::set<std::string>& keys) const
+    {
+        for (const auto& [key, value] : object.items())
+        {
+            if (keys.count(key) == 0)
+            {
+                std::string list;
+                for (const auto& k : keys)
+                {
+                    list += (list.empty() ? "" : ", ") + k;
+                }
+                Fail(Join(path, key), "unknown field", "one of " + list);
+            }
+        }
+    }
+
+    /**
+     * \param object an object
+     * \param path its JSON path
+     * \param key the member
+     * \param type the JSON type wanted (string, array, object, boolean, number)
+     * \param required whether a missing member fails
+     * \return the member, or nullptr if absent and optional
+     */
+    const Json* Get(const Json& object,
+                    const std::string& path,
+                    const std::string& key,
+                    Json::value_t type,
+                    bool required) const
+    {
+        auto it = object.find(key);
+        if (it == object.end())
+        {
+            if (required)
+            {
+                Fail(path, "missing field '" + key + "'", "a " + TypeName(type) + " '" + key + "'");
+            }
+            return nullptr;
+        }
+        bool ok = type == Json::value_t::number_float ? it->is_number() : it->type() == type;
+        if (!ok)
+        {
+            Fail(Join(path, key),
+                 "wrong type " + std::string(it->type_name()),
+                 "a " + TypeName(type));
+        }
+        return &*it;
+    }
+
+    /**
+     * A driver option's value as text.
+     * \param value the JSON value (string, number or boolean)
+     * \param path its JSON path
+     * \return the text the driver parses
+     */
+    std::string OptionText(const Json& value, const std::string& path) const
+    {
+        if (value.is_string())
+        {
+            return value.get<std::string>();
+        }
+        if (value.is_boolean())
+        {
+            return value.get<bool>() ? "true" : "false";
+        }
+        if (value.is_number())
+        {
+            return value.dump();
+        }
+        Fail(path,
+             "wrong type " + std::string(value.type_name()),
+             "a string, number or boolean driver option value");
+    }
+
+    /**
+     * Read an object of driver options.
+     * \param object the object
+     * \param path its JSON path
+     * \return (name without "--", value) in file order
+     */
+    std::vector<std::pair<std::string, std::string>> Options(const Json& object,
+                                                             const std::string& path) const
+    {
+        std::vector<std::pair<std::string, std::string>> list;
+        for (const auto& [key, value] : object.items())
+        {
+            std::string name = key.rfind("--", 0) == 0 ? key.substr(2) : key;
+            if (name.empty() || !IsSafeName(name))
+            {
+                Fail(Join(path, key), "bad option name", "a driver option name such as nicRate");
+            }
+            if (RUNNER_OPTIONS.count(name))
+            {
+                Fail(Join(path, key),
+                     "option set by the runner",
+                     "scenario fields 'workers', 'profile', 'backends' or flow_variants instead");
+            }
+            // --jobs takes its list inline (JSON text) as well as a file name.
+            const std::string text = name == "jobs" && (value.is_array() || value.is_object())
+                                         ? value.dump()
+                                         : OptionText(value, Join(path, key));
+            // The driver's own option table checks the value now, not 600 jobs later.
+            try
+            {
+                RunRequest probe = ScenarioOptions::MakeDefault();
+                ScenarioOptions::Set(probe, name, text);
+            }
+            catch (const TrainingInputError& e)
+            {
+                Fail(Join(path, key),
+                     e.what(),
+                     "a valid driver option (distributed-training-sim --help)");
+            }
+            list.emplace_back(name, text);
+        }
+        return list;
+    }
+
+    /**
+     * \param path a JSON path
+     * \param key a member
+     * \return path.key
+     */
+    static std::string Join(const std::string& path, const std::string& key)
+    {
+        return path.empty() ? key : path + "." + key;
+    }
+
+    /**
+     * \param path a JSON path
+     * \param i an index
+     * \return path[i]
+     */
+    static std::string Index(const std::string& path, std::size_t i)
+    {
+        return path + "[" + std::to_string(i) + "]";
+    }
+
+  private:
+    /// \param type a JSON type \return its name in messages
+    static std::string TypeName(Json::value_t type)
+    {
+        switch (type)
+        {
+            case Json::value_t::string:
+                return "string";
+            case Json::value_t::array:
+                return "array";
+            case Json::value_t::object:
+                return "object";
+            case Json::value_t::boolean:
+                return "boolean";
+            default:
+                return "number";
+        }
+    }
+
+    std::string m_file; //!< the matrix file, for messages
+};
+
+/// The default flow variants (fcfs, ps, hybrid, capped).
+std::vector<ValidationMatrix::Variant>
+DefaultVariants()
+{
+    std::vector<ValidationMatrix::Variant> list;
+    for (const char* name : {"fcfs", "ps", "hybrid", "capped"})
+    {
+        list.push_back({name, {std::string("--sharing=") + name}});
+    }
+    return list;
+}
+
+/// \param root folder \param profile path from the matrix \return the path the driver gets
+std::string
+ResolveProfile(const std::string& root, const std::string& profile)
+{
+    if (profile.empty() || profile[0] == '/' || root.empty())
+    {
+        return profile;
+    }
+    return root + "/" + profile;
+}
+
+} // namespace
+
+namespace
+{
+
+/// The limits of a matrix file (doc/reference/design.rst, "Input limits").
+const JsonInput::Limits&
+MatrixLimits()
+{
+    // The shipped matrices are < 10 kB and nest 4 levels (scenarios[i].per_workers.K.option).
+    static const JsonInput::Limits limits{
+        16 << 20,
+        64,
+        "a validation matrix JSON file (see doc/reference/validation-runner.rst)"};
+    return limits;
+}
+
+} // namespace
+
+ValidationMatrix
+ValidationMatrix::LoadFromFile(const std::string& fileName)
+{
+    NS_LOG_FUNCTION(fileName);
+    return Parse(JsonInput::ReadFile(fileName, MatrixLimits()), fileName);
+}
+
+namespace
+{
+
+/// The backends a scenario may list; the reference is one of the first two.
+const std::vector<std::string> BACKENDS = {"packet", "linux", "analytic", "flow"};
+
+/// \param list names \return "a, b or c"
+std::string
+OrList(const std::vector<std::string>& list)
+{
+    std::string text;
+    for (std::size_t i = 0; i < list.size(); ++i)
+    {
+        text += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
+    }
+    return text;
+}
+
+/// Read flow_variants (the defaults when absent).
+std::vector<ValidationMatrix::Variant>
+ParseVariants(const MatrixReader& reader, const Json& doc)
+{
+    const Json* v = reader.Get(doc, "", "flow_variants", Json::value_t::array, false);
+    if (!v)
+    {
+        return DefaultVariants();
+    }
+    std::vector<ValidationMatrix::Variant> variants;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        std::string path = MatrixReader::Index("flow_variants", i);
+        const Json& item = (*v)[i];
+        if (!item.is_object())
+        {
+            reader.Fail(path, "wrong type", "an object {\"name\": ..., \"args\": [...]}");
+        }
+        reader.OnlyKeys(item, path, {"name", "args"});
+        ValidationMatrix::Variant variant;
+        variant.name
+            = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+        if (!IsSafeName(variant.name) || !seen.insert(variant.name).second)
+        {
+            reader.Fail(MatrixReader::Join(path, "name"),
+                        "'" + variant.name + "' empty, repeated or not file-name safe",
+                        "a unique name of letters, digits, '.', '_' or '-'");
+        }
+        const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
+        for (std::size_t a = 0; a < args->size(); ++a)
+        {
+            const Json& arg = (*args)[a];
+            if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
+            {
+                reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
+                            "not a driver option",
+                            "a string \"--option=value\"");
+            }
+            variant.args.push_back(arg.get<std::string>());
+        }
+        variants.push_back(variant);
+    }
+    if (variants.empty())
+    {
+        reader.Fail("flow_variants", "empty list", "at least one flow variant");
+    }
+    return variants;
+}
+
+/// Read "reference" (packet by default).
+std::string
+ParseReference(const MatrixReader& reader, const Json& doc)
+{
+    const Json* r = reader.Get(doc, "", "reference", Json::value_t::string, false);
+    const std::string reference = r ? r->get<std::string>() : "packet";
+    if (reference != "packet" && reference != "linux")
+    {
+        reader.Fail("reference",
+                    "unknown reference backend '" + reference + "'",
+                    "packet or linux");
+    }
+    return reference;
+}
+
+/// Read "categories": the matrix's own columns after the seven of 000 Table 1.
+std::vector<std::string>
+ParseExtraCategories(const MatrixReader& reader, const Json& doc)
+{
+    std::vector<std::string> extra;
+    const Json* c = reader.Get(doc, "", "categories", Json::value_t::array, false);
+    if (!c)
+    {
+        return extra;
+    }
+    const auto& seven = ValidationMatrix::GetCategories();
+    for (std::size_t i = 0; i < c->size(); ++i)
+    {
+        const Json& name = (*c)[i];
+        const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+        if (!IsSafeName(text) || std::find(seven.begin(), seven.end(), text) != seven.end()
+            || std::find(extra.begin(), extra.end(), text) != extra.end())
+        {
+            reader.Fail(MatrixReader::Index("categories", i),
+                        "bad category " + text,
+                        "a new, file-name-safe column name (the seven of 000 Table 1 exist "
+                        "already)");
+        }
+        extra.push_back(text);
+    }
+    return extra;
+}
+
+/// Read a scenario's "workers" list.
+std::vector<uint32_t>
+ParseWorkers(const MatrixReader& reader, const Json& item, const std::string& path)
+{
+    const Json* workers = reader.Get(item, path, "workers", Json::value_t::array, true);
+    if (workers->empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "workers"),
+                    "empty list",
+                    "a list of worker counts such as [1, 2, 4]");
+    }
+    std::vector<uint32_t> list;
+    for (std::size_t w = 0; w < workers->size(); ++w)
+    {
+        const Json& k = (*workers)[w];
+        if (!k.is_number_unsigned() || k.get<uint64_t>() < 1 || k.get<uint64_t>() > 1024)
+        {
+            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "workers"), w),
+                        "bad worker count " + k.dump(),
+                        "a whole number from 1 to 1024");
+        }
+        list.push_back(k.get<uint32_t>());
+    }
+    return list;
+}
+
+/// Read a scenario's "per_workers" (its keys must be among its workers).
+void
+ParsePerWorkers(const MatrixReader& reader,
+                const Json& item,
+                const std::string& path,
+                ValidationMatrix::Scenario& s)
+{
+    const Json* p = reader.Get(item, path, "per_workers", Json::value_t::object, false);
+    if (!p)
+    {
+        return;
+    }
+    for (const auto& [key, value] : p->items())
+    {
+        std::string at = MatrixReader::Join(MatrixReader::Join(path, "per_workers"), key);
+        auto k = std::find_if(s.workers.begin(),
+                              s.workers.end(),
+                              [&key = key](uint32_t w)
+                              {
+                                  return std::to_string(w) == key;
+                              });
+        if (k == s.workers.end())
+        {
+            reader.Fail(at, "not one of the scenario's workers", "a K of its workers list");
+        }
+        if (!value.is_object())
+        {
+            reader.Fail(at,
+                        "wrong type " + std::string(value.type_name()),
+                        "an object of driver options");
+        }
+        s.perWorkers[*k] = reader.Options(value, at);
+    }
+}
+
+/// Read a scenario's "backends" (default: packet, analytic, flow and the reference).
+std::vector<std::string>
+ParseBackends(const MatrixReader& reader,
+              const Json& item,
+              const std::string& path,
+              const std::string& reference)
+{
+    const Json* b = reader.Get(item, path, "backends", Json::value_t::array, false);
+    if (!b)
+    {
+        std::vector<std::string> list = {"packet", "analytic", "flow"};
+        if (reference != "packet")
+        {
+            list.insert(list.begin(), reference);
+        }
+        return list;
+    }
+    std::vector<std::string> list;
+    for (std::size_t j = 0; j < b->size(); ++j)
+    {
+        const Json& name = (*b)[j];
+        std::string text = name.is_string() ? name.get<std::string>() : name.dump();
+        if (std::find(BACKENDS.begin(), BACKENDS.end(), text) == BACKENDS.end())
+        {
+            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "backends"), j),
+                        "unknown backend " + text,
+                        OrList(BACKENDS));
+        }
+        list.push_back(text);
+    }
+    if (list.empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "backends"),
+                    "empty list",
+                    "a subset of [\"packet\", \"linux\", \"analytic\", \"flow\"]");
+    }
+    return list;
+}
+
+/// Read a scenario's name and category (columns: the seven and the matrix's own).
+void
+ParseNameAndCategory(const MatrixReader& reader,
+                     const Json& item,
+                     const std::string& path,
+                     const std::vector<std::string>& columns,
+                     std::set<std::string>& names,
+                     ValidationMatrix::Scenario& s)
+{
+    s.name = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+    if (!IsSafeName(s.name) || !names.insert(s.name).second)
+    {
+        reader.Fail(MatrixReader::Join(path, "name"),
+                    "'" + s.name + "' empty, repeated or not file-name safe",
+                    "a unique name of letters, digits, '.', '_' or '-'");
+    }
+    s.category
+        = reader.Get(item, path, "category", Json::value_t::string, true)->get<std::string>();
+    if (std::find(columns.begin(), columns.end(), s.category) == columns.end())
+    {
+        reader.Fail(MatrixReader::Join(path, "category"),
+                    "unknown category '" + s.category + "'",
+                    OrList(columns) + ", or a name added to the matrix's \"categories\"");
+    }
+}
+
+/// Read one scenario.
+ValidationMatrix::Scenario
+ParseScenario(const MatrixReader& reader,
+              const Json& item,
+              const std::string& path,
+              const std::vector<std::string>& columns,
+              const std::string& reference,
+              std::set<std::string>& names)
+{
+    if (!item.is_object())
+    {
+        reader.Fail(path, "wrong type " + std::string(item.type_name()), "a scenario object");
+    }
+    reader.OnlyKeys(item,
+                    path,
+                    {"name",
+                     "category",
+                     "profile",
+                     "workers",
+                     "options",
+                     "linux_options",
+                     "per_workers",
+                     "backends",
+                     "role",
+                     "timeline",
+                     "comment"});
+    ValidationMatrix::Scenario s;
+    ParseNameAndCategory(reader, item, path, columns, names, s);
+    s.profile = reader.Get(item, path, "profile", Json::value_t::string, true)->get<std::string>();
+    if (s.profile.empty())
+    {
+        reader.Fail(MatrixReader::Join(path, "profile"), "empty", "a profile path");
+    }
+    s.workers = ParseWorkers(reader, item, path);
+    if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
+    {
+        s.options = reader.Options(*o, MatrixReader::Join(path, "options"));
+    }
+    if (const Json* o = reader.Get(item, path, "linux_options", Json::value_t::object, false))
+    {
+        s.linuxOptions = reader.Options(*o, MatrixReader::Join(path, "linux_options"));
+    }
+    ParsePerWorkers(reader, item, path, s);
+    s.backends = ParseBackends(reader, item, path, reference);
+    s.role = "holdout";
+    if (const Json* r = reader.Get(item, path, "role", Json::value_t::string, false))
+    {
+        s.role = r->get<std::string>();
+        if (s.role != "calibrate" && s.role != "holdout")
+        {
+            reader.Fail(MatrixReader::Join(path, "role"),
+                        "unknown role '" + s.role + "'",
+                        "calibrate or holdout");
+        }
+    }
+    if (const Json* t = reader.Get(item, path, "timeline", Json::value_t::boolean, false))
+    {
+        s.timeline = t->get<bool>();
+    }
+    return s;
+}
+
+/// Read the calibration's swept values.
+std::vector<double>
+ParseCalibrationValues(const MatrixReader& reader, const Json& c)
+{
+    const Json* values = reader.Get(c, "calibration", "values", Json::value_t::array, true);
+    std::vector<double> list;
+    for (std::size_t j = 0; j < values->size(); ++j)
+    {
+        if (!(*values)[j].is_number())
+        {
+            reader.Fail(MatrixReader::Index("calibration.values", j),
+                        "wrong type " + std::string((*values)[j].type_name()),
+                        "a number");
+        }
+        list.push_back((*values)[j].get<double>());
+    }
+    if (list.empty())
+    {
+        reader.Fail("calibration.values", "empty list", "at least one value");
+    }
+    return list;
+}
+
+/// Read "calibration" (its variant must exist and some scenario must calibrate).
+ValidationMatrix::Calibration
+ParseCalibration(const MatrixReader& reader,
+                 const Json& c,
+                 const std::vector<ValidationMatrix::Variant>& variants,
+                 const std::vector<ValidationMatrix::Scenario>& scenarios)
+{
+    reader.OnlyKeys(c, "calibration", {"variant", "option", "values"});
+    ValidationMatrix::Calibration cal;
+    cal.variant
+        = reader.Get(c, "calibration", "variant", Json::value_t::string, true)->get<std::string>();
+    if (std::none_of(variants.begin(),
+                     variants.end(),
+                     [&cal](const ValidationMatrix::Variant& v)
+                     {
+                         return v.name == cal.variant;
+                     }))
+    {
+        reader.Fail("calibration.variant",
+                    "no flow variant '" + cal.variant + "'",
+                    "the name of one of flow_variants");
+    }
+    cal.option
+        = reader.Get(c, "calibration", "option", Json::value_t::string, true)->get<std::string>();
+    if (cal.option.rfind("--", 0) != 0 || !IsSafeName(cal.option))
+    {
+        reader.Fail("calibration.option",
+                    "'" + cal.option + "' is not a driver option",
+                    "an option such as --incumbentWeight");
+    }
+    cal.values = ParseCalibrationValues(reader, c);
+    if (std::none_of(scenarios.begin(),
+                     scenarios.end(),
+                     [](const ValidationMatrix::Scenario& s)
+                     {
+                         return s.role == "calibrate";
+                     }))
+    {
+        reader.Fail("calibration",
+                    "no scenario has role \"calibrate\"",
+                    "at least one scenario with \"role\": \"calibrate\"");
+    }
+    return cal;
+}
+
+} // namespace
+
+ValidationMatrix
+ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
+{
+    NS_LOG_FUNCTION(fileName << text.size());
+    MatrixReader reader(fileName);
+    Json doc = JsonInput::Parse(text, fileName, MatrixLimits());
+    if (!doc.is_object())
+    {
+        reader.Fail("", "not a JSON object", "{\"scenarios\": [...], ...}");
+    }
+    reader.OnlyKeys(doc,
+                    "",
+                    {"defaults",
+                     "flow_variants",
+                     "scenarios",
+                     "calibration",
+                     "reference",
+                     "categories",
+                     "comment"});
+    ValidationMatrix m;
+    m.m_fileName = fileName;
+    if (const Json* d = reader.Get(doc, "", "defaults", Json::value_t::object, false))
+    {
+        m.m_defaults = reader.Options(*d, "defaults");
+    }
+    m.m_variants = ParseVariants(reader, doc);
+    m.m_reference = ParseReference(reader, doc);
+    m.m_extraCategories = ParseExtraCategories(reader, doc);
+    const Json* scenarios = reader.Get(doc, "", "scenarios", Json::value_t::array, true);
+    if (scenarios->empty())
+    {
+        reader.Fail("scenarios", "empty list", "at least one scenario");
+    }
+    const std::vector<std::string> columns = m.GetColumns();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < scenarios->size(); ++i)
+    {
+        m.m_scenarios.push_back(ParseScenario(reader,
+                                              (*scenarios)[i],
+                                              MatrixReader::Index("scenarios", i),
+                                              columns,
+                                              m.m_reference,
+                                              names));
+    }
+    if (const Json* c = reader.Get(doc, "", "calibration", Json::value_t::object, false))
+    {
+        m.m_calibration = ParseCalibration(reader, *c, m.m_variants, m.m_scenarios);
+    }
+    return m;
+}
+
+const std::vector<std::string>&
+ValidationMatrix::GetCategories()
+{
+    static const std::vector<std::string> categories = {"async-basic",
+                                                        "async-overlap",
+                                                        "async-hetero",
+                                                        "async-hetero-overlap",
+                                                        "sync-basic",
+                                                        "sync-overlap",
+                                                        "decentralised"};
+    return categories;
+}
+
+std::vector<std::string>
+ValidationMatrix::GetColumns() const
+{
+    std::vector<std::string> columns = GetCategories();
+    columns.insert(columns.end(), m_extraCategories.begin(), m_extraCategories.end());
+    return columns;
+}
+
+const std::string&
+ValidationMatrix::GetReference() const
+{
+    return m_reference;
+}
+
+const std::vector<ValidationMatrix::Scenario>&
+ValidationMatrix::GetScenarios() const
+{
+    return m_scenarios;
+}
+
+const std::vector<ValidationMatrix::Variant>&
+ValidationMatrix::GetVariants() const
+{
+    return m_variants;
+}
+
+const std::vector<std::pair<std::string, std::string>>&
+ValidationMatrix::GetDefaults() const
+{
+    return m_defaults;
+}
+
+const std::optional<ValidationMatrix::Calibration>&
+ValidationMatrix::GetCalibration() const
+{
+    return m_calibration;
+}
+
+namespace
+{
+
+/// Set name=value in an ordered option list: a later value of an option replaces the earlier.
+void
+Override(std::vector<std::pair<std::string, std::string>>& options,
+         const std::vector<std::pair<std::string, std::string>>& more)
+{
+    for (const auto& [name, value] : more)
+    {
+        auto it = std::find_if(options.begin(),
+                               options.end(),
+                               [&name = name](const auto& o)
+                               {
+                                   return o.first == name;
+                               });
+        if (it != options.end())
+        {
+            it->second = value;
+        }
+        else
+        {
+            options.emplace_back(name, value);
+        }
+    }
+}
+
+} // namespace
+
+nlohmann::json
+ValidationMatrix::JobOptions(const std::string& root, std::size_t index, uint32_t k) const
+{
+    const Scenario& s = m_scenarios[index];
+    // Scenario options override the defaults, per-K options both.
+    std::vector<std::pair<std::string, std::string>> options = m_defaults;
+    Override(options, s.options);
+    auto perK = s.perWorkers.find(k);
+    if (perK != s.perWorkers.end())
+    {
+        Override(options, perK->second);
+    }
+    // The job is a JSON object of driver options (ScenarioOptions), not a command line.
+    nlohmann::json common = nlohmann::json::object();
+    common["profile"] = ResolveProfile(root, s.profile);
+    common["workers"] = std::to_string(k);
+    for (const auto& [name, value] : options)
+    {
+        common[name] = value;
+    }
+    return common;
+}
+
+namespace
+{
+
+/**
+ * One job of a scenario and K.
+ * \param s the scenario \param index its index \param k workers
+ * \param common the scenario's driver options for K
+ * \param backend packet, linux, analytic or flow
+ * \param variant its name ("" but for flow) and the arguments added to the options
+ * \param label the rows' label ("" = as reported)
+ * \return the job (records off; exclusive for the real-time linux backend)
+ */
+ValidationMatrix::Job
+NewJob(const ValidationMatrix::Scenario& s,
+       std::size_t index,
+       uint32_t k,
+       const nlohmann::json& common,
+       const std::string& backend,
+       const ValidationMatrix::Variant& variant,
+       const std::string& label)
+{
+    ValidationMatrix::Job j;
+    std::string suffix = label.empty() ? variant.name : label;
+    j.id = s.name + "-k" + std::to_string(k) + "-" + backend + (suffix.empty() ? "" : "-" + suffix);
+    j.scenario = index;
+    j.workers = k;
+    j.backend = backend;
+    j.variant = variant.name;
+    j.label = label;
+    j.options = common;
+    j.options["backend"] = backend;
+    for (const auto& arg : variant.args)
+    {
+        // "--name=value" of a flow variant, the calibration sweep or linux_options.
+        const std::size_t eq = arg.find('=');
+        j.options[arg.substr(2, eq - 2)] = eq == std::string::npos ? "true" : arg.substr(eq + 1);
+    }
+    j.exclusive = backend == "linux";
+    return j;
+}
+
+} // namespace
+
+std::vector<ValidationMatrix::Job>
+ValidationMatrix::ExpandOne(const std::string& root,
+                            std::size_t index,
+                            uint32_t k,
+                            const std::vector<std::pair<Variant, std::string>>& variants,
+                            bool baseJobs) const
+{
+    const Scenario& s = m_scenarios[index];
+    const nlohmann::json common = JobOptions(root, index, k);
+    // Timelines need the records of the packet and flow ps jobs at the largest K.
+    const bool timeline = s.timeline && k == *std::max_element(s.workers.begin(), s.workers.end());
+    auto has = [&s](const std::string& backend)
+    {
+        return std::find(s.backends.begin(), s.backends.end(), backend) != s.backends.end();
+    };
+    Variant linuxOnly; // the linux job's own options, as arguments
+    for (const auto& [name, value] : s.linuxOptions)
+    {
+        linuxOnly.args.push_back("--" + name + "=" + value);
+    }
+    std::vector<Job> jobs;
+    for (const std::string backend : {"packet", "linux", "analytic"})
+    {
+        if (baseJobs && has(backend))
+        {
+            jobs.push_back(NewJob(s,
+                                  index,
+                                  k,
+                                  common,
+                                  backend,
+                                  backend == "linux" ? linuxOnly : Variant{},
+                                  ""));
+            jobs.back().records = timeline && backend == "packet";
+        }
+    }
+    for (std::size_t i = 0; has("flow") && i < variants.size(); ++i)
+    {
+        const auto& [variant, label] = variants[i];
+        jobs.push_back(NewJob(s, index, k, common, "flow", variant, label));
+        jobs.back().records = timeline && variant.name == "ps";
+    }
+    return jobs;
+}
+
+std::vector<ValidationMatrix::Job>
+ValidationMatrix::ExpandFirstPhase(const std::string& root) const
+{
+    std::vector<Job> jobs;
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i)
+    {
+        std::vector<std::pair<Variant, std::string>> variants;
+        for (const auto& v : m_variants)
+        {
+            if (!m_calibration || v.name != m_calibration->variant)
+            {
+                variants.emplace_back(v, "");
+            }
+            else if (m_scenarios[i].role == "calibrate")
+            {
+                for (double value : m_calibration->values)
+                {
+                    Variant swept = v;
+                    swept.args.push_back(m_calibration->option + "=" + FormatNumber(value));
+                    variants.emplace_back(swept, CalibrationLabel(v.name, value));
+                }
+            }
+        }
+        for (uint32_t k : m_scenarios[i].workers)
+        {
+            auto more = ExpandOne(root, i, k, variants, true);
+            jobs.insert(jobs.end(), more.begin(), more.end());
+        }
+    }
+    return jobs;
+}
+
+std::vector<ValidationMatrix::Job>
+ValidationMatrix::ExpandSecondPhase(const std::string& root, double value) const
+{
+    std::vector<Job> jobs;
+    if (!m_calibration)
+    {
+        return jobs;
+    }
+    for (std::size_t i = 0; i < m_scenarios.size(); ++i)
+    {
+        if (m_scenarios[i].role != "holdout")
+        {
+            continue;
+        }
+        for (const auto& v : m_variants)
+        {
+            if (v.name != m_calibration->variant)
+            {
+                continue;
+            }
+            Variant chosen = v;
+            chosen.args.push_back(m_calibration->option + "=" + FormatNumber(value));
+            for (uint32_t k : m_scenarios[i].workers)
+            {
+                auto more = ExpandOne(root, i, k, {{chosen, v.name}}, false);
+                jobs.insert(jobs.end(), more.begin(), more.end());
+            }
+        }
+    }
+    return jobs;
+}
+
+std::vector<ValidationMatrix::Row>
+ValidationMatrix::AttachErrors(const std::vector<Row>& rows, const std::string& reference)
+{
+    std::map<std::pair<std::string, uint32_t>, double> truth;
+    for (const auto& r : rows)
+    {
+        if (r.backend == reference)
+        {
+            truth.emplace(std::make_pair(r.scenario, r.workers), r.throughput);
+        }
+    }
+    std::set<std::string> seen;
+    std::vector<Row> out;
+    for (Row r : rows)
+    {
+        std::string key
+            = r.scenario + "|" + std::to_string(r.workers) + "|" + r.backend + "|" + r.variant;
+        if (!seen.insert(key).second)
+        {
+            continue;
+        }
+        auto it = truth.find(std::make_pair(r.scenario, r.workers));
+        r.referenceThroughput = it == truth.end() ? -1 : it->second;
+        r.relError = r.referenceThroughput > 0
+                         ? (r.throughput - r.referenceThroughput) / r.referenceThroughput
+                         : 0;
+        out.push_back(r);
+    }
+    return out;
+}
+
+ValidationMatrix::Cell
+ValidationMatrix::Aggregate(const std::vector<double>& errors)
+{
+    Cell c;
+    for (double e : errors)
+    {
+        c.meanAbs += std::fabs(e);
+        c.maxAbs = std::max(c.maxAbs, std::fabs(e));
+    }
+    c.count = errors.size();
+    if (c.count > 0)
+    {
+        c.meanAbs /= c.count;
+    }
+    return c;
+}
+
+ValidationMatrix::Table
+ValidationMatrix::BuildTable(const std::vector<Row>& rows,
+                             KFilter filter,
+                             const std::string& reference)
+{
+    std::map<std::string, std::map<std::string, std::vector<double>>> errors;
+    for (const auto& r : rows)
+    {
+        bool kOk = filter == K_ALL || (filter == K_ONE ? r.workers == 1 : r.workers > 1);
+        if (r.backend == reference || r.role != "holdout" || r.referenceThroughput <= 0 || !kOk)
+        {
+            continue;
+        }
+        errors[r.backend + " " + r.variant][r.category].push_back(r.relError);
+    }
+    Table table;
+    for (const auto& [label, perCategory] : errors)
+    {
+        for (const auto& [category, list] : perCategory)
+        {
+            table[label][category] = Aggregate(list);
+        }
+    }
+    return table;
+}
+
+namespace
+{
+
+/// \param c a cell \return "mean (max)" in %, or "" if blank
+std::string
+CellText(const ValidationMatrix::Cell& c)
+{
+    if (c.count == 0)
+    {
+        return "";
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.1f (%.1f)", 100 * c.meanAbs, 100 * c.maxAbs);
+    return buf;
+}
+
+/// \param table a table \param label a row \param category a column \return the cell or blank
+ValidationMatrix::Cell
+Lookup(const ValidationMatrix::Table& table, const std::string& label, const std::string& category)
+{
+    auto row = table.find(label);
+    if (row == table.end())
+    {
+        return {};
+    }
+    auto cell = row->second.find(category);
+    return cell == row->second.end() ? ValidationMatrix::Cell{} : cell->second;
+}
+
+/// \param table a table \return its row labels: analytic ("coarse"), flow, packet, linux
+std::vector<std::string>
+RowOrder(const ValidationMatrix::Table& table)
+{
+    std::vector<std::string> labels;
+    for (const char* backend : {"analytic ", "flow ", "packet ", "linux "})
+    {
+        for (const auto& [label, cells] : table)
+        {
+            if (label.rfind(backend, 0) == 0)
+            {
+                labels.push_back(label);
+            }
+        }
+    }
+    return labels;
+}
+
+} // namespace
+
+std::string
+ValidationMatrix::FormatCsv(const Table& table,
+                            const std::string& title,
+                            const std::vector<std::string>& columns)
+{
+    std::ostringstream out;
+    out << "# " << title << "\nmodel";
+    for (const auto& c : columns)
+    {
+        out << "," << c << " mean %," << c << " max %," << c << " points";
+    }
+    out << "\n";
+    for (const auto& label : RowOrder(table))
+    {
+        out << CsvField(label);
+        for (const auto& category : columns)
+        {
+            Cell c = Lookup(table, label, category);
+            if (c.count == 0)
+            {
+                out << ",,,0";
+                continue;
+            }
+            char buf[96];
+            std::snprintf(buf,
+                          sizeof(buf),
+                          ",%.2f,%.2f,%zu",
+                          100 * c.meanAbs,
+                          100 * c.maxAbs,
+                          c.count);
+            out << buf;
+        }
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string
+ValidationMatrix::FormatRst(const Table& table, const std::vector<std::string>& columns)
+{
+    std::vector<std::string> header = {"model"};
+    header.insert(header.end(), columns.begin(), columns.end());
+    std::vector<std::vector<std::string>> lines;
+    for (const auto& label : RowOrder(table))
+    {
+        std::vector<std::string> line = {label};
+        for (const auto& category : columns)
+        {
+            line.push_back(CellText(Lookup(table, label, category)));
+        }
+        lines.push_back(line);
+    }
+    if (lines.empty())
+    {
+        lines.push_back(std::vector<std::string>(header.size()));
+        lines.back()[0] = "(no data)"; // a simple table needs a body row
+    }
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t i = 0; i < header.size(); ++i)
+    {
+        width[i] = header[i].size();
+        for (const auto& line : lines)
+        {
+            width[i] = std::max(width[i], line[i].size());
+        }
+    }
+    auto rule = [&width]()
+    {
+        std::string s;
+        for (std::size_t i = 0; i < width.size(); ++i)
+        {
+            s += (i ? " " : "") + std::string(width[i], '=');
+        }
+        return s + "\n";
+    };
+    auto format = [&width](const std::vector<std::string>& cells)
+    {
+        std::string s;
+        for (std::size_t i = 0; i < cells.size(); ++i)
+        {
+            std::string cell = cells[i];
+            if (i == 0 && cell.empty())
+            {
+                cell = "-"; // RST simple tables need the first column filled
+            }
+            s += (i ? " " : "") + cell + std::string(width[i] - cell.size(), ' ');
+        }
+        while (!s.empty() && s.back() == ' ')
+        {
+            s.pop_back();
+        }
+        return s + "\n";
+    };
+    std::string out = rule() + format(header) + rule();
+    for (const auto& line : lines)
+    {
+        out += format(line);
+    }
+    return out + rule();
+}
+
+std::vector<ValidationMatrix::Cell>
+ValidationMatrix::CalibrationErrors(const std::vector<Row>& rows, const Calibration& calibration)
+{
+    bool anyAboveOne = std::any_of(rows.begin(),
+                                   rows.end(),
+                                   [](const Row& r)
+                                   {
+                                       return r.role == "calibrate" && r.workers > 1
+                                              && r.referenceThroughput > 0;
+                                   });
+    std::vector<Cell> cells;
+    for (double value : calibration.values)
+    {
+        std::string label = CalibrationLabel(calibration.variant, value);
+        std::vector<double> errors;
+        for (const auto& r : rows)
+        {
+            if (r.role == "calibrate" && r.backend == "flow" && r.variant == label
+                && r.referenceThroughput > 0 && (!anyAboveOne || r.workers > 1))
+            {
+                errors.push_back(r.relError);
+            }
+        }
+        cells.push_back(Aggregate(errors));
+    }
+    return cells;
+}
+
+std::size_t
+ValidationMatrix::ChooseCalibration(const std::vector<Cell>& cells)
+{
+    std::size_t best = cells.size();
+    for (std::size_t i = 0; i < cells.size(); ++i)
+    {
+        if (cells[i].count > 0 && (best == cells.size() || cells[i].meanAbs < cells[best].meanAbs))
+        {
+            best = i;
+        }
+    }
+    if (best == cells.size())
+    {
+        throw TrainingInputError(
+            "calibration: no value has a result on a calibrate scenario with a "
+            "reference result (expected finished reference and flow jobs)");
+    }
+    return best;
+}
+
+std::string
+ValidationMatrix::CalibrationLabel(const std::string& variant, double value)
+{
+    return variant + "@" + FormatNumber(value);
+}
+
+std::string
+ValidationMatrix::FormatNumber(double v)
+{
+    // Whole numbers without ".0": driver options such as --seed take integers only.
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+    {
+        return Json(static_cast<int64_t>(v)).dump();
+    }
+    return Json(v).dump();
+}
+
+} // namespace ns3

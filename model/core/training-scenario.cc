@@ -1,0 +1,724 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-scenario.h"
+
+#include "ns3/fabric-topology.h"
+#include "training-input-error.h"
+#include "training-profile.h"
+
+#include "ns3/log.h"
+#include "ns3/queue-size.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingScenario");
+
+namespace
+{
+
+/// The range of --computeScale (see SetComputeScale).
+constexpr double kMinComputeScale = 1e-6;
+/// The range of --computeScale.
+constexpr double kMaxComputeScale = 1e6;
+
+[[noreturn]] void
+Fail(const std::string& option, const std::string& what, const std::string& expected)
+{
+    throw TrainingInputError(option + ": " + what + " (expected " + expected + ")");
+}
+
+/// Architecture, mode, ring fusion and intra-node knobs (TrainingScenario::ToJson).
+void
+ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["arch"] = s.GetArchitectureName();
+    j["mode"] = s.GetModeName();
+    j["workers"] = s.workers;
+    j["servers"] = s.servers;
+    j["overlap"] = s.overlap;
+    j["order"] = s.GetOrderName();
+    j["window_bytes"] = s.windowBytes;
+    j["partition"] = s.GetPartitionName();
+    std::vector<double> scales;
+    for (uint32_t w = 0; w < s.workers; ++w)
+    {
+        scales.push_back(s.GetComputeScale(w));
+    }
+    j["compute_scale"] = scales;
+    if (s.bucketBytes == TrainingScenario::UNLIMITED_BUCKET)
+    {
+        j["bucket_bytes"] = "unlimited";
+    }
+    else
+    {
+        j["bucket_bytes"] = s.bucketBytes;
+    }
+    j["first_bucket_bytes"] = s.firstBucketBytes;
+    j["fusion_timeout_s"] = s.fusionTimeout.GetSeconds();
+    j["reduction_rate_bytes_per_s"] = s.reductionRate;
+    j["gpus_per_node"] = s.gpusPerNode;
+    j["intra_bandwidth_bps"] = s.intraBandwidth.GetBitRate();
+    j["intra_latency_s"] = s.intraLatency.GetSeconds();
+}
+
+/// Link, queue, TCP and host-model knobs (TrainingScenario::ToJson).
+void
+NetworkToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["nic_rate_bps"] = s.nicRate.GetBitRate();
+    j["flow_cap_bps"] = s.flowCap.GetBitRate();
+    j["link_delay_s"] = s.linkDelay.GetSeconds();
+    j["queue"] = s.queueSize;
+    j["queue_disc"] = s.queueDisc;
+    j["tcp"] = s.tcpVariant;
+    j["mtu"] = s.mtu;
+    j["send_buffer_bytes"] = s.sendBufferBytes;
+    j["host_queue"] = s.hostQueueSize.empty() ? s.queueSize : s.hostQueueSize;
+    j["min_rto_s"] = s.minRto.GetSeconds();
+    j["ecn"] = s.ecn;
+    if (s.hostModel != "ns3" || s.bufferAutotuning || s.delayedAck)
+    {
+        // (ns-3 host scenarios print as before.)
+        j["host_model"] = s.hostModel;
+        j["buffer_autotuning"] = s.bufferAutotuning;
+        j["delayed_ack"] = s.delayedAck;
+    }
+    if (s.tcpSmallQueues)
+    {
+        j["tcp_small_queues"] = true; // (scenarios without it print as before)
+    }
+    j["cross_traffic"] = s.crossTraffic;
+    if (s.crossTraffic != "none")
+    {
+        j["cross_flows"] = s.crossFlows;
+        j["cross_rate_bps"] = s.crossRate.GetBitRate();
+        j["cross_target"] = s.crossTarget;
+        j["cross_protocol"] = s.crossTraffic == "bulk" ? "tcp" : s.crossProtocol;
+    }
+}
+
+/// Fabric knobs; star scenarios print as before fabrics existed (TrainingScenario::ToJson).
+void
+FabricToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    if (s.topology == "star")
+    {
+        return;
+    }
+    j["topology"] = s.topology;
+    j["placement"] = s.placement;
+    if (s.topology == "leafspine")
+    {
+        j["leaves"] = s.leaves;
+        j["spines"] = s.spines;
+        j["hosts_per_leaf"] = s.hostsPerLeaf;
+    }
+    if (s.topology == "fattree")
+    {
+        j["fat_tree_k"] = s.fatTreeK;
+    }
+    j["uplink_rate_bps"] = (s.uplinkRate.GetBitRate() > 0 ? s.uplinkRate : s.nicRate).GetBitRate();
+    j["ecmp_seed"] = s.ecmpSeed;
+}
+
+/// Steps, seed and start jitter (TrainingScenario::ToJson).
+void
+RunToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
+{
+    j["steps"] = s.steps;
+    j["warmup"] = s.warmup;
+    j["seed"] = s.seed;
+    j["sample_steps"] = s.sampleSteps;
+    if (s.startJitter.IsStrictlyPositive())
+    {
+        j["start_jitter_s"] = s.startJitter.GetSeconds(); // (scenarios without print as before)
+    }
+}
+
+} // namespace
+
+void
+TrainingScenario::Validate(const TrainingProfile& profile) const
+{
+    NS_LOG_FUNCTION(this);
+    ValidateArchitecture(profile);
+    ValidateNetwork();
+    ValidateCrossTraffic();
+    ValidateSteps();
+    ValidateFabric();
+}
+
+void
+TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
+{
+    if (workers == 0)
+    {
+        Fail("--workers", "0 workers", "at least 1 worker");
+    }
+    if (workers > 100000)
+    {
+        Fail("--workers", std::to_string(workers) + " workers", "at most 100000");
+    }
+    if (architecture == PARAMETER_SERVER)
+    {
+        if (servers == 0)
+        {
+            Fail("--servers", "0 parameter servers", "at least 1 with --arch=ps");
+        }
+        if (servers > profile.GetNLayers())
+        {
+            Fail("--servers",
+                 std::to_string(servers) + " servers for " + std::to_string(profile.GetNLayers())
+                     + " layers",
+                 "at most one server per layer");
+        }
+    }
+    if (architecture == RING_ALLREDUCE && mode == ASYNC)
+    {
+        Fail("--mode", "async with --arch=ring", "sync: ring AllReduce is synchronous");
+    }
+    if (computeScale.size() > 1 && computeScale.size() != workers)
+    {
+        Fail("--computeScale",
+             std::to_string(computeScale.size()) + " values for " + std::to_string(workers)
+                 + " workers",
+             "one value, or one per worker");
+    }
+    for (double s : computeScale)
+    {
+        if (!(s >= kMinComputeScale && s <= kMaxComputeScale))
+        {
+            Fail("--computeScale",
+                 "value " + TrainingInputError::Number(s) + " out of range",
+                 "values from 1e-6 to 1e6");
+        }
+    }
+}
+
+void
+TrainingScenario::ValidateNetwork() const
+{
+    if (nicRate.GetBitRate() == 0)
+    {
+        Fail("--nicRate", "0 bps", "a positive rate, e.g. 10Gbps");
+    }
+    if (flowCap.GetBitRate() > nicRate.GetBitRate())
+    {
+        Fail("--flowCap",
+             "cap " + TrainingInputError::Number(flowCap.GetBitRate() / 1e9)
+                 + " Gbps above the NIC rate "
+                 + TrainingInputError::Number(nicRate.GetBitRate() / 1e9) + " Gbps",
+             "0 (no cap) or at most the NIC rate");
+    }
+    if (linkDelay.IsStrictlyNegative())
+    {
+        Fail("--linkDelay", "negative delay", "a delay >= 0");
+    }
+    if (mtu < 576 || mtu > 9000)
+    {
+        Fail("--mtu", std::to_string(mtu), "an MTU from 576 to 9000 bytes (1500 or 9000)");
+    }
+    ParseQueueSize("--queue", queueSize);
+    if (!hostQueueSize.empty())
+    {
+        ParseQueueSize("--hostQueue", hostQueueSize);
+    }
+    if (hostModel != "ns3" && hostModel != "linux")
+    {
+        Fail("--hostModel", "unknown host model '" + hostModel + "'", "ns3 or linux");
+    }
+    if (startJitter.IsStrictlyNegative() || startJitter > Seconds(10))
+    {
+        Fail("--startJitter", "out of range", "a time from 0 to 10s, e.g. 20us");
+    }
+    if (!minRto.IsStrictlyPositive())
+    {
+        Fail("--minRto", "non-positive timeout", "a time > 0, e.g. 200ms, 10ms or 1ms");
+    }
+}
+
+void
+TrainingScenario::ValidateCrossTraffic() const
+{
+    if (crossTraffic != "none" && crossTraffic != "bulk" && crossTraffic != "onoff")
+    {
+        Fail("--crossTraffic", "unknown value '" + crossTraffic + "'", "none, bulk or onoff");
+    }
+    if (crossTarget != "server" && crossTarget != "worker")
+    {
+        Fail("--crossTarget", "unknown value '" + crossTarget + "'", "server or worker");
+    }
+    if (crossProtocol != "udp" && crossProtocol != "tcp")
+    {
+        Fail("--crossProtocol", "unknown value '" + crossProtocol + "'", "udp or tcp");
+    }
+    if (crossTraffic != "none")
+    {
+        if (crossFlows == 0 || crossFlows > 64)
+        {
+            Fail("--crossFlows", std::to_string(crossFlows) + " out of range", "1 to 64");
+        }
+        if (crossTarget == "server" && architecture == RING_ALLREDUCE)
+        {
+            Fail("--crossTarget", "server with --arch=ring (no servers)", "worker");
+        }
+    }
+    if (crossTraffic == "onoff"
+        && (crossRate.GetBitRate() == 0 || crossRate.GetBitRate() > nicRate.GetBitRate()))
+    {
+        Fail("--crossRate",
+             TrainingInputError::Number(crossRate.GetBitRate() / 1e9)
+                 + " Gbps with --crossTraffic=onoff",
+             "a mean load above 0 and at most the NIC rate, e.g. 5Gbps");
+    }
+}
+
+void
+TrainingScenario::ValidateSteps() const
+{
+    if (steps == 0)
+    {
+        Fail("--steps", "0 steps", "at least 1 step");
+    }
+    if (warmup >= steps)
+    {
+        Fail("--warmup",
+             std::to_string(warmup) + " warm-up steps of " + std::to_string(steps),
+             "fewer warm-up steps than --steps");
+    }
+    if (gpusPerNode == 0)
+    {
+        Fail("--gpusPerNode", "0 GPUs per node", "at least 1");
+    }
+    if (gpusPerNode > 1 && intraBandwidth.GetBitRate() == 0)
+    {
+        Fail("--intraBw", "0 bps with several GPUs per node", "a positive rate");
+    }
+    if (intraLatency.IsStrictlyNegative())
+    {
+        Fail("--intraLatency", "negative latency", "a latency >= 0");
+    }
+    if (fusionTimeout.IsStrictlyNegative())
+    {
+        Fail("--fusionTimeout", "negative timeout", "a time >= 0");
+    }
+    if (reductionRate < 0 || !std::isfinite(reductionRate))
+    {
+        Fail("--reductionRate",
+             "value " + TrainingInputError::Number(reductionRate),
+             "0 (free) or a positive rate in bytes/s");
+    }
+}
+
+void
+TrainingScenario::ValidateFabric() const
+{
+    if (leaves == 0 || leaves > 4096 || spines == 0 || spines > 4096)
+    {
+        Fail(leaves == 0 || leaves > 4096 ? "--leaves" : "--spines",
+             std::to_string(leaves == 0 || leaves > 4096 ? leaves : spines) + " out of range",
+             "1 to 4096");
+    }
+    if (fatTreeK < 2 || fatTreeK > 64 || fatTreeK % 2 != 0)
+    {
+        Fail("--fatTreeK", std::to_string(fatTreeK), "an even radix from 2 to 64");
+    }
+    const bool file = topology.size() > 5 && topology.substr(topology.size() - 5) == ".json";
+    if (topology != "star" && topology != "leafspine" && topology != "fattree" && !file)
+    {
+        Fail("--topology",
+             "unknown value '" + topology + "'",
+             "star, leafspine, fattree or a topology file ending in .json");
+    }
+    if (crossTraffic != "none" && topology != "star")
+    {
+        Fail("--crossTraffic",
+             "cross traffic with --topology=" + topology,
+             "none: cross hosts hang off the star's one switch only");
+    }
+    if (topology == "star"
+        && (placement == "packed" || placement == "spread" || placement == "random"))
+    {
+        return; // the star has one host per role: nothing to check (and nothing to build)
+    }
+    // Builds the fabric: checks the file, the number of hosts and the placement.
+    FabricTopology::FromScenario(*this);
+}
+
+std::string
+TrainingScenario::ToJson() const
+{
+    nlohmann::ordered_json j;
+    ArchitectureToJson(*this, j);
+    NetworkToJson(*this, j);
+    FabricToJson(*this, j);
+    RunToJson(*this, j);
+    return j.dump();
+}
+
+void
+TrainingScenario::ApplyPreset(const std::string& option, const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    constexpr uint64_t MIB = 1024 * 1024;
+    if (name == "ddp")
+    {
+        bucketBytes = 25 * MIB;
+        firstBucketBytes = 1 * MIB;
+        fusionTimeout = Seconds(0);
+    }
+    else if (name == "horovod")
+    {
+        bucketBytes = 64 * MIB;
+        firstBucketBytes = 0;
+        fusionTimeout = MilliSeconds(5);
+    }
+    else if (name == "horovod-0.21")
+    {
+        bucketBytes = 128 * MIB;
+        firstBucketBytes = 0;
+        fusionTimeout = MilliSeconds(1);
+    }
+    else
+    {
+        Fail(option, "unknown preset '" + name + "'", "ddp, horovod or horovod-0.21");
+    }
+}
+
+void
+TrainingScenario::ApplyHostModel(const std::string& option, const std::string& name)
+{
+    NS_LOG_FUNCTION(this << name);
+    if (name == "ns3")
+    {
+        hostModel = name;
+    }
+    else if (name == "linux")
+    {
+        hostModel = name;
+        bufferAutotuning = true;
+        delayedAck = true;
+        tcpSmallQueues = true;
+        startJitter = MicroSeconds(LINUX_START_JITTER_US);
+    }
+    else
+    {
+        Fail(option, "unknown host model '" + name + "'", "ns3 or linux");
+    }
+}
+
+double
+TrainingScenario::GetComputeScale(uint32_t worker) const
+{
+    if (computeScale.empty())
+    {
+        return 1.0;
+    }
+    return computeScale.size() == 1 ? computeScale[0] : computeScale.at(worker);
+}
+
+TrainingScenario
+TrainingScenario::Dilated(double dilation) const
+{
+    TrainingScenario d = *this;
+    auto slower = [dilation](DataRate r)
+    {
+        return DataRate(static_cast<uint64_t>(std::llround(r.GetBitRate() / dilation)));
+    };
+    d.nicRate = slower(nicRate);
+    d.flowCap = slower(flowCap);
+    d.uplinkRate = slower(uplinkRate);
+    d.crossRate = slower(crossRate);
+    d.intraBandwidth = slower(intraBandwidth);
+    d.reductionRate = reductionRate / dilation;
+    auto longer = [dilation](Time t)
+    {
+        return Seconds(t.GetSeconds() * dilation);
+    };
+    d.fusionTimeout = longer(fusionTimeout);
+    d.intraLatency = longer(intraLatency);
+    d.startJitter = longer(startJitter);
+    return d;
+}
+
+std::vector<uint32_t>
+TrainingScenario::AssignLayersToServers(const TrainingProfile& profile) const
+{
+    const uint32_t p = std::max<uint32_t>(servers, 1);
+    std::vector<uint32_t> owner(profile.GetNLayers(), 0);
+    std::vector<uint64_t> held(p, 0);
+    for (std::size_t l = 0; l < profile.GetNLayers(); ++l)
+    {
+        if (partition == ROUND_ROBIN_PARTITION)
+        {
+            owner[l] = l % p;
+        }
+        else
+        {
+            // Fewest bytes so far; ties go to the lowest index (deterministic).
+            owner[l]
+                = static_cast<uint32_t>(std::min_element(held.begin(), held.end()) - held.begin());
+        }
+        held[owner[l]] += profile.GetLayer(l).paramBytes;
+    }
+    return owner;
+}
+
+DataRate
+TrainingScenario::ParseDataRate(const std::string& option, const std::string& text)
+{
+    // ns-3's DataRate parser takes a bare number as bit/s and ignores what follows the unit:
+    // parse a number with a unit and nothing after it here.
+    static const std::regex re(
+        R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)([kKMGT]?)(i?)(bps|b/s|Bps|B/s)\s*$)");
+    const std::string expected = "a rate like 10Gbps, 25Gb/s, 1.5GBps or 1e9bps";
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        Fail(option, "cannot parse rate '" + text + "'", expected);
+    }
+    const std::string prefix = m[2];
+    const double base = m[3] == "i" ? 1024.0 : 1000.0;
+    const int power = std::string(" kMGT").find(prefix == "K" ? "k" : prefix);
+    double bps
+        = std::strtod(m.str(1).c_str(), nullptr) * std::pow(base, prefix.empty() ? 0 : power);
+    bps *= m.str(4)[0] == 'B' ? 8 : 1;
+    if (!std::isfinite(bps) || bps > 1e15)
+    {
+        Fail(option, "rate '" + text + "' out of range", "a rate up to 1 Pbps");
+    }
+    DataRate rate(static_cast<uint64_t>(bps + 0.5));
+    return rate;
+}
+
+Time
+TrainingScenario::ParseTime(const std::string& option, const std::string& text)
+{
+    // ns-3's Time(std::string) aborts on a bad unit: parse here and only build valid values.
+    static const std::regex re(
+        R"(^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(s|ms|us|ns)\s*$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        Fail(option,
+             "cannot parse time '" + text + "'",
+             "a number with a unit s, ms, us or ns, e.g. 10us");
+    }
+    const double v = std::strtod(m.str(1).c_str(), nullptr); // +-HUGE_VAL on overflow
+    std::string unit = m[2];
+    double seconds = unit == "s" ? v : unit == "ms" ? v * 1e-3 : unit == "us" ? v * 1e-6 : v * 1e-9;
+    if (!std::isfinite(seconds) || std::abs(seconds) > 1e9)
+    {
+        Fail(option, "time '" + text + "' out of range", "a time below 10^9 s");
+    }
+    return Seconds(seconds);
+}
+
+QueueSize
+TrainingScenario::ParseQueueSize(const std::string& option, const std::string& text)
+{
+    // ns-3's QueueSize keeps a uint32_t and casts the parsed double to it unchecked, so
+    // 4294967296p became 0 packets ("zero queue size") and larger values anything at all:
+    // the number and its unit are read here, the value range-checked, and only then built.
+    static const std::regex re(R"(^([0-9]*\.?[0-9]+)(|k|K|Ki|M|Mi|G|Gi)(B|p)$)");
+    std::smatch m;
+    if (!std::regex_match(text, m, re))
+    {
+        Fail(option,
+             "cannot parse queue size '" + text + "'",
+             "a size like 100p or 150000B (prefixes k, Ki, M, Mi, G, Gi)");
+    }
+    static const std::map<std::string, double> prefixes = {{"", 1},
+                                                           {"k", 1e3},
+                                                           {"K", 1e3},
+                                                           {"Ki", 1024.0},
+                                                           {"M", 1e6},
+                                                           {"Mi", 1048576.0},
+                                                           {"G", 1e9},
+                                                           {"Gi", 1073741824.0}};
+    const double value = std::floor(std::strtod(m.str(1).c_str(), nullptr) * prefixes.at(m[2]));
+    constexpr double kMax = std::numeric_limits<uint32_t>::max();
+    if (!(value >= 1))
+    {
+        Fail(option, "zero queue size '" + text + "'", "a positive size like 100p");
+    }
+    if (!(value <= kMax))
+    {
+        Fail(option,
+             "queue size '" + text + "' out of range",
+             "at most 4294967295 packets or bytes (ns-3 counts a queue in 32 bits)");
+    }
+    return QueueSize(m.str(3) == "p" ? QueueSizeUnit::PACKETS : QueueSizeUnit::BYTES,
+                     static_cast<uint32_t>(value));
+}
+
+std::string
+TrainingScenario::GetArchitectureName() const
+{
+    return architecture == PARAMETER_SERVER ? "ps" : "ring";
+}
+
+std::string
+TrainingScenario::GetModeName() const
+{
+    return mode == SYNC ? "sync" : "async";
+}
+
+std::string
+TrainingScenario::GetOrderName() const
+{
+    switch (order)
+    {
+        case FORWARD_ORDER:
+            return "forward";
+        case REVERSE_ORDER:
+            return "reverse";
+        case RANDOM_ORDER:
+            return "random";
+    }
+    return "forward";
+}
+
+std::string
+TrainingScenario::GetPartitionName() const
+{
+    return partition == GREEDY_PARTITION ? "greedy" : "round-robin";
+}
+
+void
+TrainingScenario::SetArchitecture(const std::string& option, const std::string& value)
+{
+    if (value == "ps")
+    {
+        architecture = PARAMETER_SERVER;
+    }
+    else if (value == "ring")
+    {
+        architecture = RING_ALLREDUCE;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "ps or ring");
+    }
+}
+
+void
+TrainingScenario::SetMode(const std::string& option, const std::string& value)
+{
+    if (value == "sync")
+    {
+        mode = SYNC;
+    }
+    else if (value == "async")
+    {
+        mode = ASYNC;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "sync or async");
+    }
+}
+
+void
+TrainingScenario::SetOrder(const std::string& option, const std::string& value)
+{
+    if (value == "forward")
+    {
+        order = FORWARD_ORDER;
+    }
+    else if (value == "reverse")
+    {
+        order = REVERSE_ORDER;
+    }
+    else if (value == "random")
+    {
+        order = RANDOM_ORDER;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "forward, reverse or random");
+    }
+}
+
+void
+TrainingScenario::SetPartition(const std::string& option, const std::string& value)
+{
+    if (value == "greedy")
+    {
+        partition = GREEDY_PARTITION;
+    }
+    else if (value == "round-robin")
+    {
+        partition = ROUND_ROBIN_PARTITION;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "greedy or round-robin");
+    }
+}
+
+void
+TrainingScenario::SetComputeScale(const std::string& option, const std::string& value)
+{
+    // 1e-6 .. 1e6: beyond, a step's compute leaves what a simulated clock and a throughput in
+    // doubles can represent (1e308 made the throughput 0 and the step time infinite).
+    const std::string expected
+        = "numbers from 1e-6 to 1e6: 1.5, or 1,1,2,2, or 1x2,2x2 (value x count)";
+    std::vector<double> values;
+    std::stringstream ss(value);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        std::size_t x = item.find('x');
+        std::string num = item.substr(0, x);
+        std::size_t count = 1;
+        double v = 0;
+        try
+        {
+            std::size_t used = 0;
+            v = std::stod(num, &used);
+            if (used != num.size())
+            {
+                throw std::invalid_argument(num);
+            }
+            if (x != std::string::npos)
+            {
+                std::string c = item.substr(x + 1);
+                long n = std::stol(c, &used);
+                if (used != c.size() || n < 1 || n > 100000)
+                {
+                    throw std::invalid_argument(c);
+                }
+                count = static_cast<std::size_t>(n);
+            }
+        }
+        catch (const std::exception&)
+        {
+            Fail(option, "cannot parse '" + item + "' in '" + value + "'", expected);
+        }
+        if (!(v >= kMinComputeScale && v <= kMaxComputeScale))
+        {
+            Fail(option, "value " + TrainingInputError::Number(v) + " out of range", expected);
+        }
+        values.insert(values.end(), count, v);
+    }
+    if (values.empty())
+    {
+        Fail(option, "empty list", expected);
+    }
+    computeScale = values;
+}
+
+} // namespace ns3

@@ -1,0 +1,234 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-ring-engine.h"
+
+#include "ns3/tensor-fusion.h"
+#include "ns3/training-network.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+namespace flow
+{
+
+FlowRingEngine::FlowRingEngine(const EngineInputs& in)
+    : m_profile(in.profile),
+      m_scenario(in.scenario),
+      m_options(in.options),
+      m_result(in.result),
+      m_mean(in.profile.GetMeanStep()),
+      m_flowCap(in.flowCap),
+      m_sharing(in.sharing),
+      m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed)
+{
+    for (const auto& layer : in.profile.GetLayers())
+    {
+        m_layerBytes.push_back(layer.paramBytes);
+    }
+    const uint32_t k = in.scenario.workers;
+    const auto& capacity = in.fabric.GetCapacity();
+    linkBytes.assign(capacity.size(), 0);
+    ringRate = capacity[in.fabric.GetUplink(0)];
+    if (k <= 1)
+    {
+        return;
+    }
+    std::vector<SharingModel::Flow> flows(k);
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        // Worker w's one connecting socket (ephemeral port) to worker w+1's service port.
+        m_paths.push_back(in.fabric.GetPath(w,
+                                            (w + 1) % k,
+                                            FlowFabric::FIRST_EPHEMERAL_PORT,
+                                            FlowFabric::SERVICE_PORT));
+        std::copy(m_paths[w].begin(), m_paths[w].end(), flows[w].links.begin());
+        flows[w].nLinks = static_cast<uint32_t>(m_paths[w].size());
+        flows[w].priority = w;
+        flows[w].cap = in.flowCap;
+        hopDelay = std::max(hopDelay, in.fabric.GetTopology().GetPathDelay(m_paths[w]));
+    }
+    std::vector<double> rates;
+    in.sharing.AssignRates(flows, capacity, rates);
+    ++rateComputations;
+    ringRate = *std::min_element(rates.begin(), rates.end());
+}
+
+void
+FlowRingEngine::Run()
+{
+    m_ready.resize(m_profile.GetNLayers());
+    double now = 0;
+    for (uint32_t step = 0; step < m_scenario.steps; ++step)
+    {
+        ComputeReady(step, now);
+        FormBuckets();
+        const double end = ReduceBuckets(step, now);
+        for (uint32_t w = 0; w < m_scenario.workers; ++w)
+        {
+            m_result.AddStep({w, step, StepStartOf(w, step, now), end});
+        }
+        now = end;
+    }
+}
+
+void
+FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
+{
+    const uint32_t nl = static_cast<uint32_t>(m_ready.size());
+    std::fill(m_ready.begin(), m_ready.end(), -INF);
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    {
+        const TrainingProfile::StepTimes* st = &m_mean;
+        if (m_scenario.sampleSteps && m_profile.GetNSamples() > 0)
+        {
+            StepRng rng(m_scenario.seed, w, step, 0);
+            st = &m_profile.GetSample(rng.Below(m_profile.GetNSamples()));
+        }
+        const double scale = m_scenario.GetComputeScale(w);
+        double t = StepStartOf(w, step, stepStart);
+        for (uint32_t l = 0; l < nl; ++l)
+        {
+            t += st->forwardUs[l] * US * scale;
+        }
+        for (uint32_t l = nl; l-- > 0;)
+        {
+            t += st->backwardUs[l] * US * scale;
+            // A bucket is reduced by all workers together: a gradient is ready for the
+            // collective when the slowest worker has it.
+            m_ready[l] = std::max(m_ready[l], t);
+        }
+        ++events;
+    }
+}
+
+void
+FlowRingEngine::FormBuckets()
+{
+    // Tensor fusion (004 Sec. 2.2), the packet level's rule (TensorFusion).
+    m_buckets.clear();
+    for (const auto& b : TensorFusion::FormBuckets(m_layerBytes,
+                                                   m_ready,
+                                                   m_scenario.bucketBytes,
+                                                   m_scenario.firstBucketBytes,
+                                                   m_scenario.fusionTimeout.GetSeconds()))
+    {
+        m_buckets.push_back({static_cast<double>(b.bytes), b.closeSeconds});
+    }
+}
+
+double
+FlowRingEngine::RingSeconds(double m, double rate) const
+{
+    const double kk = static_cast<double>(m_scenario.workers);
+    if (m_scenario.workers <= 1)
+    {
+        return 0;
+    }
+    double inter = 2 * (kk - 1) / kk * m / rate + 2 * (kk - 1) * hopDelay;
+    if (m_scenario.reductionRate > 0)
+    {
+        inter += (kk - 1) / kk * m / m_scenario.reductionRate;
+    }
+    return inter;
+}
+
+double
+FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
+{
+    const double backwardDone = m_ready[0];
+    double prevEnd = stepStart;
+    for (std::size_t b = 0; b < m_buckets.size(); ++b)
+    {
+        const double m = m_buckets[b].bytes;
+        double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
+        double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
+        const double ringStart = start + intra;
+        const double ringEnd = ringStart
+                               + (m_jitter.IsOn() ? JitteredRingSeconds(step, b, m, ringRate)
+                                                  : RingSeconds(m, ringRate));
+        prevEnd = ringEnd + intra;
+        ++events;
+        RecordBucket(step, b, ringStart, ringEnd);
+    }
+    return prevEnd;
+}
+
+double
+FlowRingEngine::StepStartOf(uint32_t w, uint32_t step, double stepStart) const
+{
+    // --startJitter: every ring member's first step starts after its own delay.
+    return step == 0 && m_jitter.IsOn() ? stepStart + m_jitter.FirstStep(w) : stepStart;
+}
+
+double
+FlowRingEngine::JitteredRingSeconds(uint32_t step, std::size_t b, double m, double rate)
+{
+    // The ring of RingSeconds round by round, as the packet level runs it: in round r worker w
+    // sends a chunk of m/K to w+1 once it has the chunk of round r-1 from w-1 (and, in the
+    // reduce-scatter, reduced it into its own); the transfer waits a start delay when w's
+    // connection is idle then (its previous chunk all sent), and else queues behind it. Times
+    // are from the ring's common start; the ring ends when the last chunk arrives anywhere.
+    // Without delays this is RingSeconds term by term. O(K^2) per bucket: the packet level's
+    // number of chunk transfers.
+    const uint32_t k = m_scenario.workers;
+    if (k <= 1)
+    {
+        return 0;
+    }
+    const double chunk = m / k / rate;
+    const double reduce = m_scenario.reductionRate > 0 ? m / k / m_scenario.reductionRate : 0;
+    m_sent.assign(k, 0);    // when each worker's last chunk left completely
+    m_arrived.assign(k, 0); // when it arrived at the successor
+    m_nextArrived.resize(k);
+    for (uint32_t r = 0; r < 2 * (k - 1); ++r)
+    {
+        for (uint32_t w = 0; w < k; ++w)
+        {
+            const double avail = r == 0 ? 0 : m_arrived[(w + k - 1) % k] + (r < k ? reduce : 0);
+            const bool idle = r == 0 || m_sent[w] <= avail;
+            const double delay = idle ? m_jitter.Delay(w, step, uint64_t{b} << 32 | r) : 0;
+            m_sent[w] = std::max(avail + delay, m_sent[w]) + chunk;
+            m_nextArrived[w] = m_sent[w] + hopDelay;
+        }
+        std::swap(m_arrived, m_nextArrived);
+        events += k;
+    }
+    return *std::max_element(m_arrived.begin(), m_arrived.end());
+}
+
+void
+FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd)
+{
+    const uint32_t k = m_scenario.workers;
+    const double m = m_buckets[b].bytes;
+    for (uint32_t w = 0; w < k && k > 1; ++w)
+    {
+        if (m_options.recordTransfers)
+        {
+            m_result.AddTransfer({w,
+                                  (w + 1) % k,
+                                  step,
+                                  static_cast<int32_t>(b),
+                                  "ring",
+                                  static_cast<uint64_t>(std::llround(m)),
+                                  ringStart,
+                                  ringEnd});
+        }
+        if (step >= m_scenario.warmup)
+        {
+            for (uint32_t l : m_paths[w])
+            {
+                linkBytes[l] += 2.0 * (k - 1) / k * m;
+            }
+        }
+    }
+}
+
+} // namespace flow
+} // namespace ns3

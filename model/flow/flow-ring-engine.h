@@ -1,0 +1,208 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_RING_ENGINE_H
+#define FLOW_RING_ENGINE_H
+
+#include "flow-event-core.h"
+#include "flow-level-simulator.h"
+#include "flow-shared-job.h"
+#include "ns3/training-profile.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class TrainingScenario;
+
+namespace flow
+{
+
+/**
+ * Ring AllReduce, sync (000 Sec. 3.2.2): no downlink; every worker runs forward and backward on
+ * its own sampled step; gradients are fused into buckets in backward order; bucket b is reduced
+ * by a ring AllReduce of its M_b bytes taking 2(K-1)/K * M_b / r + 2(K-1) * d
+ * + (K-1)/K * M_b / reductionRate, where r is the rate the sharing model gives the K ring flows
+ * w -> w+1 on their fabric paths (the full NIC under AllReduceSharing on the star; less where
+ * ECMP puts two ring flows on one uplink) and d is the longest one-way path delay of a ring hop
+ * (2 link delays on the star). With G GPUs per node an intra-node reduce and broadcast
+ * (TrainingNetwork::GetIntraNodeHalfSeconds of M_b) come before and after the ring. Buckets are
+ * reduced one after another; the step ends when the last is done, and the next step's forward
+ * starts then. Nothing changes the ring flows' rates during a run, so the engine evaluates each
+ * step in one pass instead of through the event heap.
+ */
+class FlowRingEngine
+{
+  public:
+    /**
+     * \param in the run's inputs (the sharing model is asked once for the rate of the K ring
+     *        flows)
+     */
+    explicit FlowRingEngine(const EngineInputs& in);
+
+    /// Run every step.
+    void Run();
+
+    // ---- several jobs on one fabric (FlowJobSimulator, flow-ring-shared.cc) ----
+    // A ring that crosses a link another job uses: each bucket's transfer is its K ring flows in
+    // the shared rate computation instead of the closed form's one rate (SharedJob's calls).
+
+    /// SharedJob::BeginShared: the first step's buckets, its first ring transfer pending.
+    /// \param startTime when the workers begin (s) \param prioritySeq shared activation counter
+    /// \param links every job's flows per link (aggregation), or null \param id the ring's id
+    void BeginShared(double startTime, uint64_t* prioritySeq, SharedLinks* links, uint32_t id);
+    /// \return the next bucket's ring start or the current transfer's end (INF: none)
+    double NextEventTime() const;
+    /// Start the next bucket's ring transfer (K flows), or end the current one.
+    void HandleNext();
+    /// \param now the shared clock (s)
+    void SetNow(double now);
+    /// \return true when ring flows began or ended since the last CollectShared
+    bool IsDirty() const;
+    /// The K ring flows (weight 1 each) while a transfer runs.
+    /// \param flows where to append \param weights where to append their weights
+    void CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights);
+    /// The ring goes on at its slowest flow's rate. \param rates of CollectShared's flows
+    void ApplyShared(const double* rates);
+
+    /// \return whether every step ended (a shared run that stopped before: its ring had no rate)
+    bool IsDone() const
+    {
+        return m_shared.done;
+    }
+
+    /// A ring flow never folds a link into a cap: nothing to re-key. \param l link \param now time
+    void RekeyLink(uint32_t l, double now);
+
+    std::vector<double> linkBytes; //!< per directed link: bytes carried in the window
+    double ringRate{0};            //!< rate of the slowest ring flow (bytes/s); shared: lowest
+    double hopDelay{0};            //!< longest one-way delay of a ring hop (seconds)
+    uint64_t events{0};            //!< operations evaluated
+    uint64_t rateComputations{0};  //!< sharing-model calls
+    uint64_t sharingFlows{0};      //!< shared run: ring flows handed to the sharing model
+
+  private:
+    /// A closed gradient bucket.
+    struct Bucket
+    {
+        double bytes; //!< fused gradient bytes
+        double close; //!< when it closed
+    };
+
+    /**
+     * \brief Forward and backward of every worker from stepStart: when each layer's gradient is
+     * ready on the slowest worker (a bucket is reduced by all workers together).
+     * \param step step index
+     * \param stepStart when the step starts
+     */
+    void ComputeReady(uint32_t step, double stepStart);
+    /**
+     * \brief Tensor fusion (004 Sec. 2.2) with the packet level's rule, TensorFusion::FormBuckets.
+     */
+    void FormBuckets();
+    /**
+     * \brief Reduce the buckets one after another and record the ring transfers.
+     * \param step step index
+     * \param stepStart when the step started
+     * \return when the last bucket is reduced (the step's end)
+     */
+    double ReduceBuckets(uint32_t step, double stepStart);
+    /**
+     * \param m a bucket's bytes
+     * \param rate the ring flows' rate (INF: only the hop delays and the reduction)
+     * \return the ring AllReduce's time: 2(K-1)/K m / rate + 2(K-1) d + (K-1)/K m / reductionRate
+     */
+    double RingSeconds(double m, double rate) const;
+    /**
+     * \brief RingSeconds with --startJitter: the 2(K-1) rounds of K chunk transfers, each that
+     * starts on an idle connection after its random delay.
+     * \param step step index
+     * \param b bucket index
+     * \param m the bucket's bytes
+     * \param rate the ring flows' rate (INF: only the hop delays and the reduction)
+     * \return from the ring's start to the last chunk's arrival (s)
+     */
+    double JitteredRingSeconds(uint32_t step, std::size_t b, double m, double rate);
+    /**
+     * \param w worker
+     * \param step step index
+     * \param stepStart the step's start
+     * \return when w begins the step: its first step after its start jitter
+     */
+    double StepStartOf(uint32_t w, uint32_t step, double stepStart) const;
+    /**
+     * \brief A bucket's ring transfer is done: its transfer records and window bytes.
+     * \param step step index
+     * \param b bucket index
+     * \param ringStart when the ring began
+     * \param ringEnd when it ended
+     */
+    void RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd);
+    /**
+     * \brief Shared run: go on from the end of the last bucket: the next bucket's ring transfer
+     * (its start time is the next event), or the step's end and the next step.
+     */
+    void NextBucket();
+    /// Shared run: the current bucket's ring flows have sent their bytes.
+    void TransferDone();
+    /// Collective (FCFS) shared run: each link is presented once, by the first hop crossing it.
+    void ClaimLinks();
+    /// Shared run with aggregation: count the ring flows on their links (SharedLinks).
+    /// \param add they begin
+    void CountLinks(bool add);
+
+    /// The shared run's state (BeginShared).
+    struct Shared
+    {
+        uint64_t* seq{nullptr};      //!< activation counter shared by the jobs
+        SharedLinks* links{nullptr}; //!< every job's flows per link (aggregation), or null
+        uint32_t id{0};              //!< the ring's id in links
+        double now{0};               //!< the shared clock
+        uint32_t step{0};            //!< current step
+        double stepStart{0};         //!< when it began
+        std::size_t bucket{0};       //!< current bucket
+        double prevEnd{0};           //!< when the previous bucket (or the step start) ended
+        double intra{0};             //!< the current bucket's intra-node half (s)
+        double ringStart{0};         //!< when its ring transfer starts
+        bool transferring{false};    //!< its ring flows are active
+        double remaining{0};         //!< bytes each ring flow has left
+        double rate{0};              //!< the ring's rate: its slowest flow's (bytes/s)
+        bool rated{false};           //!< a rate was applied to this transfer
+        bool oneRate{true};          //!< the transfer kept one rate (closed form applies)
+        double last{0};              //!< time up to which remaining is accounted
+        double next{INF};            //!< the next event's time
+        uint64_t priority{0};        //!< activation order of ring flow 0 (flow w: + w)
+        bool dirty{false};           //!< flows began or ended since the last CollectFlows
+        bool done{false};            //!< every step ended
+    };
+
+    const TrainingProfile& m_profile;           //!< the DNN
+    const TrainingScenario& m_scenario;         //!< the scenario
+    FlowLevelSimulator::Options m_options;      //!< run options
+    TrainingResult& m_result;                   //!< records go here
+    TrainingProfile::StepTimes m_mean;          //!< the mean step
+    std::vector<std::vector<uint32_t>> m_paths; //!< per worker w: the links of ring flow w -> w+1
+    std::vector<uint64_t> m_layerBytes;         //!< per layer: parameter bytes
+    std::vector<double> m_ready;                //!< per layer: gradient ready on every worker
+    std::vector<Bucket> m_buckets;              //!< this step's buckets
+    double m_flowCap;                           //!< per-flow cap (bytes/s)
+    const SharingModel& m_sharing;              //!< the sharing model
+    /// FCFS shared run: the ring's hops arrive together and take their turn as one (else a hop
+    /// that finds its link taken by an earlier hop of the same ring would wait for it forever)
+    bool m_collective{false};
+    std::vector<std::vector<uint32_t>> m_claimed; //!< collective: per hop, links no earlier hop has
+    std::vector<double> m_multiplicity; //!< collective: per hop, most hops on one of its links
+    Shared m_shared;                    //!< shared run's state
+    StartJitter m_jitter;               //!< --startJitter's delays
+    std::vector<double> m_sent;         //!< jitter scratch: per worker, its last chunk sent
+    std::vector<double> m_arrived;      //!< jitter scratch: per worker, that chunk's arrival
+    std::vector<double> m_nextArrived;  //!< jitter scratch: the round being computed
+};
+
+} // namespace flow
+} // namespace ns3
+
+#endif /* FLOW_RING_ENGINE_H */

@@ -1,0 +1,367 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ring-allreduce-application.h"
+
+#include "training-app-attributes.h"
+#include "ns3/training-scenario.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-small-queues.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RingAllReduceApplication");
+
+NS_OBJECT_ENSURE_REGISTERED(RingAllReduceApplication);
+
+TypeId
+RingAllReduceApplication::AddFusionAttributes(TypeId tid)
+{
+    const TrainingScenario d; // the defaults are the scenario's
+    return tid
+        .AddAttribute("BucketBytes",
+                      "Fusion threshold Q in bytes (0: one bucket per layer; 2^64-1: one "
+                      "bucket)",
+                      UintegerValue(d.bucketBytes),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_bucketBytes),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("FirstBucketBytes",
+                      "Size of the first bucket in bytes (0: BucketBytes)",
+                      UintegerValue(d.firstBucketBytes),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_firstBucket),
+                      MakeUintegerChecker<uint64_t>())
+        .AddAttribute("FusionTimeout",
+                      "A bucket also closes this long after its first gradient was ready "
+                      "(0: never)",
+                      TimeValue(d.fusionTimeout),
+                      MakeTimeAccessor(&RingAllReduceApplication::m_fusionTimeout),
+                      MakeTimeChecker(Seconds(0)))
+        .AddAttribute("ReductionRate",
+                      "Bytes per second of reducing a received reduce-scatter chunk "
+                      "(0: free)",
+                      DoubleValue(d.reductionRate),
+                      MakeDoubleAccessor(&RingAllReduceApplication::m_reductionRate),
+                      MakeDoubleChecker<double>(0));
+}
+
+TypeId
+RingAllReduceApplication::GetTypeId()
+{
+    static TypeId tid
+        = AddWorkerHostAttributes(
+              AddFusionAttributes(TypeId("ns3::RingAllReduceApplication")
+                                      .SetParent<Application>()
+                                      .SetGroupName("DistributedTraining")
+                                      .AddConstructor<RingAllReduceApplication>()),
+              &RingAllReduceApplication::m_gpusPerNode,
+              &RingAllReduceApplication::m_intraBandwidth,
+              &RingAllReduceApplication::m_intraLatency,
+              &RingAllReduceApplication::m_startJitter)
+              .AddAttribute("WorkerIndex",
+                            "Index w of this worker in the ring",
+                            UintegerValue(0),
+                            MakeUintegerAccessor(&RingAllReduceApplication::m_index),
+                            MakeUintegerChecker<uint32_t>())
+              .AddAttribute("Workers",
+                            "Number of workers (nodes) K in the ring",
+                            UintegerValue(1),
+                            MakeUintegerAccessor(&RingAllReduceApplication::m_workers),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Port",
+                            "TCP port every worker listens on for its predecessor",
+                            UintegerValue(5000),
+                            MakeUintegerAccessor(&RingAllReduceApplication::m_port),
+                            MakeUintegerChecker<uint16_t>(1))
+              .AddAttribute("Steps",
+                            "Training steps to run",
+                            UintegerValue(TrainingScenario().steps),
+                            MakeUintegerAccessor(&RingAllReduceApplication::m_steps),
+                            MakeUintegerChecker<uint32_t>(1))
+              .AddAttribute("Overlap",
+                            "Start a bucket's AllReduce as soon as it is closed, while backward "
+                            "continues (else after the whole backward)",
+                            BooleanValue(false),
+                            MakeBooleanAccessor(&RingAllReduceApplication::m_overlap),
+                            MakeBooleanChecker())
+              .AddAttribute("ComputeScale",
+                            "Multiplier of this worker's forward and backward times",
+                            DoubleValue(1.0),
+                            MakeDoubleAccessor(&RingAllReduceApplication::m_scale),
+                            MakeDoubleChecker<double>(1e-6, 1e6))
+              .AddAttribute("SampleSteps",
+                            "Draw each step's times from the profile's recorded steps (with "
+                            "replacement); else use the per-layer means",
+                            BooleanValue(true),
+                            MakeBooleanAccessor(&RingAllReduceApplication::m_sampleSteps),
+                            MakeBooleanChecker())
+              .AddTraceSource("StepCompleted",
+                              "A step ended (every bucket reduced at this worker)",
+                              MakeTraceSourceAccessor(&RingAllReduceApplication::m_stepTrace),
+                              "ns3::RingAllReduceApplication::StepTracedCallback")
+              .AddTraceSource("TransferCompleted",
+                              "A ring chunk from the predecessor arrived completely",
+                              MakeTraceSourceAccessor(&RingAllReduceApplication::m_transferTrace),
+                              "ns3::RingAllReduceApplication::TransferTracedCallback")
+              .AddTraceSource("BucketReduced",
+                              "A bucket's AllReduce (and intra-node broadcast) finished here",
+                              MakeTraceSourceAccessor(&RingAllReduceApplication::m_bucketTrace),
+                              "ns3::RingAllReduceApplication::BucketTracedCallback")
+              .AddTraceSource("SocketOpened",
+                              "A TCP socket carrying tensors was opened (created to connect, or "
+                              "accepted): trace its "
+                              "TCP trace sources from here (CongestionMonitor does)",
+                              MakeTraceSourceAccessor(&RingAllReduceApplication::m_socketTrace),
+                              "ns3::TensorConnection::SocketTracedCallback");
+    // The attribute every training application has (training-app-attributes.h).
+    static const TypeId withSocket
+        = AddSocketAttributes(tid,
+                              &RingAllReduceApplication::m_tcpSmallQueues,
+                              &RingAllReduceApplication::m_sendBuffer,
+                              &RingAllReduceApplication::m_receiveBuffer);
+    return withSocket;
+}
+
+RingAllReduceApplication::RingAllReduceApplication()
+    : m_index(0),
+      m_workers(1),
+      m_port(5000),
+      m_steps(TrainingScenario().steps),
+      m_overlap(false),
+      m_scale(1.0),
+      m_sampleSteps(true),
+      m_bucketBytes(0),
+      m_firstBucket(0),
+      m_fusionTimeout(Seconds(0)),
+      m_reductionRate(0),
+      m_gpusPerNode(1),
+      m_intraBandwidth("300Gbps"),
+      m_intraLatency(MicroSeconds(5))
+{
+    NS_LOG_FUNCTION(this);
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+RingAllReduceApplication::~RingAllReduceApplication()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+RingAllReduceApplication::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_protocol)
+    {
+        m_protocol->Stop(); // its pending compute and delay events do nothing from now on
+    }
+    if (m_next)
+    {
+        m_next->Dispose();
+        m_next = nullptr;
+    }
+    if (m_prev)
+    {
+        m_prev->Dispose();
+        m_prev = nullptr;
+    }
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        m_listener = nullptr;
+    }
+    m_rng = nullptr;
+    m_profile.reset();
+    Application::DoDispose();
+}
+
+void
+RingAllReduceApplication::SetModel(std::shared_ptr<const TrainingProfile> profile,
+                                   Ipv4Address successor)
+{
+    NS_LOG_FUNCTION(this << successor);
+    m_profile = profile;
+    m_successor = successor;
+}
+
+int64_t
+RingAllReduceApplication::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+uint32_t
+RingAllReduceApplication::GetStepsCompleted() const
+{
+    return m_protocol ? m_protocol->GetStepsCompleted() : 0;
+}
+
+const std::vector<RingAllReduceApplication::Bucket>&
+RingAllReduceApplication::GetBuckets() const
+{
+    static const std::vector<Bucket> none;
+    return m_protocol ? m_protocol->GetBuckets() : none;
+}
+
+uint64_t
+RingAllReduceApplication::GetPayloadBytesSent() const
+{
+    return m_next ? m_next->GetPayloadBytesSent() : 0;
+}
+
+uint64_t
+RingAllReduceApplication::GetPayloadBytesReceived() const
+{
+    return m_prev ? m_prev->GetPayloadBytesReceived() : 0;
+}
+
+uint64_t
+RingAllReduceApplication::GetDuplicateChunks() const
+{
+    return m_protocol ? m_protocol->GetDuplicateChunks() : 0;
+}
+
+void
+RingAllReduceApplication::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(!m_profile, "RingAllReduceApplication: SetModel() first");
+    NS_ABORT_MSG_IF(m_index >= m_workers,
+                    "RingAllReduceApplication: WorkerIndex " << m_index << " >= Workers "
+                                                             << m_workers);
+    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
+    config.timing = WorkerTiming::Make(m_scale, m_gpusPerNode, m_intraBandwidth, m_intraLatency);
+    const RingAllReduceProtocol::RingConfig ring{m_workers,
+                                                 m_bucketBytes,
+                                                 m_firstBucket,
+                                                 m_fusionTimeout,
+                                                 m_reductionRate};
+    ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
+    m_protocol = std::make_unique<RingAllReduceProtocol>(transport, m_profile, config, ring, m_rng);
+    if (m_workers == 1)
+    {
+        m_protocol->MaybeStart(); // no network
+        return;
+    }
+    m_listener = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                       m_tcpSmallQueues,
+                                                       m_sendBuffer,
+                                                       m_receiveBuffer);
+    if (m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0)
+    {
+        NS_FATAL_ERROR("RingAllReduceApplication: cannot bind port " << m_port);
+    }
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(
+        MakeCallback(&RingAllReduceApplication::HandleConnectionRequest, this),
+        MakeCallback(&RingAllReduceApplication::HandleAccept, this));
+
+    Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
+                                                          m_tcpSmallQueues,
+                                                          m_sendBuffer,
+                                                          m_receiveBuffer);
+    s->Bind();
+    s->SetConnectCallback(MakeCallback(&RingAllReduceApplication::HandleConnected, this),
+                          MakeCallback(&RingAllReduceApplication::HandleConnectionFailed, this));
+    m_next = CreateObject<TensorConnection>();
+    // Nothing comes back on the connection to the successor.
+    m_next->Attach(s, 0, MakeNullCallback<void, Ptr<TensorConnection>, const TensorChunkHeader&>());
+    m_next->SetStartJitter(m_startJitter, m_rng);
+    m_socketTrace(s);
+    s->Connect(InetSocketAddress(m_successor, m_port));
+}
+
+void
+RingAllReduceApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_protocol)
+    {
+        m_protocol->Stop();
+    }
+    if (m_next)
+    {
+        m_next->GetSocket()->Close();
+    }
+    if (m_prev)
+    {
+        m_prev->GetSocket()->Close();
+    }
+    if (m_listener)
+    {
+        m_listener->Close();
+    }
+}
+
+bool
+RingAllReduceApplication::HandleConnectionRequest(Ptr<Socket> /* socket */,
+                                                  const Address& /* from */)
+{
+    return !m_prev; // only the predecessor connects, once
+}
+
+void
+RingAllReduceApplication::HandleAccept(Ptr<Socket> socket, const Address& from)
+{
+    NS_LOG_FUNCTION(this << socket << from);
+    m_prev = CreateObject<TensorConnection>();
+    m_prev->Attach(socket, 0, MakeCallback(&RingAllReduceApplication::HandleChunk, this));
+    m_socketTrace(socket);
+    m_protocol->PredecessorUp();
+}
+
+void
+RingAllReduceApplication::HandleConnected(Ptr<Socket> socket)
+{
+    NS_LOG_FUNCTION(this << socket);
+    m_protocol->SuccessorUp();
+}
+
+void
+RingAllReduceApplication::HandleConnectionFailed(Ptr<Socket> /* socket */)
+{
+    NS_FATAL_ERROR("ring worker " << m_index << ": connection to its successor failed");
+}
+
+void
+RingAllReduceApplication::HandleChunk(Ptr<TensorConnection> /* connection */,
+                                      const TensorChunkHeader& header)
+{
+    m_protocol->Receive(header);
+}
+
+TensorSink&
+RingAllReduceApplication::GetPeer(uint32_t /* peer */)
+{
+    return *m_next;
+}
+
+void
+RingAllReduceApplication::TransferCompleted(const TrainingResult::TransferRecord& record)
+{
+    m_transferTrace(record);
+}
+
+void
+RingAllReduceApplication::StepCompleted(const TrainingResult::StepRecord& record)
+{
+    m_stepTrace(record);
+}
+
+void
+RingAllReduceApplication::BucketCompleted(const BucketRecord& r)
+{
+    m_bucketTrace(r.worker, r.step, r.bucket, r.ringStart, r.ringEnd, r.chunks, r.bytes);
+}
+
+} // namespace ns3

@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RING_ALLREDUCE_PROTOCOL_H
+#define RING_ALLREDUCE_PROTOCOL_H
+
+#include "ns3/tensor-fusion.h"
+#include "training-protocol.h"
+
+#include <map>
+#include <memory>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup distributed-training
+ * \brief One node of ring AllReduce, independent of the transport: forward, backward, buckets
+ * formed by TensorFusion::FormBuckets and closed by size or the fusion timeout, one bucket at a
+ * time (from the first closed during backward with overlap, after backward without), the
+ * intra-node reduce before and broadcast after (GPUs per node > 1), and the ring schedule: 2(K-1)
+ * rounds to the successor, round r carrying chunk (w - r) mod K, a reduce-scatter round's chunk
+ * reduced (ReductionRate) before it is forwarded.
+ *
+ * RingAllReduceApplication carries it over ns-3 TCP, LinuxRingNode over kernel TCP.
+ */
+class RingAllReduceProtocol
+{
+  public:
+    /// The ring and its tensor fusion.
+    struct RingConfig
+    {
+        uint32_t workers{1};     //!< K
+        uint64_t bucketBytes{0}; //!< Q
+        uint64_t firstBucket{0}; //!< first bucket size (0: Q)
+        Time fusionTimeout;      //!< fusion timeout (0: none)
+        double reductionRate{0}; //!< bytes/s of reducing a received chunk (0: free)
+
+        /**
+         * \param s a scenario
+         * \return its ring
+         */
+        static RingConfig FromScenario(const TrainingScenario& s);
+    };
+
+    /**
+     * \param transport clock, timer and the connection to the successor (peer 0)
+     * \param profile the DNN
+     * \param config this node (index: its position w)
+     * \param ring the ring
+     * \param rng the stream of step sampling and of the start jitter
+     */
+    RingAllReduceProtocol(ProtocolTransport& transport,
+                          std::shared_ptr<const TrainingProfile> profile,
+                          const WorkerConfig& config,
+                          const RingConfig& ring,
+                          Ptr<UniformRandomVariable> rng);
+    ~RingAllReduceProtocol();
+    RingAllReduceProtocol(const RingAllReduceProtocol&) = delete;
+    RingAllReduceProtocol& operator=(const RingAllReduceProtocol&) = delete;
+
+    /// The connection to the successor is up.
+    void SuccessorUp();
+    /// The predecessor connected.
+    void PredecessorUp();
+    /// Start the steps once both neighbours are connected (at once with K = 1).
+    void MaybeStart();
+    /**
+     * \brief Handle one chunk of a ring message from the predecessor.
+     * \param header the message
+     */
+    void Receive(const TensorChunkHeader& header);
+    /// Stop: ignore what arrives and what was scheduled (the application stopped).
+    void Stop();
+    /** \return the buckets */
+    const std::vector<TensorFusion::Bucket>& GetBuckets() const;
+    /** \return steps completed */
+    uint32_t GetStepsCompleted() const;
+    /** \return chunks received more than once */
+    uint64_t GetDuplicateChunks() const;
+    /**
+     * \param bucketBytes a bucket's size M
+     * \param workers K
+     * \param chunk chunk index c
+     * \return bytes of chunk c: M / K, the last one the rest
+     */
+    static uint64_t ChunkBytes(uint64_t bucketBytes, uint32_t workers, uint32_t chunk);
+    /**
+     * \param index position w
+     * \param workers K
+     * \param round round r (0 .. 2(K-1)-1)
+     * \return the chunk node w sends in round r: (w - r) mod K
+     */
+    static uint32_t ChunkOfRound(uint32_t index, uint32_t workers, uint32_t round);
+
+  private:
+    /// (step, bucket, round) of a chunk.
+    using ChunkKey = std::tuple<uint32_t, uint32_t, uint32_t>;
+
+    /**
+     * \brief Schedule fn, skipped if the node stopped first (a cancelled event).
+     * \param delay the delay
+     * \param fn what to run
+     */
+    void ScheduleWhileRunning(const Time& delay, void (RingAllReduceProtocol::*fn)());
+    /// Begin step m_step: draw its times and run forward.
+    void StartStep();
+    /// The whole forward finished.
+    void ForwardDone();
+    /// Run the backward of layer m_nextBackward.
+    void ScheduleBackward();
+    /// A backward layer finished.
+    void BackwardDone();
+    /**
+     * \param step the step
+     * \param bucket a bucket that closed (by size or timeout)
+     */
+    void BucketClosed(uint32_t step, uint32_t bucket);
+    /// Start the next bucket if allowed.
+    void TryStartBucket();
+    /**
+     * \brief Run next after the current bucket's intra-node reduce or broadcast (at once with one
+     * GPU per node).
+     * \param next what follows
+     */
+    void AfterIntraNode(void (RingAllReduceProtocol::*next)());
+    /// Start the inter-node ring of the current bucket.
+    void StartRing();
+    /// Send what can be sent.
+    void Advance();
+    /// The reduction before a forward finished.
+    void ReductionDone();
+    /** \param round send this round's chunk */
+    void SendRound(uint32_t round);
+    /// The current bucket's ring finished.
+    void RingDone();
+    /// The current bucket finished (after the intra-node broadcast).
+    void BucketDone();
+
+    ProtocolTransport& m_transport;                   //!< clock, timer, connection
+    std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN
+    WorkerConfig m_config;                            //!< this node
+    RingConfig m_ring;                                //!< the ring
+    Ptr<UniformRandomVariable> m_rng;                 //!< step sampling
+    TrainingProfile::StepTimes m_mean;                //!< mean step, when not sampling
+    std::vector<TensorFusion::Bucket> m_buckets;      //!< bucket membership
+    std::vector<uint32_t> m_bucketOfLayer;            //!< bucket index of each layer
+    bool m_nextUp{false};                             //!< connection to the successor is up
+    bool m_prevUp{false};                             //!< the predecessor connected
+    bool m_started{false};                            //!< step 0 began
+    /// Not stopped; shared with the scheduled events, which outlive a destroyed node
+    std::shared_ptr<bool> m_running{std::make_shared<bool>(true)};
+    uint32_t m_step{0};                     //!< current step
+    StepDraw m_draw;                        //!< this step's times
+    Time m_stepStart;                       //!< when the step began
+    int64_t m_nextBackward{-1};             //!< next layer to run backward
+    bool m_backwardDone{false};             //!< the whole backward of the step is done
+    std::vector<Time> m_firstReady;         //!< per bucket: when its first gradient was ready
+    std::vector<bool> m_closed;             //!< per bucket: closed in this step
+    uint32_t m_nextBucket{0};               //!< next bucket to reduce
+    bool m_bucketBusy{false};               //!< a bucket is being reduced
+    bool m_ringActive{false};               //!< the inter-node ring of the bucket is running
+    bool m_reducing{false};                 //!< waiting for a reduction delay
+    uint32_t m_nextRound{0};                //!< next round to send
+    Time m_ringStart;                       //!< when the current bucket's ring began
+    Time m_ringEnd;                         //!< when the current bucket's last chunk arrived
+    std::map<ChunkKey, uint64_t> m_partial; //!< payload received of incomplete chunks
+    /// complete chunks: times received, bytes
+    std::map<ChunkKey, std::pair<uint32_t, uint64_t>> m_arrived;
+    uint64_t m_duplicates{0}; //!< chunks received twice
+    uint32_t m_completed{0};  //!< steps completed
+};
+
+} // namespace ns3
+
+#endif /* RING_ALLREDUCE_PROTOCOL_H */

@@ -62,6 +62,7 @@ def build(bld):
         'model/analytic/osf-model.cc',
         'model/core/output-file.cc',
         'model/packet/parameter-server-application.cc',
+        'model/protocol/allreduce-schedule.cc',
         'model/protocol/ps-server-protocol.cc',
         'model/protocol/ps-worker-protocol.cc',
         'model/protocol/training-protocol.cc',
@@ -94,6 +95,7 @@ def build(bld):
 
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
+        'test/allreduce-schedule-test-suite.cc',
         'test/analytic-backend-test-suite.cc',
         'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
@@ -172,6 +174,7 @@ def build(bld):
         'model/analytic/osf-model.h',
         'model/core/output-file.h',
         'model/packet/parameter-server-application.h',
+        'model/protocol/allreduce-schedule.h',
         'model/protocol/ps-server-protocol.h',
         'model/protocol/ps-worker-protocol.h',
         'model/protocol/training-protocol.h',

@@ -217,12 +217,14 @@ class ReplaceAppendTestCase : public TestCase
  * full disk fails with ENOSPC) is an error naming the option and the file; the old file and
  * an appended-to file are unchanged, no temporary file is left. Then the same file names
  * compared as files: through a link, "./" and a file not yet written.
+ *
+ * A failing write is an error and changes nothing; same file by inode or path.
  */
 class WriteErrorTestCase : public TestCase
 {
   public:
     WriteErrorTestCase()
-        : TestCase("a failing write is an error and changes nothing; same file by inode or path")
+        : TestCase("a failing write is an error and changes nothing, same file detected")
     {
     }
 

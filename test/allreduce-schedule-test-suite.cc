@@ -241,7 +241,7 @@ class BytesPerNodeTestCase : public TestCase
 {
   public:
     BytesPerNodeTestCase()
-        : TestCase("bytes and messages per node match the algorithms' counts")
+        : TestCase("bytes and messages per node match the algorithms counts")
     {
     }
 
@@ -301,7 +301,7 @@ class TwoTreesTestCase : public TestCase
 {
   public:
     TwoTreesTestCase()
-        : TestCase("the double binary tree: two spanning trees, inner nodes in one only")
+        : TestCase("the double binary tree, two spanning trees, inner nodes in one only")
     {
     }
 
@@ -360,7 +360,7 @@ class NamesAndLimitsTestCase : public TestCase
 {
   public:
     NamesAndLimitsTestCase()
-        : TestCase("collective names round-trip; zero workers, bytes or chunk refused")
+        : TestCase("collective names round-trip, zero workers, bytes or chunk refused")
     {
     }
 

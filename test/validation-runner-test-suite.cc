@@ -115,7 +115,7 @@ class ResultRowsTestCase : public TestCase
 {
   public:
     ResultRowsTestCase()
-        : TestCase("a relabelled job gives its first result, 25 % above the reference")
+        : TestCase("a relabelled job gives its first result, 25 percent above the reference")
     {
     }
 

@@ -85,6 +85,7 @@ def build(bld):
         'model/core/training-profile.cc',
         'model/core/training-result.cc',
         'model/core/training-scenario.cc',
+        'model/core/unit-parser.cc',
         'model/packet/training-worker-application.cc',
         'model/analytic/yan-performance-model.cc',
     ]
@@ -146,6 +147,7 @@ def build(bld):
         'helper/options/scenario-options.h',
         'helper/study/sweep-engine.h',
         'helper/report/progress-reporter.h',
+        'helper/report/run-context.h',
         'helper/backends/training-backend.h',
         'helper/packet/training-cluster-helper.h',
         'helper/jobs/training-job-set.h',
@@ -198,6 +200,7 @@ def build(bld):
         'model/core/training-profile.h',
         'model/core/training-result.h',
         'model/core/training-scenario.h',
+        'model/core/unit-parser.h',
         'model/packet/training-worker-application.h',
         'model/analytic/yan-performance-model.h',
     ]

@@ -34,6 +34,7 @@
 #include "ns3/distributed-training-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/program-options.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <chrono>
@@ -110,7 +111,7 @@ using TS = TrainingScenario;
 Time
 NonNegativeTime(const std::string& option, const std::string& text)
 {
-    Time t = text == "0" ? Seconds(0) : TS::ParseTime(option, text);
+    Time t = text == "0" ? Seconds(0) : UnitParser::ParseTime(option, text);
     if (t.IsStrictlyNegative())
     {
         throw TrainingInputError(option + ": negative time '" + text + "' (expected >= 0)");
@@ -155,7 +156,7 @@ AddTcpOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.delayedAck = S::ParseBool(n, v);
+                      o.delayedAck = UnitParser::ParseBool(n, v);
                   }},
                  {"bufferAutotuning",
                   "false",
@@ -163,7 +164,7 @@ AddTcpOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.autotuning = S::ParseBool(n, v);
+                      o.autotuning = UnitParser::ParseBool(n, v);
                   }},
              });
 }
@@ -180,7 +181,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.flows = S::ParseUnsigned(n, v, 1, 64);
+                      o.flows = UnitParser::ParseUnsigned(n, v, 1, 64);
                   }},
                  {"size",
                   "0",
@@ -188,7 +189,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.size = S::ParseBytes(n, v);
+                      o.size = UnitParser::ParseBytes(n, v);
                       if (o.size > 1000000000000ULL)
                       {
                           throw TrainingInputError(n + ": '" + v
@@ -201,7 +202,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.sizeBdp = S::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
+                      o.sizeBdp = UnitParser::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
                   }},
                  {"stagger",
                   "0s",
@@ -226,7 +227,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.seed = S::ParseUnsigned(n, v, 1, UINT32_MAX);
+                      o.seed = UnitParser::ParseUnsigned(n, v, 1, UINT32_MAX);
                   }},
              });
 }
@@ -243,7 +244,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.rate = TS::ParseDataRate(n, v);
+                      o.rate = UnitParser::ParseDataRate(n, v);
                   }},
                  {"cap",
                   "0",
@@ -251,7 +252,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.cap = v == "0" ? DataRate(0) : TS::ParseDataRate(n, v);
+                      o.cap = v == "0" ? DataRate(0) : UnitParser::ParseDataRate(n, v);
                   }},
                  {"delay",
                   "10us",
@@ -267,7 +268,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      TS::ParseQueueSize(n, v);
+                      UnitParser::ParseQueueSize(n, v);
                       o.queue = v;
                   }},
                  {"hostQueue",
@@ -278,7 +279,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   {
                       if (!v.empty())
                       {
-                          TS::ParseQueueSize(n, v);
+                          UnitParser::ParseQueueSize(n, v);
                       }
                       o.hostQueue = v;
                   }},
@@ -288,7 +289,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.mtu = S::ParseUnsigned(n, v, 576, 9000);
+                      o.mtu = UnitParser::ParseUnsigned(n, v, 576, 9000);
                   }},
              });
 }
@@ -306,7 +307,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.sharedQueue = S::ParseBool(n, v);
+                      o.sharedQueue = UnitParser::ParseBool(n, v);
                   }},
                  {"tcpSmallQueues",
                   "false",
@@ -315,7 +316,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.smallQueues = S::ParseBool(n, v);
+                      o.smallQueues = UnitParser::ParseBool(n, v);
                   }},
                  {"stack",
                   "ns3",
@@ -346,7 +347,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.dilation = S::ParseReal(n, v, 1, 1000, "a factor from 1 to 1000");
+                      o.dilation = UnitParser::ParseReal(n, v, 1, 1000, "a factor from 1 to 1000");
                   }},
              });
 }
@@ -372,7 +373,7 @@ AddOutputOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.baseline = S::ParseBool(n, v);
+                      o.baseline = UnitParser::ParseBool(n, v);
                   }},
                  {"maxSimTime",
                   "0s",

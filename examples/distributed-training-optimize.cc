@@ -153,108 +153,6 @@ OptionTable(Options& o)
     return cmd;
 }
 
-/// \return "thr [lo, hi] #rank" of one rung, or "-"
-std::string
-Cell(const OptimizerEstimate& e)
-{
-    if (!e.done)
-    {
-        return "-";
-    }
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.0f [%.0f,%.0f] #%u", e.throughput, e.low, e.high, e.rank);
-    return buf;
-}
-
-/// Print the ranked table.
-void
-PrintTable(const ConfigurationOptimizer::Outcome& out, double samples, std::size_t rows)
-{
-    std::printf("%4s  %-22s %-26s %-26s %-26s %9s %6s\n",
-                "rank",
-                "configuration",
-                "analytic samples/s",
-                "flow samples/s",
-                "packet samples/s",
-                "epoch min",
-                "stale");
-    for (std::size_t i = 0; i < out.rows.size() && i < rows; ++i)
-    {
-        const auto& r = out.rows[i];
-        const OptimizerEstimate& top = r.rungs[std::max(r.Top(), 0)];
-        std::printf("%4zu  %-22s %-26s %-26s %-26s %9.1f ",
-                    i + 1,
-                    r.candidate.Label().c_str(),
-                    Cell(r.rungs[0]).c_str(),
-                    Cell(r.rungs[1]).c_str(),
-                    Cell(r.rungs[2]).c_str(),
-                    top.done ? samples / top.throughput / 60 : 0.0);
-        top.staleness >= 0 ? std::printf("%6.1f\n", top.staleness) : std::printf("%6s\n", "-");
-    }
-    for (int k = 0; k < 3; ++k)
-    {
-        std::printf("%s rung: %u runs, %.2f s wall\n",
-                    ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(k)).c_str(),
-                    out.rungRuns[k],
-                    out.rungWall[k]);
-    }
-    std::printf("ranking %s; %u configurations refused by the scenario\n",
-                out.settled ? "settled (the winner's lower bound beats every other interval)"
-                            : "not settled (intervals overlap: confirm more finalists)",
-                out.skipped);
-    for (const std::string& n : out.notes)
-    {
-        std::printf("note: %s\n", n.c_str());
-    }
-}
-
-} // namespace
-
-namespace
-{
-
-/// Write the space (best estimate of each configuration) as CSV and a Fig. 15-style script.
-void
-WriteSpace(const ConfigurationOptimizer::Outcome& out, double samples, const std::string& csv)
-{
-    std::ofstream f(csv);
-    if (!f)
-    {
-        throw TrainingInputError("--spaceCsv: cannot write '" + csv + "'");
-    }
-    f << "label,family,workers,servers,bucket_bytes,overlap,backend,throughput,low,high,"
-         "epoch_min\n";
-    for (const auto& r : out.rows)
-    {
-        const int t = r.Top();
-        if (t < 0)
-        {
-            continue;
-        }
-        const auto& c = r.candidate;
-        const OptimizerEstimate& e = r.rungs[t];
-        const int family = c.Class().rfind("ring", 0) == 0     ? 2
-                           : c.mode == TrainingScenario::ASYNC ? 1
-                                                               : 0;
-        f << c.Label() << "," << family << "," << c.workers << "," << c.servers << ","
-          << c.bucketBytes << "," << c.overlap << ","
-          << ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(t)) << ","
-          << e.throughput << "," << e.low << "," << e.high << "," << samples / e.throughput / 60
-          << "\n";
-    }
-    std::ofstream gp(csv + ".gp");
-    gp << "# The search space in the style of 002 Fig. 15: x = K, y = P (ring: 0), point size\n"
-       << "# and colour the epoch time of each configuration's highest-rung estimate.\n"
-       << "set terminal pngcairo size 900,600\nset output '" << csv << ".png'\n"
-       << "set datafile separator ','\nset xlabel 'workers K'\nset ylabel 'servers P (ring: 0)'\n"
-       << "set cblabel 'epoch (min)'\nset palette rgbformulae 33,13,10\nset key outside\n"
-       << "set offsets 0.5,0.5,0.5,0.5\n"
-       << "plot for [fam=0:2] '" << csv
-       << "' every ::1 using ($2==fam?$3+0.2*$6-0.1+0.1*fam:1/0):4:"
-       << "(1+$11/20):11 with points pt (fam==0?7:fam==1?5:9) ps variable palette "
-       << "title (fam==0?'ps-sync':fam==1?'ps-async':'ring')\n";
-}
-
 } // namespace
 
 int
@@ -293,7 +191,7 @@ main(int argc, char* argv[])
                         profile.GetModel().c_str(),
                         out.rows.size(),
                         o.space.machines);
-            PrintTable(out, o.samples, 25);
+            std::fputs(OptimizerReport::FormatTable(out, o.samples, 25).c_str(), stdout);
             if (!o.json.empty())
             {
                 std::ofstream f(o.json);
@@ -304,7 +202,13 @@ main(int argc, char* argv[])
             }
             if (!o.spaceCsv.empty())
             {
-                WriteSpace(out, o.samples, o.spaceCsv);
+                std::ofstream f(o.spaceCsv);
+                if (!f)
+                {
+                    throw TrainingInputError("--spaceCsv: cannot write '" + o.spaceCsv + "'");
+                }
+                f << OptimizerReport::SpaceCsv(out, o.samples);
+                std::ofstream(o.spaceCsv + ".gp") << OptimizerReport::SpaceScript(o.spaceCsv);
             }
         });
 }

@@ -99,13 +99,16 @@ CountResult(uint32_t* count, const TrainingResult& /* result */)
 /**
  * \ingroup distributed-training
  * Sync PS through the backend.
+ *
+ * Backend: sync PS gives sync-eq7..10 and ps-read-worst and -best with K x batch over T worked by
+ * hand (K = 1, 2, 4) and M, B, T_F, T_B, T_S in the inputs.
  */
 class BackendSyncPsTestCase : public TestCase
 {
   public:
     BackendSyncPsTestCase()
-        : TestCase("backend: sync PS gives sync-eq7..10 and ps-read-worst and -best with K x batch "
-                   "over T worked by hand (K = 1, 2, 4) and M, B, T_F, T_B, T_S in the inputs")
+        : TestCase(
+            "analytic backend, sync PS, K = 1, 2, 4, matches Eq. (7)-(10) and the PS read bounds")
     {
     }
 
@@ -172,14 +175,15 @@ class BackendSyncPsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Async PS through the backend.
+ *
+ * Backend: async PS gives mva-fcfs, -ps, -hybrid, -hybrid-overlap and Cynthia with hand-worked
+ * throughput for K = 1 and 2 (rho^FCFS above 0.6 picks PS).
  */
 class BackendAsyncPsTestCase : public TestCase
 {
   public:
     BackendAsyncPsTestCase()
-        : TestCase(
-            "backend: async PS gives mva-fcfs, -ps, -hybrid, -hybrid-overlap and Cynthia with "
-            "hand-worked throughput for K = 1 and 2 (rho^FCFS above 0.6 picks PS)")
+        : TestCase("analytic backend, async PS, K = 1, 2, matches MVA FCFS, PS, hybrid and Cynthia")
     {
     }
 
@@ -254,13 +258,15 @@ class BackendAsyncPsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Ring AllReduce through the backend.
+ *
+ * Backend: ring gives ring-eq11, stash, csf, osf, osf-adafusion (and osf-fusion with a bucket size)
+ * with hand-worked step times for K = 4.
  */
 class BackendRingTestCase : public TestCase
 {
   public:
     BackendRingTestCase()
-        : TestCase("backend: ring gives ring-eq11, stash, csf, osf, osf-adafusion (and "
-                   "osf-fusion with a bucket size) with hand-worked step times for K = 4")
+        : TestCase("analytic backend, ring, K = 4, matches Eq. (11), STASH, CSF, OSF and fusion")
     {
     }
 
@@ -347,14 +353,16 @@ class BackendRingTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Heterogeneous workers, per-flow caps, multi-GPU nodes.
+ *
+ * Backend: sync waits for the slowest worker, async solves per-worker classes, a 10 Gbps flow cap
+ * on 25 Gbps NICs limits one transfer, and G GPUs per node add an intra-node AllReduce and G
+ * batches.
  */
 class BackendClusterTestCase : public TestCase
 {
   public:
     BackendClusterTestCase()
-        : TestCase("backend: sync waits for the slowest worker, async solves per-worker "
-                   "classes, a 10 Gbps flow cap on 25 Gbps NICs limits one transfer, and G GPUs "
-                   "per node add an intra-node AllReduce and G batches")
+        : TestCase("analytic backend handles slow workers, flow caps and GPUs per node")
     {
     }
 
@@ -426,13 +434,15 @@ class BackendClusterTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Attributes: exact/approximate switch, trace source.
+ *
+ * Backend: exact MVA up to 2^ExactMvaMaxWorkers populations then approximate, MvaMethod forces
+ * either, and the Result trace fires per result.
  */
 class BackendAttributesTestCase : public TestCase
 {
   public:
     BackendAttributesTestCase()
-        : TestCase("backend: exact MVA up to 2^ExactMvaMaxWorkers populations then "
-                   "approximate, MvaMethod forces either, and the Result trace fires per result")
+        : TestCase("analytic backend picks exact or approximate MVA and fires the Result trace")
     {
     }
 
@@ -474,13 +484,15 @@ class BackendAttributesTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Large clusters stay fast.
+ *
+ * Backend: 100000 workers (homogeneous, two scales; ring) and 20000 distinct workers finish in well
+ * under a second with finite results.
  */
 class BackendScaleTestCase : public TestCase
 {
   public:
     BackendScaleTestCase()
-        : TestCase("backend: 100000 workers (homogeneous, two scales; ring) and 20000 distinct "
-                   "workers finish in well under a second with finite results")
+        : TestCase("analytic backend solves 100000 workers and 20000 distinct workers quickly")
     {
     }
 
@@ -532,14 +544,15 @@ class BackendScaleTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Bad input to the backend.
+ *
+ * Backend: K = 0, zero NIC rate, async ring, rho_T outside [0, 1], unknown attributes and too many
+ * distinct workers for exact MVA give clear TrainingInputErrors.
  */
 class BackendBadInputTestCase : public TestCase
 {
   public:
     BackendBadInputTestCase()
-        : TestCase("backend: K = 0, zero NIC rate, async ring, rho_T outside [0, 1], unknown "
-                   "attributes and too many distinct workers for exact MVA give clear "
-                   "TrainingInputErrors")
+        : TestCase("analytic backend rejects bad scenarios with a TrainingInputError")
     {
     }
 

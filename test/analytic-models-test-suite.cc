@@ -88,13 +88,15 @@ HandSingleClass(double z,
 /**
  * \ingroup distributed-training
  * 000 Eq. (1)-(4) on two and four identical workers, worked by hand.
+ *
+ * MVA: Eq. (1) PS and Eq. (2) FCFS links give the hand-worked throughput of Eq. (3) and (4) for
+ * K = 1, 2, 4.
  */
 class MvaHandWorkedTestCase : public TestCase
 {
   public:
     MvaHandWorkedTestCase()
-        : TestCase("MVA: Eq. (1) PS and Eq. (2) FCFS links give the hand-worked throughput of "
-                   "Eq. (3) and (4) for K = 1, 2, 4")
+        : TestCase("MVA, PS and FCFS links, K = 1, 2, 4, matches Eq. (1)-(4) by hand")
     {
     }
 
@@ -163,13 +165,15 @@ class MvaHandWorkedTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Heterogeneous classes: two workers with different compute times, worked by hand.
+ *
+ * MVA: heterogeneous classes (two workers, compute 1 s and 3 s) match a hand-worked lattice, and
+ * grouping equal workers changes nothing.
  */
 class MvaHeterogeneousTestCase : public TestCase
 {
   public:
     MvaHeterogeneousTestCase()
-        : TestCase("MVA: heterogeneous classes (two workers, compute 1 s and 3 s) match a "
-                   "hand-worked lattice, and grouping equal workers changes nothing")
+        : TestCase("MVA with two worker classes matches a hand-worked lattice")
     {
     }
 
@@ -237,13 +241,14 @@ class MvaHeterogeneousTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * MVA with one worker, and PS against FCFS at K = 1.
+ *
+ * MVA: K = 1 gives the reciprocal of the sum of service times, and PS equals FCFS at K = 1.
  */
 class MvaSingleWorkerTestCase : public TestCase
 {
   public:
     MvaSingleWorkerTestCase()
-        : TestCase("MVA: K = 1 gives the reciprocal of the sum of service times, and PS equals "
-                   "FCFS at K = 1")
+        : TestCase("MVA at K = 1 gives 1 over the sum of service times, PS = FCFS")
     {
     }
 
@@ -278,14 +283,16 @@ class MvaSingleWorkerTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Throughput grows with K and stays below the bottleneck's capacity.
+ *
+ * MVA: throughput is non-decreasing in K and at most the reciprocal of the largest station demand,
+ * exact and approximate, PS and FCFS links, K = 1..14.
  */
 class MvaBoundsTestCase : public TestCase
 {
   public:
     MvaBoundsTestCase()
         : TestCase(
-            "MVA: throughput is non-decreasing in K and at most the reciprocal of the largest "
-            "station demand, exact and approximate, PS and FCFS links, K = 1..14")
+            "MVA throughput is non-decreasing in K and below the bottleneck bound, K = 1..14")
     {
     }
 
@@ -326,14 +333,15 @@ class MvaBoundsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Eq. (2) by itself: its deterministic-residual correction overshoots a lone FCFS station.
+ *
+ * MVA: Eq. (2) alone on one FCFS station and no think time gives four thirds of its capacity at
+ * K = 2 (why the bound holds only for the seed's two links).
  */
 class MvaFcfsResidualTestCase : public TestCase
 {
   public:
     MvaFcfsResidualTestCase()
-        : TestCase(
-            "MVA: Eq. (2) alone on one FCFS station and no think time gives four thirds of its "
-            "capacity at K = 2 (why the bound holds only for the seed's two links)")
+        : TestCase("MVA Eq. (2) on one FCFS station exceeds its capacity at K = 2")
     {
     }
 
@@ -353,14 +361,15 @@ class MvaFcfsResidualTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Schweitzer-Bard against exact MVA.
+ *
+ * MVA: Schweitzer-Bard is within the documented error of exact MVA for K <= 14 (3.5 % with PS
+ * links, 7 % with FCFS links), homogeneous and heterogeneous.
  */
 class MvaApproximationErrorTestCase : public TestCase
 {
   public:
     MvaApproximationErrorTestCase()
-        : TestCase("MVA: Schweitzer-Bard is within the documented error of exact MVA for "
-                   "K <= 14 (3.5 % with PS links, 7 % with FCFS links), homogeneous and "
-                   "heterogeneous")
+        : TestCase("Schweitzer-Bard MVA within 3.5 pct (PS) and 7 pct (FCFS) of exact, K up to 14")
     {
     }
 
@@ -405,13 +414,15 @@ class MvaApproximationErrorTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * AsyncPsModel: Eq. (3)-(6) wiring, hand-worked.
+ *
+ * Async PS: Eq. (3)-(6) with S^D = S^U = M over B match hand-worked throughput for K = 1, 2, 4 with
+ * and without the overlap correction.
  */
 class AsyncPsHandWorkedTestCase : public TestCase
 {
   public:
     AsyncPsHandWorkedTestCase()
-        : TestCase("async PS: Eq. (3)-(6) with S^D = S^U = M over B match hand-worked throughput "
-                   "for K = 1, 2, 4 with and without the overlap correction")
+        : TestCase("async PS, K = 1, 2, 4, matches Eq. (3)-(6) by hand, with and without overlap")
     {
     }
 
@@ -478,13 +489,15 @@ class AsyncPsHandWorkedTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Eq. (5): the threshold.
+ *
+ * Async PS: Eq. (5) uses FCFS while rho^FCFS <= rho_T and PS above, with rho^FCFS the FCFS link
+ * utilisation.
  */
 class AsyncPsThresholdTestCase : public TestCase
 {
   public:
     AsyncPsThresholdTestCase()
-        : TestCase("async PS: Eq. (5) uses FCFS while rho^FCFS <= rho_T and PS above, with "
-                   "rho^FCFS the FCFS link utilisation")
+        : TestCase("async PS Eq. (5) switches from FCFS to PS above rho_T")
     {
     }
 
@@ -517,13 +530,15 @@ class AsyncPsThresholdTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Eq. (6) only ever removes compute time.
+ *
+ * Async PS: the Eq. (6) overlap correction never predicts lower throughput than the uncorrected
+ * model (FCFS, PS, hybrid; K = 1..10; heterogeneous).
  */
 class AsyncPsOverlapMonotoneTestCase : public TestCase
 {
   public:
     AsyncPsOverlapMonotoneTestCase()
-        : TestCase("async PS: the Eq. (6) overlap correction never predicts lower throughput "
-                   "than the uncorrected model (FCFS, PS, hybrid; K = 1..10; heterogeneous)")
+        : TestCase("async PS overlap correction Eq. (6) never lowers throughput")
     {
     }
 
@@ -579,13 +594,15 @@ class AsyncPsOverlapMonotoneTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Sync PS Eq. (7)-(10).
+ *
+ * Sync PS: Eq. (7), (8), (9), (10) match hand-worked step times for K = 1, 2, 4, and a per-flow cap
+ * makes K transfers share the link.
  */
 class SyncPsHandWorkedTestCase : public TestCase
 {
   public:
     SyncPsHandWorkedTestCase()
-        : TestCase("sync PS: Eq. (7), (8), (9), (10) match hand-worked step times for K = 1, "
-                   "2, 4, and a per-flow cap makes K transfers share the link")
+        : TestCase("sync PS, K = 1, 2, 4, matches Eq. (7)-(10) by hand, and with a flow cap")
     {
     }
 
@@ -671,13 +688,14 @@ class SyncPsHandWorkedTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Ring AllReduce Eq. (11) and STASH.
+ *
+ * Ring: Eq. (11) and STASH's T_n, per-layer view and best node count match hand-worked numbers.
  */
 class RingHandWorkedTestCase : public TestCase
 {
   public:
     RingHandWorkedTestCase()
-        : TestCase("ring: Eq. (11) and STASH's T_n, per-layer view and best node count match "
-                   "hand-worked numbers")
+        : TestCase("ring Eq. (11) and STASH match hand-worked numbers")
     {
     }
 
@@ -760,13 +778,14 @@ const double OSF_PER_BYTE = 2.0 * 3 / (4 * 1e9) + 3.0 / (4 * 2e9); // 1.875e-9
 /**
  * \ingroup distributed-training
  * OSF Eq. (3)-(10), hand-worked.
+ *
+ * OSF: Eq. (7)-(10) and (3) match a hand-worked 4-layer example; CSF Eq. (2); N = 1, 2, 4.
  */
 class OsfHandWorkedTestCase : public TestCase
 {
   public:
     OsfHandWorkedTestCase()
-        : TestCase("OSF: Eq. (7)-(10) and (3) match a hand-worked 4-layer example; CSF Eq. "
-                   "(2); N = 1, 2, 4")
+        : TestCase("OSF Eq. (7)-(10) and CSF Eq. (2), N = 1, 2, 4, match a 4-layer example by hand")
     {
     }
 
@@ -826,12 +845,14 @@ class OsfHandWorkedTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * OSF with one layer.
+ *
+ * OSF: with one layer and no fusion, OSF equals CSF (Eq. (3) = Eq. (2)).
  */
 class OsfOneLayerTestCase : public TestCase
 {
   public:
     OsfOneLayerTestCase()
-        : TestCase("OSF: with one layer and no fusion, OSF equals CSF (Eq. (3) = Eq. (2))")
+        : TestCase("OSF with one layer and no fusion equals CSF")
     {
     }
 
@@ -860,13 +881,15 @@ class OsfOneLayerTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Tensor fusion with Q = 0 is no fusion.
+ *
+ * OSF: tensor fusion with Q = 0 equals no fusion (Eq. (12)-(16) reduce to Eq. (8)-(9)), any
+ * timeout; Q = infinity with no timeout equals CSF.
  */
 class OsfZeroBufferTestCase : public TestCase
 {
   public:
     OsfZeroBufferTestCase()
-        : TestCase("OSF: tensor fusion with Q = 0 equals no fusion (Eq. (12)-(16) reduce to "
-                   "Eq. (8)-(9)), any timeout; Q = infinity with no timeout equals CSF")
+        : TestCase("OSF fusion with Q = 0 equals no fusion, Q = infinity equals CSF")
     {
     }
 
@@ -912,13 +935,15 @@ class OsfZeroBufferTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Eq. (12)-(16), hand-worked.
+ *
+ * OSF: Eq. (12)-(16) match a hand-worked 4-layer example (buffer full, next layer does not fit,
+ * timeout, first bucket).
  */
 class OsfFusionHandWorkedTestCase : public TestCase
 {
   public:
     OsfFusionHandWorkedTestCase()
-        : TestCase("OSF: Eq. (12)-(16) match a hand-worked 4-layer example (buffer full, next "
-                   "layer does not fit, timeout, first bucket)")
+        : TestCase("OSF fusion Eq. (12)-(16) matches a 4-layer example by hand")
     {
     }
 
@@ -986,13 +1011,15 @@ class OsfFusionHandWorkedTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * adaFusion Eq. (17) and the piecewise Eq. (18).
+ *
+ * OSF: adaFusion Eq. (17) fuses exactly the layers whose backward is shorter than the saving, and
+ * Eq. (18) matches hand-worked values.
  */
 class OsfAdaFusionTestCase : public TestCase
 {
   public:
     OsfAdaFusionTestCase()
-        : TestCase("OSF: adaFusion Eq. (17) fuses exactly the layers whose backward is shorter "
-                   "than the saving, and Eq. (18) matches hand-worked values")
+        : TestCase("OSF adaFusion Eq. (17) and (18) match hand-worked values")
     {
     }
 
@@ -1111,13 +1138,15 @@ class ReadBoundsAndCynthiaTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Bad input to the models.
+ *
+ * Models: rho_T outside [0, 1], K = 0, zero bandwidth, negative times and too large exact lattices
+ * throw TrainingInputError with a clear message.
  */
 class ModelsBadInputTestCase : public TestCase
 {
   public:
     ModelsBadInputTestCase()
-        : TestCase("models: rho_T outside [0, 1], K = 0, zero bandwidth, negative times and "
-                   "too large exact lattices throw TrainingInputError with a clear message")
+        : TestCase("analytic models reject bad input with a TrainingInputError")
     {
     }
 

@@ -65,13 +65,15 @@ Input(const TrainingResult& r, const std::string& key)
  * \ingroup distributed-training
  * Incast: 8 workers into 10-packet queues drop at the server's switch port and retransmit; one
  * worker with 1000-packet queues neither drops nor retransmits.
+ *
+ * Congestion: 8 workers into 10-packet queues drop at the server port and retransmit; 1 worker with
+ * 1000 packets does not.
  */
 class IncastCountersTestCase : public TestCase
 {
   public:
     IncastCountersTestCase()
-        : TestCase("congestion: 8 workers into 10-packet queues drop at the server port and "
-                   "retransmit; 1 worker with 1000 packets does not")
+        : TestCase("incast of 8 workers into 10-packet queues drops and retransmits")
     {
     }
 
@@ -107,14 +109,15 @@ class IncastCountersTestCase : public TestCase
  * on every node) = packets whose transmission began (PhyTxBegin) + counted drops + packets still
  * queued, with DropTail device queues and with queue discs; the discs' statistics report the
  * same drops and marks as the monitor.
+ *
+ * Congestion: every packet handed to traffic control is sent, counted as dropped or still queued;
+ * queue-disc statistics equal the counted drops and marks.
  */
 class DropAccountingTestCase : public TestCase
 {
   public:
     DropAccountingTestCase()
-        : TestCase("congestion: every packet handed to traffic control is sent, counted as "
-                   "dropped or still queued; queue-disc statistics equal the counted drops "
-                   "and marks")
+        : TestCase("every packet given to traffic control is sent, dropped or queued")
     {
     }
 
@@ -213,13 +216,14 @@ class DropAccountingTestCase : public TestCase
  * \ingroup distributed-training
  * The queue discs of the sweep run a whole incast job: RED with ECN (Cubic) marks, CoDel and
  * FqCoDel finish every step.
+ *
+ * Congestion: RED with ECN marks under Cubic; CoDel and FqCoDel run an incast job to the end.
  */
 class QueueDiscJobTestCase : public TestCase
 {
   public:
     QueueDiscJobTestCase()
-        : TestCase("congestion: RED with ECN marks under Cubic; CoDel and FqCoDel run an incast "
-                   "job to the end")
+        : TestCase("RED with ECN marks under Cubic, CoDel and FqCoDel run a job to the end")
     {
     }
 
@@ -247,13 +251,15 @@ class QueueDiscJobTestCase : public TestCase
  * \ingroup distributed-training
  * Bulk cross traffic through the server's switch port slows a sync PS job measurably, and its
  * delivered bytes are reported.
+ *
+ * Congestion: bulk cross traffic to the server lowers sync PS throughput by more than 10 %; its
+ * bytes are reported.
  */
 class CrossTrafficTestCase : public TestCase
 {
   public:
     CrossTrafficTestCase()
-        : TestCase("congestion: bulk cross traffic to the server lowers sync PS throughput by "
-                   "more than 10 %; its bytes are reported")
+        : TestCase("bulk cross traffic to the server lowers sync PS throughput by over 10 pct")
     {
     }
 
@@ -284,12 +290,14 @@ class CrossTrafficTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The congestion and cross-traffic options are checked with the option's name.
+ *
+ * Congestion: bad cross-traffic and MinRto values name their option.
  */
 class CongestionInputTestCase : public TestCase
 {
   public:
     CongestionInputTestCase()
-        : TestCase("congestion: bad cross-traffic and MinRto values name their option")
+        : TestCase("bad cross-traffic and MinRto values name their option")
     {
     }
 

@@ -50,12 +50,14 @@ Flow(const TrainingProfile& p, const TrainingScenario& s, const std::string& sha
 /**
  * \ingroup distributed-training
  * One worker, no contention: flow and packet agree within 3 %.
+ *
+ * Cross-backend: one worker, flow and packet step times agree within 3%.
  */
 class OneWorkerFlowMatchesPacketTestCase : public TestCase
 {
   public:
     OneWorkerFlowMatchesPacketTestCase()
-        : TestCase("cross-backend: one worker, flow and packet step times agree within 3%")
+        : TestCase("one worker, flow and packet step times within 3 pct")
     {
     }
 
@@ -86,12 +88,14 @@ class OneWorkerFlowMatchesPacketTestCase : public TestCase
  * \ingroup distributed-training
  * Sync PS with 4 workers on one 10 G server link: flow/ps within 10 % of packet throughput; the
  * packet level lies between the FCFS and PS predictions.
+ *
+ * Cross-backend: sync PS, 4 workers, flow ps within 10% of packet throughput.
  */
 class SyncFourWorkersTestCase : public TestCase
 {
   public:
     SyncFourWorkersTestCase()
-        : TestCase("cross-backend: sync PS, 4 workers, flow ps within 10% of packet throughput")
+        : TestCase("sync PS, K = 4, flow within 10 pct of packet throughput")
     {
     }
 
@@ -125,14 +129,16 @@ class SyncFourWorkersTestCase : public TestCase
  * \ingroup distributed-training
  * The flow backend's window model (FlowBackend::WindowModel) against the packet level where ps
  * is far off: window-limited connections.
+ *
+ * Cross-backend: window model within 6% of packet and closer than ps: one worker with a 32 KiB send
+ * buffer, and async PS with overlap, 6 workers, 1000-packet queues (ACKs queued behind the other
+ * direction's data).
  */
 class WindowModelTestCase : public TestCase
 {
   public:
     WindowModelTestCase()
-        : TestCase("cross-backend: window model within 6% of packet and closer than ps: one "
-                   "worker with a 32 KiB send buffer, and async PS with overlap, 6 workers, "
-                   "1000-packet queues (ACKs queued behind the other direction's data)")
+        : TestCase("flow window model within 6 pct of packet and closer than ps")
     {
     }
 
@@ -187,13 +193,15 @@ class WindowModelTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Ring AllReduce with 4 workers: flow (allreduce sharing) within 10 % of packet throughput.
+ *
+ * Cross-backend: ring AllReduce, 4 workers, flow allreduce within 10% of packet throughput
+ * (per-layer buckets, overlap on).
  */
 class RingFourWorkersTestCase : public TestCase
 {
   public:
     RingFourWorkersTestCase()
-        : TestCase("cross-backend: ring AllReduce, 4 workers, flow allreduce within 10% of packet "
-                   "throughput (per-layer buckets, overlap on)")
+        : TestCase("ring AllReduce, K = 4, flow within 10 pct of packet throughput")
     {
     }
 

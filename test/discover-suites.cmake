@@ -1,5 +1,8 @@
 # Run at build time (cmake -P) after the test runner is linked: asks it for its TestSuites and
 # writes one ctest entry per suite into OUTPUT, which ctest includes (like gtest_discover_tests).
+# Each entry also fails on a test case name that breaks test/test-names-check.cmake's rule.
+include(${CMAKE_CURRENT_LIST_DIR}/test-names-check.cmake)
+string(JOIN ";" nameRules ${DT_TEST_NAME_RULES})
 execute_process(COMMAND ${RUNNER} --list OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${RUNNER} --list failed (${rc})")
@@ -12,7 +15,8 @@ foreach(line ${lines})
   if(suite MATCHES "^distributed-training")
     # --verbose: a failing suite prints which case failed, the check and its values.
     string(APPEND content
-           "add_test([=[${suite}]=] [=[${RUNNER}]=] [=[--suite=${suite}]=] [=[--verbose]=])\n")
+           "add_test([=[${suite}]=] [=[${RUNNER}]=] [=[--suite=${suite}]=] [=[--verbose]=])\n"
+           "set_tests_properties([=[${suite}]=] PROPERTIES FAIL_REGULAR_EXPRESSION [==[${nameRules}]==])\n")
     if(suite MATCHES "linux-backend")
       # Real-time runs (the linux backend) must not share the CPU with other tests.
       string(APPEND content "set_tests_properties([=[${suite}]=] PROPERTIES RUN_SERIAL TRUE)\n")

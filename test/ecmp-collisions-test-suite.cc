@@ -42,14 +42,15 @@ LeafSpine(uint32_t workers, uint32_t leaves, uint32_t spines, const std::string&
  * Counts worked by hand: with one spine every cross-rack flow of a direction takes the same
  * uplink; in one rack no flow leaves the leaf; on the star nothing counts; a ring spread one
  * member per rack under one spine uses each uplink once.
+ *
+ * ECMP collisions: 1 spine, 2 workers in rack 0 and the server in rack 1 give 4 fabric flows, 2 per
+ * link on 4 shared links; same rack, star and a spread ring give none.
  */
 class HandCountsTestCase : public TestCase
 {
   public:
     HandCountsTestCase()
-        : TestCase("ecmp collisions: 1 spine, 2 workers in rack 0 and the server in rack 1 give 4 "
-                   "fabric flows, 2 per link on 4 shared links; same rack, star and a spread "
-                   "ring give none")
+        : TestCase("ECMP collision counts on small fabrics match hand counts")
     {
     }
 
@@ -89,13 +90,15 @@ class HandCountsTestCase : public TestCase
  * takes 32 ms, else each flow gets 5 G (the server's 10 G NIC split) and it takes 16 ms. So the
  * flow engine's step is 32 ms + 16 ms per colliding direction, and each colliding direction
  * shares 2 directed links (leaf -> spine, spine -> leaf) and collides 2 flows.
+ *
+ * ECMP collisions: over 16 seeds the flow engine's step is 32 ms + 16 ms per colliding direction, 2
+ * shared links and 2 collided flows each.
  */
 class CountsMatchEngineTestCase : public TestCase
 {
   public:
     CountsMatchEngineTestCase()
-        : TestCase("ecmp collisions: over 16 seeds the flow engine's step is 32 ms + 16 ms per "
-                   "colliding direction, 2 shared links and 2 collided flows each")
+        : TestCase("ECMP collision counts match the flow engine step times over 16 seeds")
     {
     }
 

@@ -31,13 +31,15 @@ Spec(const std::string& rate)
 /**
  * Star, leaf-spine (2:1 oversubscribed) and k = 4 fat-tree: node and link counts, path lengths,
  * number of equal-cost paths ((k/2)^2 between pods) and bisection bandwidth by hand.
+ *
+ * Star, 2:1 leaf-spine and k=4 fat-tree: sizes, equal-cost paths and bisection bandwidth match the
+ * hand-worked values.
  */
 class FabricShapesTestCase : public TestCase
 {
   public:
     FabricShapesTestCase()
-        : TestCase("star, 2:1 leaf-spine and k=4 fat-tree: sizes, equal-cost paths and bisection "
-                   "bandwidth match the hand-worked values")
+        : TestCase("star, leaf-spine and fat-tree sizes, paths and bisection match by hand")
     {
     }
 
@@ -87,13 +89,15 @@ class FabricShapesTestCase : public TestCase
 /**
  * Per-flow ECMP: a flow's path is one of the equal-cost paths, the same for the same 5-tuple and
  * seed, and many flows spread over both spines about evenly; two flows can collide on one uplink.
+ *
+ * Per-flow ECMP: the same 5-tuple and seed give the same equal-cost path, 1,000 flows split about
+ * evenly over two spines, collisions exist.
  */
 class EcmpHashTestCase : public TestCase
 {
   public:
     EcmpHashTestCase()
-        : TestCase("per-flow ECMP: the same 5-tuple and seed give the same equal-cost path, "
-                   "1,000 flows split about evenly over two spines, collisions exist")
+        : TestCase("per-flow ECMP hash is stable per seed and splits flows evenly")
     {
     }
 
@@ -137,13 +141,17 @@ class EcmpHashTestCase : public TestCase
     }
 };
 
-/// Placement: packed, spread, random (seeded) and explicit on 2 racks of 4 hosts.
+/**
+ * Placement: packed, spread, random (seeded) and explicit on 2 racks of 4 hosts.
+ *
+ * Placement: packed fills rack 0 first, spread alternates racks, random is seeded, explicit takes
+ * the list; bad lists are rejected by name.
+ */
 class PlacementTestCase : public TestCase
 {
   public:
     PlacementTestCase()
-        : TestCase("placement: packed fills rack 0 first, spread alternates racks, random is "
-                   "seeded, explicit takes the list; bad lists are rejected by name")
+        : TestCase("packed, spread, random and explicit placement, bad lists rejected")
     {
     }
 
@@ -196,13 +204,17 @@ class PlacementTestCase : public TestCase
     }
 };
 
-/// A scenario's fabric: star hosts named by role; leaf-spine sized for the roles; errors.
+/**
+ * A scenario's fabric: star hosts named by role; leaf-spine sized for the roles; errors.
+ *
+ * A scenario's fabric: the star names links as before (worker0->switch), a leaf-spine gets enough
+ * hosts, spread placement puts the server in rack 1.
+ */
 class ScenarioFabricTestCase : public TestCase
 {
   public:
     ScenarioFabricTestCase()
-        : TestCase("a scenario's fabric: the star names links as before (worker0->switch), "
-                   "a leaf-spine gets enough hosts, spread placement puts the server in rack 1")
+        : TestCase("scenario builds its fabric, link names and placement")
     {
     }
 
@@ -257,13 +269,17 @@ class ScenarioFabricTestCase : public TestCase
     }
 };
 
-/// A topology file: a small two-rack fabric, and each kind of error named by file and path.
+/**
+ * A topology file: a small two-rack fabric, and each kind of error named by file and path.
+ *
+ * A JSON topology: two racks under one core parse with per-link rates; every error names the file
+ * and the JSON path.
+ */
 class JsonTopologyTestCase : public TestCase
 {
   public:
     JsonTopologyTestCase()
-        : TestCase("a JSON topology: two racks under one core parse with per-link rates; every "
-                   "error names the file and the JSON path")
+        : TestCase("JSON topology parses per-link rates, errors name file and path")
     {
     }
 

@@ -57,13 +57,15 @@ PsScenario(uint32_t workers)
  * K = 1, worker in rack 0 and server in rack 1: each direction of the step crosses a 5 G uplink,
  * so the step takes 2 x 10 MB / 625 MB/s = 32 ms, as on a star of 5 G NICs, and the uplinks
  * are the bottleneck (100 % busy).
+ *
+ * Flow: leaf-spine with 2:1 uplinks, K=1 across racks: the 5 G uplink is the bottleneck and a step
+ * takes 2 M over 5 Gbps = 32 ms (the star at 5 G).
  */
 class OversubscribedUplinkTestCase : public TestCase
 {
   public:
     OversubscribedUplinkTestCase()
-        : TestCase("flow: leaf-spine with 2:1 uplinks, K=1 across racks: the 5 G uplink is the "
-                   "bottleneck and a step takes 2 M over 5 Gbps = 32 ms (the star at 5 G)")
+        : TestCase("flow on oversubscribed leaf-spine, K = 1, step 32 ms at the 5 Gbps uplink")
     {
     }
 
@@ -107,13 +109,15 @@ class OversubscribedUplinkTestCase : public TestCase
  * gives each downlink 5 G; if ECMP puts both on one spine, the spine -> leaf 0 link gives each
  * 2.5 G and the downlink phase takes 10 MB / 312.5 MB/s = 32 ms instead of 16 ms. Whether they
  * collide is decided by FabricTopology::GetPath with the same 5-tuples the engine uses.
+ *
+ * Flow: two downlinks hashed onto one 5 G spine link take 32 ms instead of 16 ms; the engine's
+ * paths are FabricTopology's ECMP paths for that seed.
  */
 class EcmpCollisionTestCase : public TestCase
 {
   public:
     EcmpCollisionTestCase()
-        : TestCase("flow: two downlinks hashed onto one 5 G spine link take 32 ms instead of "
-                   "16 ms; the engine's paths are FabricTopology's ECMP paths for that seed")
+        : TestCase("flow ECMP collision doubles the step to 32 ms, paths match FabricTopology")
     {
     }
 
@@ -159,13 +163,14 @@ class EcmpCollisionTestCase : public TestCase
  * Ring AllReduce of K = 4 on a k = 4 fat-tree with spread placement: the ring rate is the
  * sharing model's rate of the slowest ring flow on its fabric path, at most the host rate, and
  * the hop delay is the longest ring path (6 links of 10 us between pods).
+ *
+ * Flow: ring on a k=4 fat-tree crosses pods: hop delay 60 us, ring rate at most the host rate.
  */
 class RingOnFatTreeTestCase : public TestCase
 {
   public:
     RingOnFatTreeTestCase()
-        : TestCase("flow: ring on a k=4 fat-tree crosses pods: hop delay 60 us, ring rate at "
-                   "most the host rate")
+        : TestCase("flow ring on a k=4 fat-tree, hop delay 60 us, rate below the host rate")
     {
     }
 
@@ -192,13 +197,15 @@ class RingOnFatTreeTestCase : public TestCase
  * so all of a connection's packets take one spine (no reordering), and for every seed the spine
  * links that carry traffic are the ones the flow backend's paths cross. Two workers in rack 0,
  * the server in rack 1, 2 spines; 4 seeds.
+ *
+ * Packet ECMP: per-flow hashing puts each connection on one spine, the same spine links as the flow
+ * backend for the same seed.
  */
 class PacketEcmpMatchesFlowTestCase : public TestCase
 {
   public:
     PacketEcmpMatchesFlowTestCase()
-        : TestCase("packet ECMP: per-flow hashing puts each connection on one spine, the same "
-                   "spine links as the flow backend for the same seed")
+        : TestCase("packet ECMP uses the same spine links as the flow backend")
     {
     }
 

@@ -31,14 +31,15 @@ namespace
  * A rate class with rate 10 B/s on [0, 1), 0 on [1, 2) and 20 B/s from 2 on: by hand,
  * V(0.5) = 5, V(1.5) = 10, V(2.5) = 20; V reaches 15 at 2 + 5/20 = 2.25 and 10 at 1 (the flat
  * piece does not delay it); service that waits at 1.2 starts at 2.
+ *
+ * Rate class: the virtual bytes of rates 10, 0, 20 bytes per s over [0,1), [1,2), [2,..) and the
+ * times they reach 10 and 15 bytes, as worked by hand.
  */
 class RateClassIntegralTestCase : public TestCase
 {
   public:
     RateClassIntegralTestCase()
-        : TestCase(
-            "rate class: the virtual bytes of rates 10, 0, 20 bytes per s over [0,1), [1,2), "
-            "[2,..) and the times they reach 10 and 15 bytes, as worked by hand")
+        : TestCase("rate class virtual bytes and target times match by hand")
     {
     }
 
@@ -71,13 +72,15 @@ class RateClassIntegralTestCase : public TestCase
  * A history of 1,000 pieces with rates 1, 2, ..., 1000 B/s on unit intervals: V(n) = n(n+1)/2.
  * A target of n(n+1)/2 + m (0 < m < n + 1) is reached at n + m / (n + 1). The galloping search
  * from any earlier piece gives that time.
+ *
+ * Rate class: over 1,000 pieces of rates 1..1000 bytes per s, every target V(n) + m is reached at n
+ * + m over (n+1) from any starting piece.
  */
 class RateClassLongHistoryTestCase : public TestCase
 {
   public:
     RateClassLongHistoryTestCase()
-        : TestCase("rate class: over 1,000 pieces of rates 1..1000 bytes per s, every target "
-                   "V(n) + m is reached at n + m over (n+1) from any starting piece")
+        : TestCase("rate class reaches every target over a 1000-piece history")
     {
     }
 
@@ -407,13 +410,15 @@ class FlowsPerComputationTestCase : public TestCase
  * cap) against the reference (every flow handed to the same max-min): the same step times and
  * throughput within 1e-9 on a star (async, K = 24), a 2:1 leaf-spine (sync, P = 2, spread) and a
  * k = 4 fat-tree (async, random placement, overlap).
+ *
+ * Flow: PS by rate classes (one aggregate per set of identical flows) gives the step times of PS
+ * over every flow within 1e-9 (star, 2:1 leaf-spine, fat-tree).
  */
 class AggregatesMatchPerFlowTestCase : public TestCase
 {
   public:
     AggregatesMatchPerFlowTestCase()
-        : TestCase("flow: PS by rate classes (one aggregate per set of identical flows) gives the "
-                   "step times of PS over every flow within 1e-9 (star, 2:1 leaf-spine, fat-tree)")
+        : TestCase("flow PS by rate classes matches PS over every flow within 1e-9")
     {
     }
 
@@ -463,13 +468,15 @@ class AggregatesMatchPerFlowTestCase : public TestCase
  * 0.59, 0.20), never more than 10 % above K = 50's; events per worker and step likewise (2.97,
  * 2.37, 2.11). Counted work, not wall time: a scan or a rebase over all K connections per event
  * would multiply it by up to 40.
+ *
+ * Flow: async PS on the star does O(1) engine work per event: class scans and rebased members per
+ * event below 4 at K = 50, 400, 2000, not growing with K.
  */
 class EngineWorkPerEventTestCase : public TestCase
 {
   public:
     EngineWorkPerEventTestCase()
-        : TestCase("flow: async PS on the star does O(1) engine work per event: class scans and "
-                   "rebased members per event below 4 at K = 50, 400, 2000, not growing with K")
+        : TestCase("flow async PS engine work per event stays below 4 at K up to 2000")
     {
     }
 
@@ -518,63 +525,67 @@ class FlowIncrementalTestSuite : public TestSuite
         AddTestCase(new RateClassIntegralTestCase, DT_TEST_QUICK);
         AddTestCase(new RateClassLongHistoryTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregatesMatchPerFlowTestCase, DT_TEST_QUICK);
+        // Async PS on the star hands the sharing model at most 2 aggregates per rate computation at
+        // K = 50 and 400 (the per-flow reference: more than 100 at 400).
         AddTestCase(new FlowsPerComputationTestCase(
-                        "flow: async PS on the star hands the sharing model at most 2 aggregates "
-                        "per rate computation at K = 50 and 400 (the per-flow reference: > 100 at "
-                        "400)",
+                        "flow async PS, at most 2 aggregates per rate computation, K = 50 and 400",
                         CreateObject<PsSharing>(),
                         CreateObject<tests::PerFlowPsSharing>(),
                         1,
                         2),
                     DT_TEST_QUICK);
         AddTestCase(new EngineWorkPerEventTestCase, DT_TEST_QUICK);
+        // FCFS served queue by queue gives bit for bit the step times of FcfsSharing over every
+        // flow (star P = 1, 2; leaf-spine; fat-tree).
         AddTestCase(new FastPathMatchesReferenceTestCase(
-                        "flow: FCFS served queue by queue gives bit for bit the step times of "
-                        "FcfsSharing over every flow (star P = 1, 2; leaf-spine; fat-tree)",
+                        "flow FCFS queue by queue equals FcfsSharing over every flow bit for bit",
                         CreateObject<FcfsSharing>(),
                         CreateObject<PerFlowFcfsSharing>(),
                         {1, 2},
                         0),
                     DT_TEST_QUICK);
+        // PS with 2 or 3 servers by bundle classes gives the step times of PS over every flow
+        // within 1e-9 (star, leaf-spine, fat-tree).
         AddTestCase(new FastPathMatchesReferenceTestCase(
-                        "flow: PS with 2 or 3 servers by bundle classes gives the step times of PS "
-                        "over every flow within 1e-9 (star, leaf-spine, fat-tree)",
+                        "flow PS with several servers by bundle classes matches PS over every flow",
                         CreateObject<PsSharing>(),
                         CreateObject<tests::PerFlowPsSharing>(),
                         {2},
                         1e-9),
                     DT_TEST_QUICK);
+        // Async FCFS on the star serves at most 2 flows per rate computation at K = 50 and 400 (the
+        // per-flow reference: more than 100 at 400).
         AddTestCase(new FlowsPerComputationTestCase(
-                        "flow: async FCFS on the star serves at most 2 flows per rate "
-                        "computation at K = 50 and 400 (the per-flow reference: > 100 at 400)",
+                        "flow async FCFS, at most 2 flows per rate computation, K = 50 and 400",
                         CreateObject<FcfsSharing>(),
                         CreateObject<PerFlowFcfsSharing>(),
                         1,
                         2),
                     DT_TEST_QUICK);
+        // Async PS with 2 servers on the star hands the sharing model at most 6 aggregates per rate
+        // computation at K = 50 and 400 (reference: more than 100 at 400).
         AddTestCase(new FlowsPerComputationTestCase(
-                        "flow: async PS with 2 servers on the star hands the sharing model at "
-                        "most 6 aggregates per rate computation at K = 50 and 400 (reference: > "
-                        "100 at 400)",
+                        "flow async PS, 2 servers, at most 6 aggregates per rate computation",
                         CreateObject<PsSharing>(),
                         CreateObject<tests::PerFlowPsSharing>(),
                         2,
                         6),
                     DT_TEST_QUICK);
+        // PS with the window model by rate classes (the window cap of a direction and server taken
+        // per class) gives the step times of capped PS over every flow within 1e-9 (star P = 1, 2;
+        // leaf-spine; fat-tree).
         AddTestCase(new FastPathMatchesReferenceTestCase(
-                        "flow: PS with the window model by rate classes (the window cap of a "
-                        "direction and server taken per class) gives the step times of capped PS "
-                        "over every flow within 1e-9 (star P = 1, 2; leaf-spine; fat-tree)",
+                        "flow PS window model by rate classes matches capped PS over every flow",
                         CreateObject<CappedSharing>(),
                         CreateObject<PerFlowCappedSharing>(),
                         {1, 2},
                         1e-9,
                         WindowOptions()),
                     DT_TEST_QUICK);
+        // Async PS with the window model on the star hands the sharing model at most 2 aggregates
+        // per rate computation at K = 50 and 400 (reference: more than 100 at 400).
         AddTestCase(new FlowsPerComputationTestCase(
-                        "flow: async PS with the window model on the star hands the sharing model "
-                        "at most 2 aggregates per rate computation at K = 50 and 400 (reference: "
-                        "> 100 at 400)",
+                        "flow async PS window model, at most 2 aggregates per rate computation",
                         CreateObject<CappedSharing>(),
                         CreateObject<PerFlowCappedSharing>(),
                         1,

@@ -107,15 +107,16 @@ PsDelay(const flow::StartJitter& j, uint32_t worker, uint32_t step, uint32_t p, 
 /**
  * \ingroup distributed-training
  * One worker, one layer: every step's two transfers start their sampled delays late.
+ *
+ * Flow --startJitter=2ms, one worker, one 1.25 MB layer at 10 Gbps: step 0 starts at its sampled
+ * delay; in each step the parameters leave their sampled delay after the step start and the
+ * gradients theirs after the backward, each taking 1 ms (to 1e-12).
  */
 class OneWorkerSampledDelaysTestCase : public TestCase
 {
   public:
     OneWorkerSampledDelaysTestCase()
-        : TestCase("flow --startJitter=2ms, one worker, one 1.25 MB layer at 10 Gbps: step 0 "
-                   "starts at its sampled delay; in each step the parameters leave their "
-                   "sampled delay after the step start and the gradients theirs after the "
-                   "backward, each taking 1 ms (to 1e-12)")
+        : TestCase("flow start jitter, one worker, transfers start at their sampled delays")
     {
     }
 
@@ -158,15 +159,16 @@ class OneWorkerSampledDelaysTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The mean of the delays: J/2 per idle-connection transfer.
+ *
+ * Flow --startJitter=1ms, one worker, 2000 measured steps of 2.35 ms: every step within [2.35, 2.35
+ * + 2J) ms and the mean step 2.35 ms + J (two idle-connection transfers of mean J over 2) within 4
+ * sigma = 0.037 J; without jitter exactly 2.35 ms.
  */
 class MeanStepGrowsByJitterTestCase : public TestCase
 {
   public:
     MeanStepGrowsByJitterTestCase()
-        : TestCase("flow --startJitter=1ms, one worker, 2000 measured steps of 2.35 ms: every "
-                   "step within [2.35, 2.35 + 2J) ms and the mean step 2.35 ms + J (two "
-                   "idle-connection transfers of mean J over 2) within 4 sigma = 0.037 J; without "
-                   "jitter exactly 2.35 ms")
+        : TestCase("flow start jitter, one worker, mean step grows by J")
     {
     }
 
@@ -196,17 +198,17 @@ class MeanStepGrowsByJitterTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * A two-worker ring written out round by round.
+ *
+ * Flow ring K = 2, one bucket, --startJitter=0.5ms, 10 us links: each worker's first step starts at
+ * its sampled delay, the bucket's ring starts when the later worker's backward ends, and its two
+ * rounds (chunks of M over 2 at B, two-link hop, each chunk sent on an idle connection after its
+ * delay, else queued behind the previous one) end as written out by hand (to 1e-12).
  */
 class TwoWorkerRingRoundsTestCase : public TestCase
 {
   public:
     TwoWorkerRingRoundsTestCase()
-        : TestCase(
-            "flow ring K = 2, one bucket, --startJitter=0.5ms, 10 us links: each "
-            "worker's first step starts at its sampled delay, the bucket's ring starts "
-            "when the later worker's backward ends, and its two rounds (chunks of M over 2 at B, "
-            "two-link hop, each chunk sent on an idle connection after its delay, else "
-            "queued behind the previous one) end as written out by hand (to 1e-12)")
+        : TestCase("flow start jitter, ring K = 2, rounds match by hand")
     {
     }
 
@@ -259,14 +261,16 @@ class TwoWorkerRingRoundsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * A larger ring stays within the delays' bounds.
+ *
+ * Flow ring K = 6, a bucket per layer, --startJitter=0.2ms: every bucket's ring takes at least the
+ * closed form 2(K-1)(M over K B + hop) and at most 2(K-1) delays more; the six first steps start at
+ * six times in [0, J).
  */
 class RingWithinJitterBoundsTestCase : public TestCase
 {
   public:
     RingWithinJitterBoundsTestCase()
-        : TestCase("flow ring K = 6, a bucket per layer, --startJitter=0.2ms: every bucket's "
-                   "ring takes at least the closed form 2(K-1)(M over K B + hop) and at most "
-                   "2(K-1) delays more; the six first steps start at six times in [0, J)")
+        : TestCase("flow start jitter, ring K = 6, each bucket within its closed-form bounds")
     {
     }
 
@@ -312,14 +316,16 @@ class RingWithinJitterBoundsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Identical async workers drift apart with jitter.
+ *
+ * Flow async, two identical unsampled workers: without jitter every step ends at the same time on
+ * both and the result notes lockstep; with --startJitter=0.5ms no step ends together and there is
+ * no lockstep note.
  */
 class AsyncLockstepBrokenTestCase : public TestCase
 {
   public:
     AsyncLockstepBrokenTestCase()
-        : TestCase("flow async, two identical unsampled workers: without jitter every step "
-                   "ends at the same time on both and the result notes lockstep; with "
-                   "--startJitter=0.5ms no step ends together and there is no lockstep note")
+        : TestCase("flow start jitter breaks async lockstep of identical workers")
     {
     }
 
@@ -368,14 +374,15 @@ class AsyncLockstepBrokenTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Same seed, same run; another seed, another run.
+ *
+ * Flow --startJitter=0.3ms (async PS with overlap and two servers, FCFS, ring): the same seed gives
+ * identical step and transfer records, another seed other ones.
  */
 class JitterSeedingTestCase : public TestCase
 {
   public:
     JitterSeedingTestCase()
-        : TestCase("flow --startJitter=0.3ms (async PS with overlap and two servers, FCFS, "
-                   "ring): the same seed gives identical step and transfer records, another "
-                   "seed other ones")
+        : TestCase("flow start jitter, same seed same records, other seed other records")
     {
     }
 
@@ -433,15 +440,16 @@ class JitterSeedingTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Flow and packet levels agree on what the jitter adds.
+ *
+ * --startJitter=4ms, one worker, sync PS, 600 kB per step, 200 measured steps: packet and flow each
+ * add J (two transfers of mean J over 2) to the mean step within 4 sigma = 0.12 J, and the jitter
+ * changes their difference by at most 4 sigma = 0.16 J.
  */
 class JitterFlowMatchesPacketTestCase : public TestCase
 {
   public:
     JitterFlowMatchesPacketTestCase()
-        : TestCase("--startJitter=4ms, one worker, sync PS, 600 kB per step, 200 measured "
-                   "steps: packet and flow each add J (two transfers of mean J over 2) to the mean "
-                   "step within 4 sigma = 0.12 J, and the jitter changes their difference by "
-                   "at most 4 sigma = 0.16 J")
+        : TestCase("start jitter adds the same mean to packet and flow steps")
     {
     }
 
@@ -478,13 +486,15 @@ class JitterFlowMatchesPacketTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The analytic backend says it ignores the jitter.
+ *
+ * Analytic --startJitter=20us: every result (sync PS, async PS, ring) notes that the closed forms
+ * ignore it; without jitter none does.
  */
 class AnalyticJitterNoteTestCase : public TestCase
 {
   public:
     AnalyticJitterNoteTestCase()
-        : TestCase("analytic --startJitter=20us: every result (sync PS, async PS, ring) notes "
-                   "that the closed forms ignore it; without jitter none does")
+        : TestCase("analytic backend notes that it ignores start jitter")
     {
     }
 

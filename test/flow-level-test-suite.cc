@@ -629,13 +629,15 @@ class ReferencePsSimulator
 /**
  * \ingroup distributed-training
  * Two equal transfers that start together.
+ *
+ * Two equal transfers starting together: fcfs ends at M over B and 2M over B, ps both at 2M over B
+ * (raw and goodput B).
  */
 class TwoTransfersTestCase : public TestCase
 {
   public:
     TwoTransfersTestCase()
-        : TestCase("two equal transfers starting together: fcfs ends at M over B and 2M over B, "
-                   "ps both at 2M over B (raw and goodput B)")
+        : TestCase("two equal transfers under fcfs and ps end as worked by hand")
     {
     }
 
@@ -674,14 +676,16 @@ class TwoTransfersTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * CalibratedSharing end to end: a late uplink against an incumbent one.
+ *
+ * Calibrated: downlinks starting together share equally; an uplink starting 0.5 M over B after
+ * another gets w over (1+w) of the server link until the incumbent ends (w = 0.25: ends at 3.625
+ * and 4.5 M over B); w = 1 equals ps.
  */
 class CalibratedTransfersTestCase : public TestCase
 {
   public:
     CalibratedTransfersTestCase()
-        : TestCase("calibrated: downlinks starting together share equally; an uplink starting "
-                   "0.5 M over B after another gets w over (1+w) of the server link until the "
-                   "incumbent ends (w = 0.25: ends at 3.625 and 4.5 M over B); w = 1 equals ps")
+        : TestCase("calibrated sharing of staggered uplinks matches by hand, w = 1 equals ps")
     {
     }
 
@@ -735,14 +739,16 @@ class CalibratedTransfersTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The window model on hand-worked cases.
+ *
+ * Window model: a lone transfer with a window below the path's BDP takes M RTT over W; with windows
+ * covering the path and directions that never overlap (sync, overlap off) ps-window is ps; fcfs and
+ * hybrid are refused.
  */
 class WindowModelFlowTestCase : public TestCase
 {
   public:
     WindowModelFlowTestCase()
-        : TestCase("window model: a lone transfer with a window below the path's BDP takes M RTT "
-                   "over W; with windows covering the path and directions that never overlap "
-                   "(sync, overlap off) ps-window is ps; fcfs and hybrid are refused")
+        : TestCase("window model, a lone transfer takes M RTT over W, ps-window equals ps")
     {
     }
 
@@ -805,13 +811,15 @@ class WindowModelFlowTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Per-flow cap end to end (000 Sec. 4.4, Fig. 23).
+ *
+ * Capped: on 25 G NICs with a 10 G flow cap, 1 or 2 downlinks take M over 10 G, 3 take 3M over 25
+ * G; ps ignores the cap.
  */
 class CappedTransfersTestCase : public TestCase
 {
   public:
     CappedTransfersTestCase()
-        : TestCase("capped: on 25 G NICs with a 10 G flow cap, 1 or 2 downlinks take M over "
-                   "10 G, 3 take 3M over 25 G; ps ignores the cap")
+        : TestCase("capped sharing, 10 Gbps cap on 25 Gbps NICs, 1 to 3 downlinks")
     {
     }
 
@@ -854,13 +862,15 @@ class CappedTransfersTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * 000 Eq. (7) and (8).
+ *
+ * Sync PS, overlap off, identical workers, one server: step = Eq. (7) under ps and Eq. (8) under
+ * fcfs to 1e-9, K = 1..8.
  */
 class SyncPsClosedFormTestCase : public TestCase
 {
   public:
     SyncPsClosedFormTestCase()
-        : TestCase("sync PS, overlap off, identical workers, one server: step = Eq. (7) under "
-                   "ps and Eq. (8) under fcfs to 1e-9, K = 1..8")
+        : TestCase("flow sync PS, K = 1..8, matches Eq. (7) under ps and Eq. (8) under fcfs")
     {
     }
 
@@ -899,13 +909,16 @@ class SyncPsClosedFormTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * 000 Eq. (11).
+ *
+ * Ring, overlap off, no latency: step = Eq. (11) with one bucket and with one bucket per layer,
+ * K = 2..8.
  */
 class RingClosedFormTestCase : public TestCase
 {
   public:
     RingClosedFormTestCase()
-        : TestCase("ring, overlap off, no latency: step = Eq. (11) with one bucket and with one "
-                   "bucket per layer, K = 2..8")
+        : TestCase(
+            "flow ring, K = 2..8, overlap off, matches Eq. (11) with one and per-layer buckets")
     {
     }
 
@@ -944,14 +957,15 @@ class RingClosedFormTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Ring extras: link latency, reduction cost, G GPUs per node.
+ *
+ * Ring: each bucket adds 2(K-1) two-hop latencies, (K-1) M over (K R) of reduction and, with G = 2,
+ * an intra-node reduce and broadcast of M over 2I plus latency.
  */
 class RingCostsTestCase : public TestCase
 {
   public:
     RingCostsTestCase()
-        : TestCase("ring: each bucket adds 2(K-1) two-hop latencies, (K-1) M over (K R) of "
-                   "reduction and, with G = 2, an intra-node reduce and broadcast of M over 2I "
-                   "plus latency")
+        : TestCase("flow ring bucket costs, hop latency, reduction and intra-node steps, by hand")
     {
     }
 
@@ -988,13 +1002,15 @@ class RingCostsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Tensor fusion: bucket composition by size, first-bucket size and timeout.
+ *
+ * Ring buckets form in backward order: closed at >= Q bytes, at the first bucket's size, at the
+ * fusion timeout, and at layer 0.
  */
 class RingBucketsTestCase : public TestCase
 {
   public:
     RingBucketsTestCase()
-        : TestCase("ring buckets form in backward order: closed at >= Q bytes, at the first "
-                   "bucket's size, at the fusion timeout, and at layer 0")
+        : TestCase("flow ring buckets close at Q bytes, first bucket size, timeout and layer 0")
     {
     }
 
@@ -1054,13 +1070,16 @@ class RingBucketsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Ring with overlap: a bucket is reduced as soon as it is closed and the previous one is done.
+ *
+ * Ring with overlap: bucket b starts at max(its close, end of b-1); without overlap all start after
+ * backward.
  */
 class RingOverlapTestCase : public TestCase
 {
   public:
     RingOverlapTestCase()
-        : TestCase("ring with overlap: bucket b starts at max(its close, end of b-1); without "
-                   "overlap all start after backward")
+        : TestCase(
+            "flow ring with overlap starts each bucket at its close or after the previous one")
     {
     }
 
@@ -1095,13 +1114,15 @@ class RingOverlapTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * 001 Fig. 12: HTTP/2 multiplexing with window WIN.
+ *
+ * WIN = 3 on streams A..E of 5, 2, 4, 1, 6 units: chunks A3 B2 C3 D1 E3 A2 C1 E3, so B, D, A, C, E
+ * finish at 5, 9, 14, 15, 18 (001 Fig. 12).
  */
 class WindowSchedulerTestCase : public TestCase
 {
   public:
     WindowSchedulerTestCase()
-        : TestCase("WIN = 3 on streams A..E of 5, 2, 4, 1, 6 units: chunks A3 B2 C3 D1 E3 A2 C1 "
-                   "E3, so B, D, A, C, E finish at 5, 9, 14, 15, 18 (001 Fig. 12)")
+        : TestCase("WIN = 3 on five streams finishes them in the order of Fig. 12 of paper 001")
     {
     }
 
@@ -1141,13 +1162,15 @@ class WindowSchedulerTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Transmission orders.
+ *
+ * Downlink order: forward sends layer 0 first, reverse layer L-1 first, random a seeded permutation
+ * that changes from step to step.
  */
 class TransmissionOrderTestCase : public TestCase
 {
   public:
     TransmissionOrderTestCase()
-        : TestCase("downlink order: forward sends layer 0 first, reverse layer L-1 first, random "
-                   "a seeded permutation that changes from step to step")
+        : TestCase("flow downlink order forward, reverse and seeded random")
     {
     }
 
@@ -1203,14 +1226,16 @@ class TransmissionOrderTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Overlap on/off for PS, with the parsing overhead of 001 Sec. 3.2.1.
+ *
+ * PS overlap: forward of l waits for l's parameters, gradients leave as backward produces them,
+ * updates start on arrival; parsing overhead adds alpha size + beta to forward and update
+ * (hand-worked).
  */
 class PsOverlapTestCase : public TestCase
 {
   public:
     PsOverlapTestCase()
-        : TestCase("PS overlap: forward of l waits for l's parameters, gradients leave as "
-                   "backward produces them, updates start on arrival; parsing overhead adds "
-                   "alpha size + beta to forward and update (hand-worked)")
+        : TestCase("flow PS overlap and parsing overhead match a hand-worked timeline")
     {
     }
 
@@ -1261,14 +1286,15 @@ class PsOverlapTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Several servers end to end.
+ *
+ * Two servers: one worker's two downlinks share its NIC (ps: both at 2M over B; fcfs: M over B,
+ * then 2M over B); each server updates once its own gradients are in.
  */
 class TwoServersTestCase : public TestCase
 {
   public:
     TwoServersTestCase()
-        : TestCase("two servers: one worker's two downlinks share its NIC (ps: both at 2M over "
-                   "B; fcfs: M over B, then 2M over B); each server updates once its own "
-                   "gradients are in")
+        : TestCase("flow with two servers, downlinks share the worker NIC, updates per server")
     {
     }
 
@@ -1321,13 +1347,15 @@ class TwoServersTestCase : public TestCase
  * \ingroup distributed-training
  * Parameter server with G GPUs per node: the intra-node broadcast and reduction, one tensor at a
  * time, around the transfers; a node trains G batches per step.
+ *
+ * PS with G GPUs per node: step adds the last broadcast and every reduction, throughput counts G
+ * batches.
  */
 class MultiGpuParameterServerFlowTestCase : public TestCase
 {
   public:
     MultiGpuParameterServerFlowTestCase()
-        : TestCase("PS with G GPUs per node: step adds the last broadcast and every reduction, "
-                   "throughput counts G batches")
+        : TestCase("flow PS with G GPUs per node adds broadcast and reductions, counts G batches")
     {
     }
 
@@ -1371,13 +1399,15 @@ class MultiGpuParameterServerFlowTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Heterogeneous workers.
+ *
+ * Compute scale: a worker with scale 2 computes twice as long and sets the sync step (PS and ring);
+ * updates are not scaled.
  */
 class ComputeScaleTestCase : public TestCase
 {
   public:
     ComputeScaleTestCase()
-        : TestCase("compute scale: a worker with scale 2 computes twice as long and sets the sync "
-                   "step (PS and ring); updates are not scaled")
+        : TestCase("flow compute scale 2 doubles one worker compute time and sets the sync step")
     {
     }
 
@@ -1407,13 +1437,15 @@ class ComputeScaleTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Steps are drawn with replacement from the recorded ones.
+ *
+ * Sampling: every step's compute time is one of the recorded steps, all of them get drawn; without
+ * sampling every step uses the means.
  */
 class StepSamplingTestCase : public TestCase
 {
   public:
     StepSamplingTestCase()
-        : TestCase("sampling: every step's compute time is one of the recorded steps, all of "
-                   "them get drawn; without sampling every step uses the means")
+        : TestCase("flow step sampling draws every recorded step, without it the means")
     {
     }
 
@@ -1463,13 +1495,15 @@ class StepSamplingTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Determinism.
+ *
+ * Same seed gives identical records (async, 2 servers, random order, WIN, overlap, sampled);
+ * another seed gives different ones.
  */
 class FlowDeterminismTestCase : public TestCase
 {
   public:
     FlowDeterminismTestCase()
-        : TestCase("same seed gives identical records (async, 2 servers, random order, WIN, "
-                   "overlap, sampled); another seed gives different ones")
+        : TestCase("flow same seed gives identical records, another seed different ones")
     {
     }
 
@@ -1522,13 +1556,15 @@ class FlowDeterminismTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Async workers drift apart with sampled steps and stay in lockstep without.
+ *
+ * Async: sampled workers drift apart (step starts spread over the step time); identical unsampled
+ * workers stay in lockstep and the result says so.
  */
 class AsyncDriftTestCase : public TestCase
 {
   public:
     AsyncDriftTestCase()
-        : TestCase("async: sampled workers drift apart (step starts spread over the step time); "
-                   "identical unsampled workers stay in lockstep and the result says so")
+        : TestCase("flow async sampled workers drift apart, unsampled ones stay in lockstep")
     {
     }
 
@@ -1581,13 +1617,15 @@ class AsyncDriftTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Link utilisation over the measurement window.
+ *
+ * Link utilisation = bytes carried in the window over (B x window), named as the packet level names
+ * links.
  */
 class LinkUtilisationTestCase : public TestCase
 {
   public:
     LinkUtilisationTestCase()
-        : TestCase("link utilisation = bytes carried in the window over (B x window), named as "
-                   "the packet level names links")
+        : TestCase("flow link utilisation is bytes over B times window, links named as packet")
     {
     }
 
@@ -1616,13 +1654,15 @@ class LinkUtilisationTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The backend's options.
+ *
+ * Backend: hybrid returns the mean of fcfs and ps and both parts; ring ignores --sharing; unknown
+ * --sharing throws naming the option.
  */
 class FlowBackendOptionsTestCase : public TestCase
 {
   public:
     FlowBackendOptionsTestCase()
-        : TestCase("backend: hybrid returns the mean of fcfs and ps and both parts; ring "
-                   "ignores --sharing; unknown --sharing throws naming the option")
+        : TestCase("flow backend hybrid, ring and unknown sharing options")
     {
     }
 
@@ -1705,13 +1745,15 @@ class HalfRateSharing : public SharingModel
 /**
  * \ingroup distributed-training
  * A new sharing model is one class, plugged in through the SharingModel attribute.
+ *
+ * A new sharing model is one SharingModel subclass: set as the SharingModel attribute, its rates
+ * drive the run and its name is the variant.
  */
 class CustomSharingTestCase : public TestCase
 {
   public:
     CustomSharingTestCase()
-        : TestCase("a new sharing model is one SharingModel subclass: set as the SharingModel "
-                   "attribute, its rates drive the run and its name is the variant")
+        : TestCase("a new SharingModel subclass drives the flow run and names the variant")
     {
     }
 
@@ -1742,16 +1784,17 @@ class CustomSharingTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The optimised engine against a naive event-per-operation simulation of the same rules.
+ *
+ * Engine equals a naive event-per-tensor-and-layer simulation (every record to 1e-9) over 96 PS
+ * scenarios: sync and async, fcfs, ps and capped, overlap on and off, 1 and 2 servers, WIN, forward
+ * and reverse order, unequal workers; each also with --startJitter=0.4ms (the reference holds a
+ * transfer queued on an idle connection for its delay).
  */
 class ReferenceCrossCheckTestCase : public TestCase
 {
   public:
     ReferenceCrossCheckTestCase()
-        : TestCase("engine equals a naive event-per-tensor-and-layer simulation (every record to "
-                   "1e-9) over 96 PS scenarios: sync and async, fcfs, ps and capped, overlap on "
-                   "and off, 1 and 2 servers, WIN, forward and reverse order, unequal workers; "
-                   "each also with --startJitter=0.4ms (the reference holds a transfer queued "
-                   "on an idle connection for its delay)")
+        : TestCase("flow engine equals a naive reference simulation over 96 PS scenarios")
     {
     }
 

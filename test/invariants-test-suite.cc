@@ -60,7 +60,11 @@ ComputeTimes(const Case& c)
     return t;
 }
 
-/// The invariants on one result; NS_TEST_ASSERT_MSG_* through the calling test case.
+/**
+ * The invariants on random valid scenarios of one backend: no error, finite positive throughput
+ * within the compute-only bound, step time at least compute, bytes conserved per transfer, same
+ * seed same result.
+ */
 class InvariantsTestCase : public TestCase
 {
   public:
@@ -75,9 +79,7 @@ class InvariantsTestCase : public TestCase
                        uint64_t seed,
                        uint32_t rerunEvery)
         : TestCase(std::to_string(cases) + " random valid " + backend
-                   + " scenarios: no error, finite positive throughput within the compute-only "
-                     "bound, step time at least compute, bytes conserved per transfer, same "
-                     "seed same result"),
+                   + " scenarios keep the invariants"),
           m_backend(backend),
           m_cases(cases),
           m_seed(seed),

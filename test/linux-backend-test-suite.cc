@@ -181,14 +181,15 @@ CountChildren()
  * One worker, overlap off: a step is 2M / goodput + T_F + T_B + T_S (000 Eq. (7) with K = 1),
  * the goodput being the kernel's own (MSS = MTU - 52 with timestamps, 14-byte Ethernet header per
  * frame through tbf): within 5 %, at 1 Gb/s with dilation 4 and at 2 Gb/s with dilation 8.
+ *
+ * Linux: one worker, overlap off, step within 5% of 2M over goodput + T_F + T_B + T_S (1 Gbps at
+ * dilation 4, 2 Gbps at dilation 8).
  */
 class OneWorkerClosedFormTestCase : public TestCase
 {
   public:
     OneWorkerClosedFormTestCase()
-        : TestCase(
-            "linux: one worker, overlap off, step within 5% of 2M over goodput + T_F + T_B + "
-            "T_S (1 Gbps at dilation 4, 2 Gbps at dilation 8)")
+        : TestCase("linux backend, one worker, step within 5 pct of the closed form")
     {
     }
 
@@ -230,13 +231,14 @@ class OneWorkerClosedFormTestCase : public TestCase
  * PS sync (K = 2, P = 2), PS async (K = 2, P = 1) and ring (K = 3, 2 MB buckets) run end to end:
  * every step of every worker ends, and per step the transfer records carry K x M down and K x M
  * up (PS) or 2 (K - 1) M around the ring; the ports' counters saw at least that many bytes.
+ *
+ * Linux: PS sync and async, and ring AllReduce, run end to end with bytes conserved.
  */
 class EndToEndBytesConservedTestCase : public TestCase
 {
   public:
     EndToEndBytesConservedTestCase()
-        : TestCase(
-            "linux: PS sync and async, and ring AllReduce, run end to end with bytes conserved")
+        : TestCase("linux backend, PS sync, async and ring run end to end, bytes conserved")
     {
     }
 
@@ -331,12 +333,14 @@ class EndToEndBytesConservedTestCase : public TestCase
  * Nothing is left behind: after a normal run, after a run the watchdog stops, and after a run
  * killed by SIGINT or SIGKILL, no namespace of the run is held by any process, the caller's
  * namespace has the same devices, and no child process remains.
+ *
+ * Linux: nothing left behind after a run, a watchdog stop, SIGINT or SIGKILL.
  */
 class NothingLeftBehindTestCase : public TestCase
 {
   public:
     NothingLeftBehindTestCase()
-        : TestCase("linux: nothing left behind after a run, a watchdog stop, SIGINT or SIGKILL")
+        : TestCase("linux backend leaves nothing behind after a run, watchdog, SIGINT, SIGKILL")
     {
     }
 
@@ -413,12 +417,14 @@ class NothingLeftBehindTestCase : public TestCase
  * What the backend refuses, with what to change: a 10 Gb/s scenario at dilation 1 (names the
  * dilation that works), a TCP variant the kernel lacks, a fabric other than the star (the
  * testbed is one switch) and packet-only options.
+ *
+ * Linux: refuses unfaithful rates, TcpDctcp, fabrics, cross traffic.
  */
 class RefusalsTestCase : public TestCase
 {
   public:
     RefusalsTestCase()
-        : TestCase("linux: refuses unfaithful rates, TcpDctcp, fabrics, cross traffic")
+        : TestCase("linux backend refuses unfaithful rates, TcpDctcp, fabrics and cross traffic")
     {
     }
 
@@ -487,14 +493,15 @@ class RefusalsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * --repeat: the point's result is the median run, with min, max and spread; hand-made results.
+ *
+ * Linux: runs at 100, 130 and 90 samples per second give the 100 run, min 90, max 130, spread 40 %,
+ * summed wall time; of 4 runs the upper middle one.
  */
 class RepeatsTestCase : public TestCase
 {
   public:
     RepeatsTestCase()
-        : TestCase(
-            "linux: runs at 100, 130 and 90 samples per second give the 100 run, min 90, max 130, "
-            "spread 40 %, summed wall time; of 4 runs the upper middle one")
+        : TestCase("linux backend repeats report median, min, max, spread and wall time")
     {
     }
 

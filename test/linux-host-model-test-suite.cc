@@ -28,15 +28,16 @@ namespace
 /**
  * \ingroup distributed-training
  * The send- and receive-buffer rules, by hand.
+ *
+ * Linux buffer rules: per_mss 4352 at MSS 1448, send buffer 2 max(cwnd, 10) segments up to 4 MiB
+ * over 4352 = 963; receive window 2 copied + 16 MSS + growth = 2859262 after 100000 over 14480
+ * bytes, at most 3 MiB; flow window limit 1394424.
  */
 class LinuxBufferRulesTestCase : public TestCase
 {
   public:
     LinuxBufferRulesTestCase()
-        : TestCase("Linux buffer rules: per_mss 4352 at MSS 1448, send buffer 2 max(cwnd, 10) "
-                   "segments up to 4 MiB over 4352 = 963; receive window 2 copied + 16 MSS + "
-                   "growth = 2859262 after 100000 over 14480 bytes, at most 3 MiB; flow window "
-                   "limit 1394424")
+        : TestCase("Linux send and receive buffer rules match the kernel by hand")
     {
     }
 
@@ -255,15 +256,16 @@ class TunedFlowTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * LinuxBufferTuner on one real flow.
+ *
+ * LinuxBufferTuner on a 20 MB flow at 1 Gbps: completes within 10 % of S over C, the send buffer
+ * is 2 x the largest window (or the peer's window), the receive window grew from 65536 to at least
+ * 2 x the bytes of one RTT.
  */
 class BufferTunerFlowTestCase : public TunedFlowTestCase
 {
   public:
     BufferTunerFlowTestCase()
-        : TunedFlowTestCase(
-            "LinuxBufferTuner on a 20 MB flow at 1 Gbps: completes within 10 % of S over "
-            "C, the send buffer is 2 x the largest window (or the peer's window), the "
-            "receive window grew from 65536 to at least 2 x the bytes of one RTT")
+        : TunedFlowTestCase("LinuxBufferTuner on a 20 MB flow at 1 Gbps, within 10 pct of S over C")
     {
     }
 
@@ -297,17 +299,18 @@ Distinct(std::vector<uint32_t> v)
 /**
  * \ingroup distributed-training
  * LinuxBufferTuner advertising its window (LimitReceiveWindow) on one real flow.
+ *
+ * LimitReceiveWindow on a 20 MB flow at 1 Gbps: completes within 10 % of S over C; the receiver's
+ * window starts at 65536 and grows to at most 3 MiB; from the tuner's start the sender is offered
+ * 131072, then exactly each window + 64 KiB rounded down to 32 bytes (window scale 5 of the
+ * 1459960-byte creation buffer); no send buffer above the offered window - 64 KiB.
  */
 class AdvertisedWindowFlowTestCase : public TunedFlowTestCase
 {
   public:
     AdvertisedWindowFlowTestCase()
         : TunedFlowTestCase(
-            "LimitReceiveWindow on a 20 MB flow at 1 Gbps: completes within 10 % of S "
-            "over C; the receiver's window starts at 65536 and grows to at most 3 MiB; "
-            "from the tuner's start the sender is offered 131072, then exactly each "
-            "window + 64 KiB rounded down to 32 bytes (window scale 5 of the 1459960-byte "
-            "creation buffer); no send buffer above the offered window - 64 KiB")
+            "LimitReceiveWindow on a 20 MB flow at 1 Gbps offers the kernel windows")
     {
     }
 
@@ -384,15 +387,16 @@ FirstStarts(const TrainingResult& r)
 /**
  * \ingroup distributed-training
  * --startJitter at the packet level.
+ *
+ * --startJitter=2ms: without it the 4 workers start within 1 us, with it each worker's first step
+ * starts within 2 ms after its unjittered start, the starts differ and change with --seed; every
+ * downlink transfer starts after its worker's request.
  */
 class StartJitterTestCase : public TestCase
 {
   public:
     StartJitterTestCase()
-        : TestCase("--startJitter=2ms: without it the 4 workers start within 1 us, with it each "
-                   "worker's first step starts within 2 ms after its unjittered start, the starts "
-                   "differ and change with --seed; "
-                   "every downlink transfer starts after its worker's request")
+        : TestCase("packet start jitter delays each first step by up to 2 ms, seeded")
     {
     }
 
@@ -432,15 +436,17 @@ class StartJitterTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The packet backend's twin of a dilated linux run.
+ *
+ * --dilation=20 at the packet level: rates over 20 and scenario times x 20 (link delay, minimum RTO
+ * unchanged), compute x 20; K = 1, 2 x 4 MB at 10 Gbps: the step reported undilated within 3 % of
+ * the undilated run's, and not slower (only the unscaled link delay differs); refused on a
+ * leaf-spine.
  */
 class DilatedPacketRunTestCase : public TestCase
 {
   public:
     DilatedPacketRunTestCase()
-        : TestCase("--dilation=20 at the packet level: rates over 20 and scenario times x 20 "
-                   "(link delay, minimum RTO unchanged), compute x 20; K = 1, 2 x 4 MB at 10 Gbps: "
-                   "the step reported undilated within 3 % of the undilated run's, and not "
-                   "slower (only the unscaled link delay differs); refused on a leaf-spine")
+        : TestCase("packet run at dilation 20 reports the undilated step within 3 pct")
     {
     }
 
@@ -508,15 +514,16 @@ class DilatedPacketRunTestCase : public TestCase
  * \ingroup distributed-training
  * The tuner of a socket accepted from a listener (the PS's) learns the peer's window: its send
  * buffer grows, so a pull is not held to Linux's first 20 segments per RTT.
+ *
+ * --bufferAutotuning on the PS's accepted socket: K = 1, one 4 MB tensor at 1 Gbps over 100 us
+ * links (a BDP of about 35 segments): the pull is within 10 % of the push and of M over the goodput
+ * (was 1.8x the push: the send buffer stayed at 20 segments).
  */
 class AcceptedSocketTunerTestCase : public TestCase
 {
   public:
     AcceptedSocketTunerTestCase()
-        : TestCase("--bufferAutotuning on the PS's accepted socket: K = 1, one 4 MB tensor at "
-                   "1 Gbps over 100 us links (a BDP of about 35 segments): the pull is within "
-                   "10 % of the push and of M over the goodput (was 1.8x the push: the send "
-                   "buffer stayed at 20 segments)")
+        : TestCase("buffer autotuning on the PS accepted socket, pull within 10 pct of push")
     {
     }
 
@@ -551,15 +558,16 @@ class AcceptedSocketTunerTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * The preset through the option layer and the cluster helper.
+ *
+ * --hostModel=linux sets autotuning, delayed ACKs, TCP small queues and a 20 us jitter, options
+ * given before or after it override it, and the cluster runs TcpLinuxCubic for TcpCubic and
+ * TcpLinuxReno for TcpNewReno; bad values name the option.
  */
 class HostModelPresetTestCase : public TestCase
 {
   public:
     HostModelPresetTestCase()
-        : TestCase("--hostModel=linux sets autotuning, delayed ACKs, TCP small queues and a 20 us "
-                   "jitter, options given before "
-                   "or after it override it, and the cluster runs TcpLinuxCubic for TcpCubic "
-                   "and TcpLinuxReno for TcpNewReno; bad values name the option")
+        : TestCase("host model preset linux sets autotuning, delayed ACKs, TSQ, jitter and TCP")
     {
     }
 

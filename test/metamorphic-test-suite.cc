@@ -146,7 +146,7 @@ class RandomCasesTestCase : public TestCase
                         const std::string& backend,
                         uint32_t cases,
                         uint64_t seed)
-        : TestCase(backend + ": " + relation),
+        : TestCase(backend + ", " + relation),
           m_backend(backend),
           m_cases(cases),
           m_seed(seed)

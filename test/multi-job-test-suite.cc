@@ -184,13 +184,15 @@ MaxStepDifference(const TrainingResult& a, const TrainingResult& b)
  * step takes 2 x 10 MB / (B/2) = 4M/B, twice the solo 2M/B (B = goodput of 10 Gb/s). The flow
  * backend (PS sharing over both jobs' flows) gives it within 1 %; the packet backend (two TCP
  * connections on one 10 G path) within 10 % (slow start and the barrier's gaps cost a little).
+ *
+ * Two PS jobs on one spine path each get half of it: a step takes 4M over B (flow 1%, packet 10%),
+ * twice the solo step.
  */
 class SharedPathTestCase : public TestCase
 {
   public:
     SharedPathTestCase()
-        : TestCase("two PS jobs on one spine path each get half of it: a step takes 4M over B "
-                   "(flow 1%, packet 10%), twice the solo step")
+        : TestCase("two PS jobs on one spine path each get half, step 4M over B")
     {
     }
 
@@ -240,12 +242,14 @@ class SharedPathTestCase : public TestCase
  * Two 2-worker sync-PS jobs, one per rack of a leaf-spine of 3 hosts per leaf (3 x 10 G under
  * 2 x 15 G uplinks, 1:1): all their traffic stays under their own leaf, so each job runs
  * exactly as alone: flow identical to its solo run, packet within 2 %.
+ *
+ * Two PS jobs on disjoint racks run as alone (flow identical, packet 2%).
  */
 class DisjointRacksTestCase : public TestCase
 {
   public:
     DisjointRacksTestCase()
-        : TestCase("two PS jobs on disjoint racks run as alone (flow identical, packet 2%)")
+        : TestCase("two PS jobs on disjoint racks run as alone")
     {
     }
 
@@ -282,12 +286,14 @@ class DisjointRacksTestCase : public TestCase
  * The two jobs of SharedPathTestCase, b starting 10 ms after a's last step ended (a alone:
  * 4 steps of 2M/B): neither slows the other down, so both run as alone (flow within 1e-9,
  * packet within 2 %), and b's first step starts at its start time.
+ *
+ * A job starting after another ended runs as alone (flow 1e-9, packet 2%).
  */
 class LaterStartTestCase : public TestCase
 {
   public:
     LaterStartTestCase()
-        : TestCase("a job starting after another ended runs as alone (flow 1e-9, packet 2%)")
+        : TestCase("a job starting after another ended runs as alone")
     {
     }
 
@@ -431,14 +437,15 @@ class LoneJobTestCase : public TestCase
  * behind x's three windows (about 3W/C), so y's window W is sent once per 3W/C: the push runs
  * at B/3, 3 M_y / B = 4.98 ms (measured 4.80 ms). Steps 0 and 1 are left out: y's new connection
  * ramps up through the queue (22 ms per transfer in step 0).
+ *
+ * A push whose ACKs cross another job's queue of 3 flows runs at B over 3 at the packet level
+ * (15%), at B in the flow backend (1%); its pull at B over 4 in both.
  */
 class AckQueueTestCase : public TestCase
 {
   public:
     AckQueueTestCase()
-        : TestCase(
-            "a push whose ACKs cross another job's queue of 3 flows runs at B over 3 at the "
-            "packet level (15%), at B in the flow backend (1%); its pull at B over 4 in both")
+        : TestCase("ACKs crossing another job queue slow a push at packet level only")
     {
     }
 
@@ -521,13 +528,15 @@ class AckQueueTestCase : public TestCase
  * 1 ms per step), while job a's solo runs with seeds 3 and 7 differ by 10 ms or more in some step
  * (so a job drawing another seed's streams fails); the same set run again repeats every step
  * record bit for bit.
+ *
+ * A job's seed gives it its solo run's draws with that seed (flow 1e-9 s, packet 1 ms per step);
+ * same seeds repeat bit for bit.
  */
 class JobSeedTestCase : public TestCase
 {
   public:
     JobSeedTestCase()
-        : TestCase("a job's seed gives it its solo run's draws with that seed (flow 1e-9 s, "
-                   "packet 1 ms per step); same seeds repeat bit for bit")
+        : TestCase("a job seed gives the draws of its solo run, same seeds repeat bit for bit")
     {
     }
 
@@ -611,13 +620,15 @@ RingJob(const RunRequest& base,
  * flow backend: both jobs step exactly as alone. The same ring across the racks, starting after
  * the PS job (on the same spine path) ended, runs through the shared rate computation and still
  * steps as alone (1e-9): with nothing else on its links it keeps the closed form's one rate.
+ *
+ * A ring apart from a PS job, in space (closed form) or in time (shared computation), runs as alone
+ * in the flow backend.
  */
 class RingApartTestCase : public TestCase
 {
   public:
     RingApartTestCase()
-        : TestCase("a ring apart from a PS job, in space (closed form) or in time (shared "
-                   "computation), runs as alone in the flow backend")
+        : TestCase("a ring apart from a PS job in space or time runs as alone")
     {
     }
 
@@ -661,13 +672,15 @@ class RingApartTestCase : public TestCase
  * 0.75 x 2M/B, PS 0.87 x 4M/B), and with 1 MiB for both too (0.73, 0.84): with windows of 1 MiB
  * the 1000-packet queue overflows and the jobs' transfers no longer overlap as the fluid model's
  * do (measured, not analysed further).
+ *
+ * A ring and a PS job sharing the spine path get half of it each: ring step 2M over B, PS step 4M
+ * over B (flow 1%, packet 10%).
  */
 class RingSharesLinkTestCase : public TestCase
 {
   public:
     RingSharesLinkTestCase()
-        : TestCase("a ring and a PS job sharing the spine path get half of it each: ring step "
-                   "2M over B, PS step 4M over B (flow 1%, packet 10%)")
+        : TestCase("a ring and a PS job sharing the spine path get half each")
     {
     }
 
@@ -707,13 +720,15 @@ class RingSharesLinkTestCase : public TestCase
  * turn as one (each link once, its rate split among the ring's hops on it): the same B/2, where
  * serving the hops one after the other would let the first hold the path while the ring waits
  * on the second, for ever.
+ *
+ * A ring whose own hops share a path goes at B over 2 under ps and fcfs: step 3M over B (1%), the
+ * two within 1e-9.
  */
 class RingOwnHopsTestCase : public TestCase
 {
   public:
     RingOwnHopsTestCase()
-        : TestCase("a ring whose own hops share a path goes at B over 2 under ps and fcfs: step 3M "
-                   "over B (1%), the two within 1e-9")
+        : TestCase("a ring whose own hops share a path, step 3M over B under ps and fcfs")
     {
     }
 
@@ -769,12 +784,14 @@ class FirstFlowOnlySharing : public SharingModel
  * A model that gives a ring's second hop no rate while its first holds the path leaves the ring
  * waiting for ever: the flow backend says so (naming the model) instead of reporting a run that
  * stopped early.
+ *
+ * A model that starves a ring's hop is refused, naming the model.
  */
 class RingStarvedTestCase : public TestCase
 {
   public:
     RingStarvedTestCase()
-        : TestCase("a model that starves a ring's hop is refused, naming the model")
+        : TestCase("a sharing model that starves a ring hop is refused by name")
     {
     }
 
@@ -806,13 +823,15 @@ class RingStarvedTestCase : public TestCase
  * other's uplink: after b's first step (3M/B) both step every 2M/B, as alone. Under PS both
  * step every 4M/B. Hybrid: per job the mean, 3M/B (flow within 1 %), and the fcfs and ps runs
  * follow as results of their own.
+ *
+ * Hybrid with two PS jobs on one path: fcfs 2M over B, ps 4M over B, hybrid their mean 3M over B
+ * per job (1%).
  */
 class HybridJobsTestCase : public TestCase
 {
   public:
     HybridJobsTestCase()
-        : TestCase("hybrid with two PS jobs on one path: fcfs 2M over B, ps 4M over B, hybrid "
-                   "their mean 3M over B per job (1%)")
+        : TestCase("hybrid with two PS jobs on one path is the mean of fcfs and ps")
     {
     }
 
@@ -853,13 +872,15 @@ class HybridJobsTestCase : public TestCase
  * standing queue), and the jobs share the spine path by max-min under the caps. With the two
  * jobs of SharedPathTestCase and w/RTT = 0.3 B the caps bind (0.6 B < B): both step as alone,
  * 2M/(0.3 B); with w/RTT = 0.8 B max-min's B/2 binds: 4M/B, against a solo 2M/(0.8 B).
+ *
+ * Window model with two PS jobs on one path: a cap of 0.3B binds (as alone), one of 0.8B does not
+ * (4M over B) (1%).
  */
 class WindowJobsTestCase : public TestCase
 {
   public:
     WindowJobsTestCase()
-        : TestCase("window model with two PS jobs on one path: a cap of 0.3B binds (as alone), "
-                   "one of 0.8B does not (4M over B) (1%)")
+        : TestCase("window model with two PS jobs on one path, cap 0.3B binds, 0.8B does not")
     {
     }
 
@@ -918,13 +939,15 @@ class WindowJobsTestCase : public TestCase
  * jobs of 5 workers spread over a 2 x 2 leaf-spine and a 2-worker ring across the racks (its
  * flows make links shared and private again) step as with PsSharing given every connection
  * (every step record within 1e-9 s), and the model sees fewer flows than there were connections.
+ *
+ * Several jobs' connections aggregate into rate classes: the same steps as per-connection max-min
+ * (1e-9 s), fewer flows for the model.
  */
 class AggregateJobsTestCase : public TestCase
 {
   public:
     AggregateJobsTestCase()
-        : TestCase("several jobs' connections aggregate into rate classes: the same steps as "
-                   "per-connection max-min (1e-9 s), fewer flows for the model")
+        : TestCase("several jobs aggregate into rate classes with per-connection max-min steps")
     {
     }
 

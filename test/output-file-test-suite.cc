@@ -20,6 +20,7 @@
 #include <sstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace ns3;
@@ -216,12 +217,14 @@ class ReplaceAppendTestCase : public TestCase
  * full disk fails with ENOSPC) is an error naming the option and the file; the old file and
  * an appended-to file are unchanged, no temporary file is left. Then the same file names
  * compared as files: through a link, "./" and a file not yet written.
+ *
+ * A failing write is an error and changes nothing; same file by inode or path.
  */
 class WriteErrorTestCase : public TestCase
 {
   public:
     WriteErrorTestCase()
-        : TestCase("a failing write is an error and changes nothing; same file by inode or path")
+        : TestCase("a failing write is an error and changes nothing, same file detected")
     {
     }
 
@@ -277,6 +280,47 @@ class WriteErrorTestCase : public TestCase
     }
 };
 
+/**
+ * A run stopped by a signal leaves no temporary file: a child process opens an output, writes
+ * to it and is sent SIGINT, then SIGTERM in a second child; each dies of its signal (the
+ * default action still happens after the clean-up) and the folder holds only the previous
+ * file, unchanged.
+ */
+class SignalCleanupTestCase : public TestCase
+{
+  public:
+    SignalCleanupTestCase()
+        : TestCase("a run ended by SIGINT or SIGTERM leaves no temporary file")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ScratchDir dir("signal");
+        OutputFile::Write(dir / "result.json", "previous\n", "--output");
+        for (int sig : {SIGINT, SIGTERM})
+        {
+            const pid_t child = ::fork();
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(child, 0, "fork");
+            if (child == 0)
+            {
+                OutputFile out(dir / "result.json", "--output");
+                out.Stream() << "half a result";
+                ::kill(::getpid(), sig);
+                ::_exit(0); // not reached: the signal ends the process
+            }
+            int status = 0;
+            ::waitpid(child, &status, 0);
+            NS_TEST_EXPECT_MSG_EQ(WIFSIGNALED(status) && WTERMSIG(status) == sig,
+                                  true,
+                                  "the child dies of signal " << sig);
+            NS_TEST_EXPECT_MSG_EQ(dir.CountOthers({"result.json"}), 0, "no temporary file left");
+            NS_TEST_EXPECT_MSG_EQ(Slurp(dir / "result.json"), "previous\n", "previous file kept");
+        }
+    }
+};
+
 /// The suite.
 class OutputFileTestSuite : public TestSuite
 {
@@ -288,6 +332,7 @@ class OutputFileTestSuite : public TestSuite
         AddTestCase(new SpecialFilesTestCase, DT_TEST_QUICK);
         AddTestCase(new ReplaceAppendTestCase, DT_TEST_QUICK);
         AddTestCase(new WriteErrorTestCase, DT_TEST_QUICK);
+        AddTestCase(new SignalCleanupTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -56,13 +56,15 @@ StepEnds(const TrainingResult& r, uint32_t steps)
  * \ingroup distributed-training
  * One worker, overlap off, no contention: the step is downlink + forward + backward + uplink +
  * update, each transfer taking bytes / TCP goodput (000 Eq. (7) and (8) at K = 1).
+ *
+ * Packet: one worker, overlap off, step time is 2M over TCP goodput plus T_F, T_B and T_S within
+ * 3%.
  */
 class OneWorkerMatchesClosedFormTestCase : public TestCase
 {
   public:
     OneWorkerMatchesClosedFormTestCase()
-        : TestCase("packet: one worker, overlap off, step time is 2M over TCP goodput plus "
-                   "T_F, T_B and T_S within 3%")
+        : TestCase("packet, one worker, step within 3 pct of 2M over goodput plus compute")
     {
     }
 
@@ -99,13 +101,14 @@ class OneWorkerMatchesClosedFormTestCase : public TestCase
  * \ingroup distributed-training
  * Every tensor sent is received: per worker, server and step each layer goes down once and up
  * once with its full size, and the applications' byte counters agree.
+ *
+ * Packet: every parameter and gradient tensor arrives once, whole, per worker, server and step.
  */
 class BytesConservedTestCase : public TestCase
 {
   public:
     BytesConservedTestCase()
-        : TestCase("packet: every parameter and gradient tensor arrives once, whole, per worker, "
-                   "server and step")
+        : TestCase("packet, every tensor arrives once and whole per worker, server and step")
     {
     }
 
@@ -159,12 +162,14 @@ class BytesConservedTestCase : public TestCase
  * \ingroup distributed-training
  * Sync: no worker starts step s+1 before every worker's step s is applied. Async with sampled
  * steps: workers drift apart.
+ *
+ * Packet: sync workers wait for the barrier; async workers drift apart.
  */
 class SyncBarrierAsyncDriftTestCase : public TestCase
 {
   public:
     SyncBarrierAsyncDriftTestCase()
-        : TestCase("packet: sync workers wait for the barrier; async workers drift apart")
+        : TestCase("packet sync workers wait for the barrier, async workers drift apart")
     {
     }
 
@@ -211,13 +216,14 @@ class SyncBarrierAsyncDriftTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Overlap never makes a step slower, and helps where communication is long.
+ *
+ * Packet: overlap on is never slower than off, and faster when communication is long.
  */
 class OverlapNeverSlowerTestCase : public TestCase
 {
   public:
     OverlapNeverSlowerTestCase()
-        : TestCase("packet: overlap on is never slower than off, and faster when communication "
-                   "is long")
+        : TestCase("packet overlap is never slower than no overlap")
     {
     }
 
@@ -260,12 +266,14 @@ class OverlapNeverSlowerTestCase : public TestCase
  * \ingroup distributed-training
  * 001 Fig. 12: with WIN, each stream first sends at most WIN bytes, then waits at the tail for
  * its second service; tensors complete in the hand-worked order.
+ *
+ * Packet: WIN multiplexing completes streams in 001 Fig. 12's order.
  */
 class MultiplexingOrderTestCase : public TestCase
 {
   public:
     MultiplexingOrderTestCase()
-        : TestCase("packet: WIN multiplexing completes streams in 001 Fig. 12's order")
+        : TestCase("packet WIN multiplexing completes streams in the order of Fig. 12")
     {
     }
 
@@ -359,12 +367,14 @@ class MultiplexingOrderTestCase : public TestCase
  * \ingroup distributed-training
  * Several servers: each layer travels to and from the server the greedy rule assigned it, and
  * the transfers of both servers proceed in parallel.
+ *
+ * Packet: two servers carry their greedy partitions in parallel.
  */
 class MultiServerPartitionTestCase : public TestCase
 {
   public:
     MultiServerPartitionTestCase()
-        : TestCase("packet: two servers carry their greedy partitions in parallel")
+        : TestCase("packet, two servers carry their greedy partitions in parallel")
     {
     }
 
@@ -400,12 +410,14 @@ class MultiServerPartitionTestCase : public TestCase
  * \ingroup distributed-training
  * 000 Sec. 4.4: a 10 G per-flow cap on 25 G NICs. One capped flow reaches the cap; the sync
  * downlink takes as long with 2 workers as with 1 and grows from 3 workers on (Fig. 23).
+ *
+ * Packet: a 10 G cap on 25 G NICs, one flow at the cap, Fig. 23 downlink times.
  */
 class FlowCapTestCase : public TestCase
 {
   public:
     FlowCapTestCase()
-        : TestCase("packet: a 10 G cap on 25 G NICs, one flow at the cap, Fig. 23 downlink times")
+        : TestCase("packet, 10 Gbps flow cap on 25 Gbps NICs matches Fig. 23 downlink times")
     {
     }
 
@@ -465,13 +477,14 @@ class FlowCapTestCase : public TestCase
  * \ingroup distributed-training
  * Multi-GPU nodes with a parameter server (000 Sec. 4.4): parameters are broadcast and gradients
  * reduced inside the node around the TCP transfers; a node trains G batches per step.
+ *
+ * Packet: PS with G GPUs per node adds the intra-node broadcast and reduction and counts G batches.
  */
 class MultiGpuParameterServerTestCase : public TestCase
 {
   public:
     MultiGpuParameterServerTestCase()
-        : TestCase("packet: PS with G GPUs per node adds the intra-node broadcast and reduction "
-                   "and counts G batches")
+        : TestCase("packet PS with G GPUs per node adds broadcast and reduction, counts G batches")
     {
     }
 
@@ -525,13 +538,15 @@ class MultiGpuParameterServerTestCase : public TestCase
  * \ingroup distributed-training
  * A queue disc holds the backlog: it gets QueueSize and the device queue only 2 packets (ns-3's
  * flow control stops the disc only when the device queue is full); DCTCP gets RED with ECN.
+ *
+ * Packet: a queue disc gets the queue size and a 2-packet device queue; DCTCP gets RED with ECN
+ * marking.
  */
 class QueueDiscWiringTestCase : public TestCase
 {
   public:
     QueueDiscWiringTestCase()
-        : TestCase("packet: a queue disc gets the queue size and a 2-packet device queue; DCTCP "
-                   "gets RED with ECN marking")
+        : TestCase("packet queue disc wiring, queue sizes and DCTCP with RED and ECN")
     {
     }
 
@@ -597,12 +612,14 @@ class QueueDiscWiringTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Same seed, same JSON; another seed draws other steps.
+ *
+ * Packet: same seed gives identical JSON, another seed differs.
  */
 class PacketDeterminismTestCase : public TestCase
 {
   public:
     PacketDeterminismTestCase()
-        : TestCase("packet: same seed gives identical JSON, another seed differs")
+        : TestCase("packet same seed gives identical JSON, another seed differs")
     {
     }
 

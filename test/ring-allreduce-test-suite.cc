@@ -151,13 +151,15 @@ ChunkSize(uint64_t m, uint32_t k, uint32_t c)
 /**
  * \ingroup distributed-training
  * Bucket formation on a hand-worked layer list.
+ *
+ * Ring buckets (004 Sec. 2.2): closed at >= Q bytes, at the first bucket's size, at the fusion
+ * timeout and at layer 0; Q = 0 per layer, Q = inf one.
  */
 class RingBucketFormationTestCase : public TestCase
 {
   public:
     RingBucketFormationTestCase()
-        : TestCase("ring buckets (004 Sec. 2.2): closed at >= Q bytes, at the first bucket's "
-                   "size, at the fusion timeout and at layer 0; Q = 0 per layer, Q = inf one")
+        : TestCase("ring buckets close at Q bytes, first bucket size, timeout and layer 0")
     {
     }
 
@@ -236,13 +238,15 @@ class RingBucketFormationTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Framework presets and bad input.
+ *
+ * Ring presets carry the frameworks' defaults; unknown preset, G = 0 and async ring are rejected
+ * naming the option; K = 1 runs without network.
  */
 class RingPresetsAndBadInputTestCase : public TestCase
 {
   public:
     RingPresetsAndBadInputTestCase()
-        : TestCase("ring presets carry the frameworks' defaults; unknown preset, G = 0 and "
-                   "async ring are rejected naming the option; K = 1 runs without network")
+        : TestCase("ring presets carry framework defaults, bad input named, K = 1 runs")
     {
     }
 
@@ -307,15 +311,15 @@ class RingPresetsAndBadInputTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * One bucket, overlap off: the AllReduce takes 2(K-1)/K M / goodput + 2(K-1) per-round latencies.
+ *
+ * Ring AllReduce of one M-byte bucket, overlap off, once TCP is warm (step 5), within 5% of 2(K-1)
+ * over K x M over goodput + 2(K-1) x (2 link delays + 1 frame) for K = 2, 4, 8.
  */
 class RingAllReduceTimeTestCase : public TestCase
 {
   public:
     RingAllReduceTimeTestCase()
-        : TestCase(
-            "ring AllReduce of one M-byte bucket, overlap off, once TCP is warm (step 5), "
-            "within 5% of "
-            "2(K-1) over K x M over goodput + 2(K-1) x (2 link delays + 1 frame) for K = 2, 4, 8")
+        : TestCase("packet ring AllReduce, K = 2, 4, 8, within 5 pct of the closed form")
     {
     }
 
@@ -385,14 +389,15 @@ class RingAllReduceTimeTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Bytes and chunks conserved, with several buckets, overlap on and sampled steps.
+ *
+ * Ring: each worker sends exactly 2(K-1) over K x M per bucket (records and TCP payload counters)
+ * and ends every step with every bucket's 2(K-1) chunks, each exactly once.
  */
 class RingConservationTestCase : public TestCase
 {
   public:
     RingConservationTestCase()
-        : TestCase("ring: each worker sends exactly 2(K-1) over K x M per bucket (records and TCP "
-                   "payload counters) and ends every step with every bucket's 2(K-1) chunks, "
-                   "each exactly once")
+        : TestCase("packet ring, each worker sends 2(K-1) over K times M per bucket, chunks once")
     {
     }
 
@@ -484,16 +489,16 @@ class RingConservationTestCase : public TestCase
  * \ingroup distributed-training
  * Multi-GPU nodes: G = 1 is the flat ring; G > 1 adds the modelled intra-node delays; a faster
  * intra-node interconnect never slows a step.
+ *
+ * Ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; G = 2 adds a reduce and
+ * a broadcast of (G-1) M over (G B_intra) + (G-1) latency per bucket; larger intra-node bandwidth
+ * never slows a step.
  */
 class RingMultiGpuTestCase : public TestCase
 {
   public:
     RingMultiGpuTestCase()
-        : TestCase(
-            "ring multi-GPU: G = 1 equals the flat ring whatever the intra-node link; "
-            "G = 2 adds a reduce and a broadcast of (G-1) M over (G B_intra) + (G-1) latency "
-            "per bucket; larger intra-node "
-            "bandwidth never slows a step")
+        : TestCase("packet ring with G GPUs per node adds intra-node reduce and broadcast")
     {
     }
 
@@ -566,13 +571,15 @@ class RingMultiGpuTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Fusion timeout and overlap on the packet level: when each bucket's AllReduce starts.
+ *
+ * Ring bucket start: overlap on, a timeout-closed bucket starts at its first gradient + timeout and
+ * the last at layer 0; overlap off, all after backward.
  */
 class RingBucketStartTestCase : public TestCase
 {
   public:
     RingBucketStartTestCase()
-        : TestCase("ring bucket start: overlap on, a timeout-closed bucket starts at its first "
-                   "gradient + timeout and the last at layer 0; overlap off, all after backward")
+        : TestCase("packet ring bucket start times with and without overlap")
     {
     }
 
@@ -624,13 +631,14 @@ class RingBucketStartTestCase : public TestCase
  * \ingroup distributed-training
  * Reduction cost (second term of 004 Eq. (7)): each of the K-1 reduce-scatter chunks costs
  * chunk / ReductionRate on the critical path.
+ *
+ * Ring reduction rate adds (K-1) over K x M over the rate to the AllReduce (K = 4, within 2%).
  */
 class RingReductionRateTestCase : public TestCase
 {
   public:
     RingReductionRateTestCase()
-        : TestCase("ring reduction rate adds (K-1) over K x M over the rate to the AllReduce "
-                   "(K = 4, within 2%)")
+        : TestCase("packet ring reduction rate adds (K-1) M over K R, K = 4, within 2 pct")
     {
     }
 

@@ -40,13 +40,15 @@ struct BadValue
 /**
  * \ingroup distributed-training
  * Every bad value of an option ends in a TrainingInputError naming the option.
+ *
+ * Options: every bad value is refused with a message naming the option and what it expects (no
+ * crash, no wrap-around, no silent default).
  */
 class BadOptionValuesTestCase : public TestCase
 {
   public:
     BadOptionValuesTestCase()
-        : TestCase("options: every bad value is refused with a message naming the option and "
-                   "what it expects (no crash, no wrap-around, no silent default)")
+        : TestCase("every bad option value is refused naming the option and what it expects")
     {
     }
 
@@ -152,13 +154,15 @@ ParseError(const ProgramOptions& cmd, std::vector<std::string> args)
  * garbage, unknown words, negative times, repeats and stray arguments are refused by name; an
  * unknown option name is refused with the closest known one (not by ns3::CommandLine, which
  * would print the whole --help and exit).
+ *
+ * Program options: typed values parse strictly; overflow, garbage, repeats, stray arguments and
+ * unknown names are refused naming the option.
  */
 class ProgramOptionsTestCase : public TestCase
 {
   public:
     ProgramOptionsTestCase()
-        : TestCase("program options: typed values parse strictly; overflow, garbage, repeats, "
-                   "stray arguments and unknown names are refused naming the option")
+        : TestCase("program options parse strictly and refuse bad input naming the option")
     {
     }
 
@@ -225,13 +229,15 @@ class ProgramOptionsTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * A JSON object of options gives the same scenario as the options one by one; bad JSON is named.
+ *
+ * Options: a JSON object of options builds the same scenario as the same options set one by one;
+ * unknown keys and non-scalar values are refused.
  */
 class JsonOptionsTestCase : public TestCase
 {
   public:
     JsonOptionsTestCase()
-        : TestCase("options: a JSON object of options builds the same scenario as the same "
-                   "options set one by one; unknown keys and non-scalar values are refused")
+        : TestCase("JSON options build the same scenario as the options set one by one")
     {
     }
 
@@ -285,13 +291,16 @@ class JsonOptionsTestCase : public TestCase
  * \ingroup distributed-training
  * The scenario JSON (--scenario=FILE, the runner's job files) is read with JsonInput's limits, and
  * the command-line layer without ns3::CommandLine sorts and checks its arguments.
+ *
+ * Options: a scenario JSON with a repeated key or 80 nested arrays is refused naming the file;
+ * arguments the table does not know are left to CommandLine.
  */
 class ScenarioTextTestCase : public TestCase
 {
   public:
     ScenarioTextTestCase()
-        : TestCase("options: a scenario JSON with a repeated key or 80 nested arrays is refused "
-                   "naming the file; arguments the table does not know are left to CommandLine")
+        : TestCase(
+            "bad scenario JSON is refused naming the file, unknown arguments left to CommandLine")
     {
     }
 
@@ -363,12 +372,14 @@ class ScenarioTextTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Every option has help text, a unique name, and a default that its own parser accepts.
+ *
+ * Options: names are unique, every option has help, every default parses.
  */
 class OptionTableTestCase : public TestCase
 {
   public:
     OptionTableTestCase()
-        : TestCase("options: names are unique, every option has help, every default parses")
+        : TestCase("option names are unique, each has help, each default parses")
     {
     }
 
@@ -395,12 +406,14 @@ class OptionTableTestCase : public TestCase
  * Options a backend does not model are named for it, so that its result says they had no
  * effect: --minRto is packet and linux only; --queue reaches the flow backend only through its
  * window model on a parameter server; --leaves does nothing on the star; defaults are never named.
+ *
+ * Options: those a backend ignores are named for it.
  */
 class IgnoredOptionsTestCase : public TestCase
 {
   public:
     IgnoredOptionsTestCase()
-        : TestCase("options: those a backend ignores are named for it")
+        : TestCase("options a backend ignores are named for it")
     {
     }
 
@@ -456,12 +469,14 @@ class IgnoredOptionsTestCase : public TestCase
  * - sever (5 letters, limit 2) -> servers (two insertions);
  * - xyz (limit 2) finds nothing: every option is more than 2 edits away;
  * - the first of equals wins: "ab" is one edit from both "a" and "b" and gets "a".
+ *
+ * Options: a misspelled name gets the closest option, a far one gets none.
  */
 class DidYouMeanTestCase : public TestCase
 {
   public:
     DidYouMeanTestCase()
-        : TestCase("options: a misspelled name gets the closest option, a far one gets none")
+        : TestCase("a misspelled option gets the closest name, a far one none")
     {
     }
 
@@ -518,7 +533,7 @@ class BackendSettingsTestCase : public TestCase
 {
   public:
     BackendSettingsTestCase()
-        : TestCase("options: backend settings reach the backend that runs, not a global default")
+        : TestCase("backend settings reach the backend that runs, not a global default")
     {
     }
 

@@ -55,13 +55,15 @@ Show(const std::vector<double>& v)
 /**
  * \ingroup distributed-training
  * FCFS and PS completion times worked by hand, C = 1000 B/s.
+ *
+ * Sharing index: FCFS and PS completion times match hand-worked arrivals (together, staggered,
+ * unequal sizes, fixed overhead).
  */
 class SharingIndexModelTimesTestCase : public TestCase
 {
   public:
     SharingIndexModelTimesTestCase()
-        : TestCase("sharing index: FCFS and PS completion times match hand-worked arrivals "
-                   "(together, staggered, unequal sizes, fixed overhead)")
+        : TestCase("sharing index FCFS and PS completion times match hand-worked arrivals")
     {
     }
 
@@ -162,13 +164,15 @@ class SharingIndexModelTimesTestCase : public TestCase
  * \ingroup distributed-training
  * The index is 0 at FCFS, 1 at PS, 0.5 at the midpoint; the residual measures the distance
  * from the FCFS-PS line; p = f is flagged as undefined.
+ *
+ * Sharing index: 0 at FCFS, 1 at PS, 0.5 at the midpoint, residual off the line, undefined when
+ * FCFS = PS.
  */
 class SharingIndexValuesTestCase : public TestCase
 {
   public:
     SharingIndexValuesTestCase()
-        : TestCase("sharing index: 0 at FCFS, 1 at PS, 0.5 at the midpoint, residual off the "
-                   "line, undefined when FCFS = PS")
+        : TestCase("sharing index is 0 at FCFS, 1 at PS, 0.5 at the midpoint")
     {
     }
 
@@ -244,13 +248,15 @@ class SharingIndexValuesTestCase : public TestCase
  * 0.7 <= lambda <= 1.2 and residual < 0.3, which fails for an FCFS-like outcome (lambda near 0:
  * one flow takes the link, the other waits), for a window-limited "neither" (large residual, as
  * at 1 BDP and 10-25 G) and for losses ending in timeouts (lambda far above 1).
+ *
+ * Sharing index: two Cubic flows of 50 BDP starting together at 1 Gbps share PS-like (0.7 <= lambda
+ * <= 1.2, residual < 0.3).
  */
 class SharingIndexTcpTestCase : public TestCase
 {
   public:
     SharingIndexTcpTestCase()
-        : TestCase("sharing index: two Cubic flows of 50 BDP starting together at 1 Gbps share "
-                   "PS-like (0.7 <= lambda <= 1.2, residual < 0.3)")
+        : TestCase("sharing index of two Cubic flows at 1 Gbps is PS-like")
     {
     }
 

@@ -57,13 +57,14 @@ Rates(const SharingModel& model,
 /**
  * \ingroup distributed-training
  * Algorithm 1's PS: n flows on one link get 1/n each.
+ *
+ * ps: n flows through one server link get one n-th of it each (Algorithm 1 Share).
  */
 class PsEqualShareTestCase : public TestCase
 {
   public:
     PsEqualShareTestCase()
-        : TestCase("ps: n flows through one server link get one n-th of it each (Algorithm 1 "
-                   "Share)")
+        : TestCase("ps, n flows through one server link get 1 over n each")
     {
     }
 
@@ -92,13 +93,15 @@ class PsEqualShareTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * 000 Sec. 4.4: per-flow cap 10 on a 25 link.
+ *
+ * Capped: 3 flows capped at 10 G on 25 G get 8.33 G each, 2 get 10 G, 1 gets 10 G; ps ignores the
+ * cap.
  */
 class CappedShareTestCase : public TestCase
 {
   public:
     CappedShareTestCase()
-        : TestCase("capped: 3 flows capped at 10 G on 25 G get 8.33 G each, 2 get 10 G, 1 gets "
-                   "10 G; ps ignores the cap")
+        : TestCase("capped, 10 Gbps cap on 25 Gbps links, 1 to 3 flows, ps ignores the cap")
     {
     }
 
@@ -143,13 +146,15 @@ class CappedShareTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Algorithm 1's FCFS, and its generalisation to several servers.
+ *
+ * fcfs: the first active flow takes the whole link and the others get 0; a flow blocked at its
+ * server leaves the worker's NIC to the next.
  */
 class FcfsShareTestCase : public TestCase
 {
   public:
     FcfsShareTestCase()
-        : TestCase("fcfs: the first active flow takes the whole link and the others get 0; a "
-                   "flow blocked at its server leaves the worker's NIC to the next")
+        : TestCase("fcfs, the first active flow takes the whole link")
     {
     }
 
@@ -187,13 +192,15 @@ class FcfsShareTestCase : public TestCase
  * \ingroup distributed-training
  * 001 Sec. 5: a worker alone on server 1 while sharing server 2 with n-1 others gets 1/n on
  * server 2 and at most 1-1/n on server 1.
+ *
+ * ps with two servers: a worker alone on ps1 and with n-1 others on ps2 gets 1 over n on ps2 and 1
+ * - 1 over n on ps1 (001 Sec. 5).
  */
 class TwoServerRuleTestCase : public TestCase
 {
   public:
     TwoServerRuleTestCase()
-        : TestCase("ps with two servers: a worker alone on ps1 and with n-1 others on ps2 gets "
-                   "1 over n on ps2 and 1 - 1 over n on ps1 (001 Sec. 5)")
+        : TestCase("ps with two servers follows the two-server rule of paper 001 Sec. 5")
     {
     }
 
@@ -224,13 +231,15 @@ class TwoServerRuleTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * ALL_REDUCE sharing: full bandwidth regardless of the others.
+ *
+ * allreduce: every flow gets the smallest capacity on its path, whatever else is active, at most
+ * its per-flow cap.
  */
 class AllReduceShareTestCase : public TestCase
 {
   public:
     AllReduceShareTestCase()
-        : TestCase("allreduce: every flow gets the smallest capacity on its path, whatever else "
-                   "is active, at most its per-flow cap")
+        : TestCase("allreduce, each flow gets the smallest capacity on its path")
     {
     }
 
@@ -252,13 +261,15 @@ class AllReduceShareTestCase : public TestCase
  * \ingroup distributed-training
  * On random flow sets, ps and capped are max-min fair: feasible, and every flow is either at its
  * cap or crosses a full link on which no flow gets more than it.
+ *
+ * ps and capped on 500 random flow sets: no link overfull, every flow at its cap or bottlenecked on
+ * a full link where it has the largest rate.
  */
 class MaxMinPropertyTestCase : public TestCase
 {
   public:
     MaxMinPropertyTestCase()
-        : TestCase("ps and capped on 500 random flow sets: no link overfull, every flow at its "
-                   "cap or bottlenecked on a full link where it has the largest rate")
+        : TestCase("ps and capped on 500 random flow sets are max-min fair")
     {
     }
 
@@ -336,14 +347,16 @@ class MaxMinPropertyTestCase : public TestCase
  * \ingroup distributed-training
  * CalibratedSharing on hand-worked cases: cohorts by start time, weights w^cohort, weighted
  * max-min with caps; its limits w = 1 (PS) and w -> 0 (FCFS between cohorts).
+ *
+ * Calibrated: an incumbent keeps 1 over (1+w) of a link against a later flow, flows starting within
+ * the cohort window share equally, w = 1 is ps, w = 0 is fcfs between cohorts, caps and other links
+ * free capacity for the younger.
  */
 class CalibratedShareTestCase : public TestCase
 {
   public:
     CalibratedShareTestCase()
-        : TestCase("calibrated: an incumbent keeps 1 over (1+w) of a link against a later flow, "
-                   "flows starting within the cohort window share equally, w = 1 is ps, w = 0 "
-                   "is fcfs between cohorts, caps and other links free capacity for the younger")
+        : TestCase("calibrated, incumbent keeps 1 over (1+w), cohorts share equally")
     {
     }
 
@@ -426,14 +439,15 @@ class CalibratedShareTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * CalibratedSharing never overfills a link and with w = 1 equals CappedSharing exactly.
+ *
+ * Calibrated on 300 random flow sets: no link overfull, no flow above its cap, work-conserving
+ * (every flow at its cap or on a full link), w = 1 identical to capped.
  */
 class CalibratedPropertyTestCase : public TestCase
 {
   public:
     CalibratedPropertyTestCase()
-        : TestCase("calibrated on 300 random flow sets: no link overfull, no flow above its cap, "
-                   "work-conserving (every flow at its cap or on a full link), w = 1 identical "
-                   "to capped")
+        : TestCase("calibrated on 300 random flow sets is feasible and work-conserving")
     {
     }
 

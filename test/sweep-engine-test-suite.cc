@@ -44,13 +44,17 @@ class ShellQuotingTestCase : public TestCase
     }
 };
 
-/// --resume: the argument list is part of a result's identity; rows are required.
+/**
+ * --resume: the argument list is part of a result's identity; rows are required.
+ *
+ * A result is reused only with the same argument list and at least one row; exit 0 without rows is
+ * a failure.
+ */
 class ResumeKeyTestCase : public TestCase
 {
   public:
     ResumeKeyTestCase()
-        : TestCase("a result is reused only with the same argument list and at least one row; "
-                   "exit 0 without rows is a failure")
+        : TestCase("a sweep result is reused only with the same arguments and a row")
     {
     }
 
@@ -104,13 +108,17 @@ class ResumeKeyTestCase : public TestCase
     }
 };
 
-/// The Slurm array stays within Slurm's default MaxArraySize; its last task runs its jobs.
+/**
+ * The Slurm array stays within Slurm's default MaxArraySize; its last task runs its jobs.
+ *
+ * 2,001 jobs give a 667-task Slurm array of 3 jobs each; the last task, run by hand, produces the
+ * last 3 results.
+ */
 class SlurmArrayTestCase : public TestCase
 {
   public:
     SlurmArrayTestCase()
-        : TestCase("2,001 jobs give a 667-task Slurm array of 3 jobs each; the last task, run by "
-                   "hand, produces the last 3 results")
+        : TestCase("2001 jobs give a 667-task Slurm array of 3 jobs each")
     {
     }
 
@@ -155,14 +163,17 @@ class SlurmArrayTestCase : public TestCase
     }
 };
 
-/// Exclusive (real-time) jobs run alone: nothing else of the sweep runs beside them.
+/**
+ * Exclusive (real-time) jobs run alone: nothing else of the sweep runs beside them.
+ *
+ * With 2 slots, 2 exclusive and 4 other 0.2 s jobs: no job's run overlaps an exclusive one's, the
+ * others overlap each other; slurm refuses exclusive jobs.
+ */
 class ExclusiveJobsTestCase : public TestCase
 {
   public:
     ExclusiveJobsTestCase()
-        : TestCase("with 2 slots, 2 exclusive and 4 other 0.2 s jobs: no job's run overlaps an "
-                   "exclusive one's, the others overlap each other; slurm refuses exclusive "
-                   "jobs")
+        : TestCase("exclusive sweep jobs never overlap others, slurm refuses them")
     {
     }
 

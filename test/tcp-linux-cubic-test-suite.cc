@@ -157,15 +157,16 @@ SlowStartExit(Time rtt, Time s, Time extra, uint32_t detect)
 /**
  * \ingroup distributed-training
  * HyStart's two exits and their clamps, worked by hand.
+ *
+ * HyStart leaves slow start where Linux's ACK-train and delay tests say: train longer than
+ * delay_min over 2, delay above delay_min + clamp(delay_min over 8, 4 ms, 16 ms) after 8 samples,
+ * never below hystart_low_window = 16.
  */
 class HystartExitTestCase : public TestCase
 {
   public:
     HystartExitTestCase()
-        : TestCase(
-            "HyStart leaves slow start where Linux's ACK-train and delay tests say: "
-            "train longer than delay_min over 2, delay above delay_min + clamp(delay_min over 8, "
-            "4 ms, 16 ms) after 8 samples, never below hystart_low_window = 16")
+        : TestCase("HyStart leaves slow start where the Linux ACK-train and delay tests say")
     {
     }
 
@@ -244,14 +245,15 @@ AfterLoss(Time rtt, Time s, bool friendliness, const std::vector<double>& times)
 /**
  * \ingroup distributed-training
  * The cubic curve after a loss.
+ *
+ * After a loss at W_max = 100 the window follows W(t) = C (t - K)^3 + W_max, C = 0.4004,
+ * K = cbrt(W_max (1 - 717 over 1024) over C) = 4.215 s, within 2.5 segments (100 ms RTT).
  */
 class CubicCurveTestCase : public TestCase
 {
   public:
     CubicCurveTestCase()
-        : TestCase("after a loss at W_max = 100 the window follows W(t) = C (t - K)^3 + W_max, "
-                   "C = 0.4004, K = cbrt(W_max (1 - 717 over 1024) over C) = 4.215 s, within 2.5 "
-                   "segments (100 ms RTT)")
+        : TestCase("after a loss at W_max = 100 the window follows the cubic curve, K = 4.215 s")
     {
     }
 
@@ -278,14 +280,15 @@ class CubicCurveTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Beta and fast convergence.
+ *
+ * beta 717 over 1024 and fast convergence: a loss at 90 below W_max = 100 sets W_max = 90 x 1741
+ * over 2048 = 76 (90 without), ssthresh 63, K = cbrt(13 over C).
  */
 class FastConvergenceTestCase : public TestCase
 {
   public:
     FastConvergenceTestCase()
-        : TestCase(
-            "beta 717 over 1024 and fast convergence: a loss at 90 below W_max = 100 sets "
-            "W_max = 90 x 1741 over 2048 = 76 (90 without), ssthresh 63, K = cbrt(13 over C)")
+        : TestCase("Cubic beta and fast convergence, loss at 90 below W_max = 100 sets W_max = 76")
     {
     }
 
@@ -367,15 +370,16 @@ AfterLossWithEstimate(Time rtt, bool friendliness, const std::vector<double>& ti
 /**
  * \ingroup distributed-training
  * The TCP-friendly region at small RTT, including the kernel's batching of its updates.
+ *
+ * At 1 ms RTT the Reno estimate (8 over 15 segment per RTT) takes over from the cubic curve: cwnd
+ * 73 at 30 ms, 73 x 1.25^4 = 178 at 45 ms, estimate 212..231 and cwnd above it at 300 ms (cubic
+ * alone: 76); at 100 ms RTT it changes nothing.
  */
 class FriendlyRegionTestCase : public TestCase
 {
   public:
     FriendlyRegionTestCase()
-        : TestCase("at 1 ms RTT the Reno estimate (8 over 15 segment per RTT) takes over from the "
-                   "cubic curve: cwnd 73 at 30 ms, 73 x 1.25^4 = 178 at 45 ms, estimate 212..231 "
-                   "and cwnd above it at 300 ms (cubic alone: 76); at 100 ms RTT it changes "
-                   "nothing")
+        : TestCase("Cubic Reno-friendly region takes over at 1 ms RTT, not at 100 ms")
     {
     }
 
@@ -454,13 +458,15 @@ OnRx(TwoFlowRx* rx, uint32_t i, Ptr<const Packet> p, const Address&)
 /**
  * \ingroup distributed-training
  * Two real ns-3 TCP flows with TcpLinuxCubic.
+ *
+ * Two TcpLinuxCubic flows of 4 MB through a 1 Gbps bottleneck both complete and deliver 99 % of
+ * their 2 S bytes within 25 % of 2 S over C.
  */
 class LinuxCubicFlowsTestCase : public TestCase
 {
   public:
     LinuxCubicFlowsTestCase()
-        : TestCase("two TcpLinuxCubic flows of 4 MB through a 1 Gbps bottleneck both complete "
-                   "and deliver 99 % of their 2 S bytes within 25 % of 2 S over C")
+        : TestCase("two TcpLinuxCubic flows through 1 Gbps complete within 25 pct of 2S over C")
     {
     }
 

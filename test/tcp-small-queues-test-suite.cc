@@ -269,17 +269,17 @@ class TsqLimitTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * One sender: what it keeps on its host stays within the limit, and it still fills the link.
+ *
+ * One TSQ sender, 4 MB over 100 Mbps with a 100-packet NIC: bytes queued locally never exceed the
+ * limit by more than one segment (1448 + 1280), the sender is throttled, its RTT is measured in
+ * microseconds (below 1 ms), no drop, and the flow's goodput is within 3 % of the link's 12.05 MB
+ * per s (TSQ does not throttle one flow below the rate).
  */
 class TsqSingleFlowTestCase : public TestCase
 {
   public:
     TsqSingleFlowTestCase()
-        : TestCase(
-            "one TSQ sender, 4 MB over 100 Mbps with a 100-packet NIC: bytes queued "
-            "locally never exceed the limit by more than one segment (1448 + 1280), the sender "
-            "is throttled, its RTT is measured in microseconds (below 1 ms), no drop, and "
-            "the flow's goodput is within 3 % of the link's 12.05 MB per s (TSQ does not "
-            "throttle one flow below the rate)")
+        : TestCase("one TSQ flow stays within the limit and within 3 pct of the link goodput")
     {
     }
 
@@ -300,15 +300,16 @@ class TsqSingleFlowTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * K = 8 senders on one host: TSQ keeps their NIC queue from overflowing; ns-3 alone does not.
+ *
+ * K = 8 connections of 1 MB from one host through its 100-packet NIC at 100 Mbps: no drop at that
+ * NIC with TSQ, drops without (8 x IW 10 = 80 segments, then slow start overflows it); both deliver
+ * all 8 MB, TSQ within 3 % of the link's goodput.
  */
 class TsqSharedNicTestCase : public TestCase
 {
   public:
     TsqSharedNicTestCase()
-        : TestCase("K = 8 connections of 1 MB from one host through its 100-packet NIC at "
-                   "100 Mbps: no drop at that NIC with TSQ, drops without (8 x IW 10 = 80 "
-                   "segments, then slow start overflows it); both deliver all 8 MB, TSQ within "
-                   "3 % of the link's goodput")
+        : TestCase("8 TSQ connections on one 100-packet NIC do not drop, without TSQ they do")
     {
     }
 
@@ -350,12 +351,14 @@ EndSpread(const FlowRun& r)
  * skb (5.2 ms at the link's rate), so the first ends 2-10.4 ms before the second (3.4 ms in
  * ns-3.37 and 3.48); with one-segment skbs both deliver everything (their ends depend on the
  * release's TCP: 0.4 ms apart in 3.37, 65 ms in 3.48).
+ *
+ * 64 KiB GSO skbs: skb size from the min RTT, turns at a shared NIC.
  */
 class TsqGsoTestCase : public TestCase
 {
   public:
     TsqGsoTestCase()
-        : TestCase("64 KiB GSO skbs: skb size from the min RTT, turns at a shared NIC")
+        : TestCase("64 KiB GSO skbs, size from the min RTT, turns at a shared NIC")
     {
     }
 
@@ -382,14 +385,16 @@ class TsqGsoTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * TcpSmallQueuesSocketFactory: any application that takes a socket factory gets TSQ.
+ *
+ * A BulkSend whose Protocol is ns3::TcpSmallQueuesSocketFactory (installed on its node twice: one
+ * factory) sends 1 MB through a TcpSmallQueuesSocket that measures its RTT and ends with nothing
+ * queued locally.
  */
 class TsqFactoryTestCase : public TestCase
 {
   public:
     TsqFactoryTestCase()
-        : TestCase("a BulkSend whose Protocol is ns3::TcpSmallQueuesSocketFactory (installed on "
-                   "its node twice: one factory) sends 1 MB through a TcpSmallQueuesSocket that "
-                   "measures its RTT and ends with nothing queued locally")
+        : TestCase("BulkSend through TcpSmallQueuesSocketFactory sends 1 MB with TSQ")
     {
     }
 
@@ -443,15 +448,16 @@ Drain(uint64_t* bytes, Ptr<Socket> s)
 /**
  * \ingroup distributed-training
  * A listening TSQ socket forks TSQ sockets, each counting its own packets.
+ *
+ * A TSQ listener's accepted socket is a TcpSmallQueuesSocket with the listener's attributes; it
+ * counts its own 200 kB (the listener counts nothing), measures its RTT from the SYN-ACK, and ends
+ * with nothing queued locally.
  */
 class TsqAcceptedSocketTestCase : public TestCase
 {
   public:
     TsqAcceptedSocketTestCase()
-        : TestCase("a TSQ listener's accepted socket is a TcpSmallQueuesSocket with the "
-                   "listener's attributes; it counts its own 200 kB (the listener counts "
-                   "nothing), measures its RTT from the SYN-ACK, and ends with nothing queued "
-                   "locally")
+        : TestCase("a TSQ listener accepts TcpSmallQueuesSockets with its attributes")
     {
     }
 
@@ -497,16 +503,16 @@ class TsqAcceptedSocketTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * --tcpSmallQueues through the driver's option table and the packet backend.
+ *
+ * --tcpSmallQueues=true at the packet level: sync PS, K = 8, 2 x 600 kB at 100 Mbps, 100-packet
+ * queues, one-segment skbs: no drop at the PS's NIC (server0->switch), which drops without it; the
+ * same bytes move; the option is printed in the scenario and a bad value names it.
  */
 class TsqScenarioTestCase : public TestCase
 {
   public:
     TsqScenarioTestCase()
-        : TestCase("--tcpSmallQueues=true at the packet level: sync PS, K = 8, 2 x 600 kB at "
-                   "100 Mbps, 100-packet queues, one-segment skbs: no drop at the PS's NIC "
-                   "(server0->switch), which "
-                   "drops without it; the same bytes move; the option is printed in the "
-                   "scenario and a bad value names it")
+        : TestCase("packet sync PS, K = 8, with TSQ no drop at the server NIC")
     {
     }
 

@@ -94,13 +94,14 @@ class TempFile
  * \ingroup distributed-training
  * A profile saved and loaded again is equal to the original, bit for bit, samples and nested
  * provenance included; time units convert to microseconds.
+ *
+ * Profile: save then load gives an identical profile, and ms, s, ns convert to us.
  */
 class ProfileRoundTripTestCase : public TestCase
 {
   public:
     ProfileRoundTripTestCase()
-        : TestCase(
-            "profile: save then load gives an identical profile, and ms, s, ns convert to us")
+        : TestCase("profile save then load is identical, ms, s and ns convert to us")
     {
     }
 
@@ -146,12 +147,14 @@ class ProfileRoundTripTestCase : public TestCase
  * \ingroup distributed-training
  * Every kind of malformed profile gives a TrainingInputError that names the file, the JSON path
  * and what was expected; none aborts.
+ *
+ * Profile: malformed inputs are rejected with file, JSON path and expectation.
  */
 class ProfileBadInputTestCase : public TestCase
 {
   public:
     ProfileBadInputTestCase()
-        : TestCase("profile: malformed inputs are rejected with file, JSON path and expectation")
+        : TestCase("malformed profiles are refused with file, JSON path and expectation")
     {
     }
 
@@ -536,13 +539,14 @@ class ProfileBadInputTestCase : public TestCase
  * The shipped profiles load, describe the real architectures (total parameters equal the published
  * counts), hold measured samples whose means are the layer means, and GPU-class variants say how
  * they were derived.
+ *
+ * Every shipped profile in traces loads and has its model's published parameter count.
  */
 class ShippedProfilesTestCase : public TestCase
 {
   public:
     ShippedProfilesTestCase()
-        : TestCase(
-            "every shipped profile in traces loads and has its model's published parameter count")
+        : TestCase("every shipped profile loads with its published parameter count")
     {
     }
 

@@ -195,13 +195,15 @@ Message(TensorChunkHeader::MessageType type,
  * The ring schedule (round r: node w sends chunk (w - r) mod K to w + 1): after the K - 1
  * reduce-scatter rounds each chunk is reduced over all K nodes at exactly one node, after the
  * K - 1 all-gather rounds every node holds every chunk reduced over all K; chunk sizes sum to M.
+ *
+ * Ring schedule: 2(K-1) rounds of chunk (w - r) mod K reduce every chunk over all K nodes at every
+ * node (K = 2..7); chunk sizes sum to M.
  */
 class RingScheduleTestCase : public TestCase
 {
   public:
     RingScheduleTestCase()
-        : TestCase("ring schedule: 2(K-1) rounds of chunk (w - r) mod K reduce every chunk over "
-                   "all K nodes at every node (K = 2..7); chunk sizes sum to M")
+        : TestCase("ring schedule, K = 2..7, reduces every chunk at every node")
     {
     }
 
@@ -269,13 +271,15 @@ class RingScheduleTestCase : public TestCase
  * parameters go down in the configured order; a worker's updates run one after another once all
  * its gradients are in (done 30 us later); in sync mode no NOTICE before both workers' updates
  * are applied, then both, each stamped with its own time; in async mode at once.
+ *
+ * PS server: reverse order down; updates 10 + 20 us after the last gradient; sync NOTICEs wait for
+ * both workers (30 and 130 us), async at once.
  */
 class PsServerBarrierTestCase : public TestCase
 {
   public:
     PsServerBarrierTestCase()
-        : TestCase("PS server: reverse order down; updates 10 + 20 us after the last gradient; "
-                   "sync NOTICEs wait for both workers (30 and 130 us), async at once")
+        : TestCase("PS server update times and sync and async NOTICEs by hand")
     {
     }
 
@@ -333,13 +337,15 @@ class PsServerBarrierTestCase : public TestCase
  * server): parameters of layer 0 at 0 us and layer 1 at 150 us: forward 0-100 and 150-250,
  * backward of layer 1 250-450 (its gradient goes up then), of layer 0 450-650; the step ends at
  * the NOTICE's time stamp (700 us) and the next PULL follows at once.
+ *
+ * PS worker, overlap: forward waits for each layer's parameters, gradients up at 450 and 650 us,
+ * step [0, 700] us from the NOTICE, next PULL.
  */
 class PsWorkerTimelineTestCase : public TestCase
 {
   public:
     PsWorkerTimelineTestCase()
-        : TestCase("PS worker, overlap: forward waits for each layer's parameters, gradients up "
-                   "at 450 and 650 us, step [0, 700] us from the NOTICE, next PULL")
+        : TestCase("PS worker timeline with overlap matches by hand")
     {
     }
 

@@ -112,12 +112,14 @@ class AsyncHeterogeneousRatesTestCase : public TestCase
  * \ingroup distributed-training
  * The case of the bug report: a common window much shorter than a slow worker's step made the
  * old estimator count a fast worker's steps over a sliver of time (several times too high).
+ *
+ * Async throughput is not inflated by a window shorter than a slow worker's step.
  */
 class AsyncWindowEdgeBiasTestCase : public TestCase
 {
   public:
     AsyncWindowEdgeBiasTestCase()
-        : TestCase("async throughput is not inflated by a window shorter than a slow worker's step")
+        : TestCase("async throughput not inflated by a window shorter than a slow step")
     {
     }
 
@@ -211,14 +213,15 @@ class AsyncTooShortTestCase : public TestCase
  * \ingroup distributed-training
  * End to end through the flow backend: the bug report's command is refused, a longer run of
  * the same workers stays under the compute-only bound.
+ *
+ * Flow backend, async 1x and 2x workers: too-short run refused, longer run within the compute-only
+ * bound.
  */
 class AsyncFlowBackendTestCase : public TestCase
 {
   public:
     AsyncFlowBackendTestCase()
-        : TestCase(
-            "flow backend, async 1x and 2x workers: too-short run refused, longer run within "
-            "the compute-only bound")
+        : TestCase("flow async with unequal workers, short run refused, long run bounded")
     {
     }
 
@@ -258,12 +261,14 @@ class AsyncFlowBackendTestCase : public TestCase
  * compute-bound, one at 25 % or more is not (the link is the bottleneck), one with no link
  * figures is compute-bound only when the analytic backend named "worker-compute"; the JSON
  * keeps the link in "bottleneck" and says "compute_bound".
+ *
+ * Compute-bound below 25 % busy on the busiest link, link kept in the JSON.
  */
 class ComputeBoundTestCase : public TestCase
 {
   public:
     ComputeBoundTestCase()
-        : TestCase("compute-bound below 25 % busy on the busiest link, link kept in the JSON")
+        : TestCase("compute-bound below 25 pct busy on the busiest link")
     {
     }
 
@@ -291,13 +296,15 @@ class ComputeBoundTestCase : public TestCase
  * \ingroup distributed-training
  * --recordsFile: the flow backend's records go to the JSON Lines file, not into memory, with the
  * same records and the same throughput as in memory; an unwritable file is an error.
+ *
+ * Records streamed to JSON Lines: same records and throughput as kept in memory, none kept; the
+ * file appears only when complete; a device is refused.
  */
 class RecordStreamTestCase : public TestCase
 {
   public:
     RecordStreamTestCase()
-        : TestCase("records streamed to JSON Lines: same records and throughput as kept in memory, "
-                   "none kept; the file appears only when complete; a device is refused")
+        : TestCase("records streamed to JSON Lines equal those kept in memory")
     {
     }
 

@@ -39,12 +39,14 @@ ProfileOfSizes(const std::vector<uint64_t>& sizes)
 /**
  * \ingroup distributed-training
  * Greedy partition puts each layer, in forward order, on the server with the fewest bytes so far.
+ *
+ * Scenario: greedy and round-robin layer partition match a hand-worked list.
  */
 class LayerPartitionTestCase : public TestCase
 {
   public:
     LayerPartitionTestCase()
-        : TestCase("scenario: greedy and round-robin layer partition match a hand-worked list")
+        : TestCase("greedy and round-robin layer partition match a hand-worked list")
     {
     }
 
@@ -71,13 +73,14 @@ class LayerPartitionTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Goodput = flow rate x segment / (MTU + 2) on a point-to-point link.
+ *
+ * Scenario: TCP goodput is rate x 1448 over 1502 at MTU 1500, capped by the flow cap.
  */
 class GoodputTestCase : public TestCase
 {
   public:
     GoodputTestCase()
-        : TestCase(
-            "scenario: TCP goodput is rate x 1448 over 1502 at MTU 1500, capped by the flow cap")
+        : TestCase("TCP goodput is rate times 1448 over 1502, capped by the flow cap")
     {
     }
 
@@ -118,12 +121,14 @@ class GoodputTestCase : public TestCase
 /**
  * \ingroup distributed-training
  * Impossible scenarios and unknown option values are rejected with the option's name.
+ *
+ * Scenario: impossible scenarios and unknown values name the option.
  */
 class ScenarioBadInputTestCase : public TestCase
 {
   public:
     ScenarioBadInputTestCase()
-        : TestCase("scenario: impossible scenarios and unknown values name the option")
+        : TestCase("impossible scenarios and unknown values name the option")
     {
     }
 
@@ -255,12 +260,14 @@ class ScenarioBadInputTestCase : public TestCase
  * \ingroup distributed-training
  * Throughput over the window after warm-up: sync from barrier to barrier, async over the window
  * in which every worker is active.
+ *
+ * Result: sync and async throughput and the downlink phase on hand-made records.
  */
 class ThroughputDefinitionTestCase : public TestCase
 {
   public:
     ThroughputDefinitionTestCase()
-        : TestCase("result: sync and async throughput and the downlink phase on hand-made records")
+        : TestCase("sync and async throughput and downlink phase on hand-made records")
     {
     }
 

@@ -1,8 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The validation runner's pure computations (helper/validation/validation-matrix.h) on hand-made numbers:
- * matrix checks, job expansion, relative errors, the Table 1-shaped error table and the
+ * The validation runner's pure computations (helper/validation/validation-matrix.h) on hand-made
+ * numbers: matrix checks, job expansion, relative errors, the Table 1-shaped error table and the
  * calibration choice. No process is run.
  */
 
@@ -54,13 +54,17 @@ MakeRow(const std::string& scenario,
     return r;
 }
 
-/// The matrix's expansion into driver jobs.
+/**
+ * The matrix's expansion into driver jobs.
+ *
+ * Two scenarios with K = {1, 2} and {4} expand into 3 x (packet + analytic + 4 flow variants) = 18
+ * jobs with the scenario options over the defaults.
+ */
 class ValidationExpansionTestCase : public TestCase
 {
   public:
     ValidationExpansionTestCase()
-        : TestCase("two scenarios with K = {1, 2} and {4} expand into 3 x (packet + analytic + "
-                   "4 flow variants) = 18 jobs with the scenario options over the defaults")
+        : TestCase("validation matrix, two scenarios expand into 18 jobs")
     {
     }
 
@@ -113,13 +117,17 @@ class ValidationExpansionTestCase : public TestCase
     }
 };
 
-/// Calibration: the sweep on the calibrate scenarios, the chosen value on the holdout ones.
+/**
+ * Calibration: the sweep on the calibrate scenarios, the chosen value on the holdout ones.
+ *
+ * Calibration sweeps 3 values on the calibrate scenario, picks the smallest mean absolute error and
+ * runs the holdout scenarios with it.
+ */
 class ValidationCalibrationTestCase : public TestCase
 {
   public:
     ValidationCalibrationTestCase()
-        : TestCase("calibration sweeps 3 values on the calibrate scenario, picks the smallest "
-                   "mean absolute error and runs the holdout scenarios with it")
+        : TestCase("validation calibration picks the least mean error and runs the holdout")
     {
     }
 
@@ -191,13 +199,17 @@ class ValidationCalibrationTestCase : public TestCase
     }
 };
 
-/// Relative errors and the Table 1-shaped aggregation.
+/**
+ * Relative errors and the Table 1-shaped aggregation.
+ *
+ * Errors +10 %, -20 %, +5 % give mean 11.67 % and max 20 %; the table keeps holdout points, splits
+ * K = 1 from K > 1 and leaves empty cells blank.
+ */
 class ValidationErrorTableTestCase : public TestCase
 {
   public:
     ValidationErrorTableTestCase()
-        : TestCase("errors +10 %, -20 %, +5 % give mean 11.67 % and max 20 %; the table keeps "
-                   "holdout points, splits K = 1 from K > 1 and leaves empty cells blank")
+        : TestCase("validation error table, mean 11.67 pct and max 20 pct by hand")
     {
     }
 
@@ -275,14 +287,18 @@ class ValidationErrorTableTestCase : public TestCase
     }
 };
 
-/// A matrix whose reference is real TCP (the linux backend).
+/**
+ * A matrix whose reference is real TCP (the linux backend).
+ *
+ * Reference linux: K = 2 expands into linux (exclusive, with its linux_options only) + packet +
+ * analytic + 2 flow jobs; packet at 230 and flow ps at 180 against linux at 200 err +15 % and -10 %
+ * in the matrix's own column.
+ */
 class ValidationLinuxReferenceTestCase : public TestCase
 {
   public:
     ValidationLinuxReferenceTestCase()
-        : TestCase("reference linux: K = 2 expands into linux (exclusive, with its linux_options "
-                   "only) + packet + analytic + 2 flow jobs; packet at 230 and flow ps at 180 "
-                   "against linux at 200 err +15 % and -10 % in the matrix's own column")
+        : TestCase("validation matrix with a linux reference, jobs and errors by hand")
     {
     }
 
@@ -342,14 +358,17 @@ class ValidationLinuxReferenceTestCase : public TestCase
     }
 };
 
-/// Bad matrices are refused with the file, the JSON path and what was expected.
+/**
+ * Bad matrices are refused with the file, the JSON path and what was expected.
+ *
+ * Bad matrices (syntax, missing, unknown and mistyped fields, empty worker list, unknown backend,
+ * category, role or variant) throw TrainingInputError naming the file and JSON path.
+ */
 class ValidationBadMatrixTestCase : public TestCase
 {
   public:
     ValidationBadMatrixTestCase()
-        : TestCase("bad matrices (syntax, missing, unknown and mistyped fields, empty worker "
-                   "list, unknown backend, category, role or variant) throw TrainingInputError "
-                   "naming the file and JSON path")
+        : TestCase("bad validation matrices are refused naming the file and JSON path")
     {
     }
 

@@ -4,12 +4,11 @@
 
 #include "validation-matrix.h"
 
-#include "ns3/scenario-options.h"
-#include "ns3/sweep-engine.h"
-
 #include "ns3/json-input.h"
 #include "ns3/log.h"
 #include "ns3/output-file.h"
+#include "ns3/scenario-options.h"
+#include "ns3/sweep-engine.h"
 #include "ns3/training-input-error.h"
 
 #include <algorithm>
@@ -155,19 +154,14 @@ class MatrixReader
      * Read an object of driver options.
      * \param object the object
      * \param path its JSON path
-     * \return (name without "--", value) in file order
+     * \return option name (without "--") -> value as the text the driver parses
      */
-    std::vector<std::pair<std::string, std::string>> Options(const Json& object,
-                                                             const std::string& path) const
+    ValidationMatrix::Options Options(const Json& object, const std::string& path) const
     {
-        std::vector<std::pair<std::string, std::string>> list;
+        ValidationMatrix::Options options = Json::object();
         for (const auto& [key, value] : object.items())
         {
-            std::string name = key.rfind("--", 0) == 0 ? key.substr(2) : key;
-            if (name.empty() || !IsSafeName(name))
-            {
-                Fail(Join(path, key), "bad option name", "a driver option name such as nicRate");
-            }
+            const std::string name = OptionName(key, path);
             if (RUNNER_OPTIONS.count(name))
             {
                 Fail(Join(path, key),
@@ -190,9 +184,41 @@ class MatrixReader
                      e.what(),
                      "a valid driver option (distributed-training-sim --help)");
             }
-            list.emplace_back(name, text);
+            options[name] = text;
         }
-        return list;
+        return options;
+    }
+
+    /**
+     * Read a flow variant's options: the runner's own options (sharing, backend) allowed, the
+     * values checked when the job runs (a variant may need the options of its scenario).
+     * \param object the object
+     * \param path its JSON path
+     * \return option name (without "--") -> value as the text the driver parses
+     */
+    ValidationMatrix::Options VariantOptions(const Json& object, const std::string& path) const
+    {
+        ValidationMatrix::Options options = Json::object();
+        for (const auto& [key, value] : object.items())
+        {
+            options[OptionName(key, path)] = OptionText(value, Join(path, key));
+        }
+        return options;
+    }
+
+    /**
+     * \param key a member of an object of driver options
+     * \param path the object's JSON path
+     * \return the option's name without a leading "--"
+     */
+    std::string OptionName(const std::string& key, const std::string& path) const
+    {
+        std::string name = key.rfind("--", 0) == 0 ? key.substr(2) : key;
+        if (name.empty() || !IsSafeName(name))
+        {
+            Fail(Join(path, key), "bad option name", "a driver option name such as nicRate");
+        }
+        return name;
     }
 
     /**
@@ -244,7 +270,7 @@ DefaultVariants()
     std::vector<ValidationMatrix::Variant> list;
     for (const char* name : {"fcfs", "ps", "hybrid", "capped"})
     {
-        list.push_back({name, {std::string("--sharing=") + name}});
+        list.push_back({name, {{"sharing", name}}});
     }
     return list;
 }
@@ -304,6 +330,31 @@ OrList(const std::vector<std::string>& list)
     return text;
 }
 
+/**
+ * Read a variant's "args", the older spelling of its options: "--name=value" strings ("--name"
+ * alone: true), turned into the options object once, here.
+ */
+ValidationMatrix::Options
+ParseVariantArgs(const MatrixReader& reader, const Json& item, const std::string& path)
+{
+    const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
+    ValidationMatrix::Options options = Json::object();
+    for (std::size_t a = 0; a < args->size(); ++a)
+    {
+        const Json& arg = (*args)[a];
+        if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
+        {
+            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
+                        "not a driver option",
+                        "a string \"--option=value\"");
+        }
+        const std::string text = arg.get<std::string>();
+        const std::size_t eq = text.find('=');
+        options[text.substr(2, eq - 2)] = eq == std::string::npos ? "true" : text.substr(eq + 1);
+    }
+    return options;
+}
+
 /// Read flow_variants (the defaults when absent).
 std::vector<ValidationMatrix::Variant>
 ParseVariants(const MatrixReader& reader, const Json& doc)
@@ -321,9 +372,9 @@ ParseVariants(const MatrixReader& reader, const Json& doc)
         const Json& item = (*v)[i];
         if (!item.is_object())
         {
-            reader.Fail(path, "wrong type", "an object {\"name\": ..., \"args\": [...]}");
+            reader.Fail(path, "wrong type", "an object {\"name\": ..., \"options\": {...}}");
         }
-        reader.OnlyKeys(item, path, {"name", "args"});
+        reader.OnlyKeys(item, path, {"name", "options", "args"});
         ValidationMatrix::Variant variant;
         variant.name
             = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
@@ -333,17 +384,19 @@ ParseVariants(const MatrixReader& reader, const Json& doc)
                         "'" + variant.name + "' empty, repeated or not file-name safe",
                         "a unique name of letters, digits, '.', '_' or '-'");
         }
-        const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
-        for (std::size_t a = 0; a < args->size(); ++a)
+        if (item.contains("options") == item.contains("args"))
         {
-            const Json& arg = (*args)[a];
-            if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
-            {
-                reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
-                            "not a driver option",
-                            "a string \"--option=value\"");
-            }
-            variant.args.push_back(arg.get<std::string>());
+            reader.Fail(path,
+                        "needs exactly one of 'options' and 'args'",
+                        "\"options\": {\"sharing\": \"ps\", ...}");
+        }
+        if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
+        {
+            variant.options = reader.VariantOptions(*o, MatrixReader::Join(path, "options"));
+        }
+        else
+        {
+            variant.options = ParseVariantArgs(reader, item, path);
         }
         variants.push_back(variant);
     }
@@ -745,7 +798,7 @@ ValidationMatrix::GetVariants() const
     return m_variants;
 }
 
-const std::vector<std::pair<std::string, std::string>>&
+const ValidationMatrix::Options&
 ValidationMatrix::GetDefaults() const
 {
     return m_defaults;
@@ -757,55 +810,21 @@ ValidationMatrix::GetCalibration() const
     return m_calibration;
 }
 
-namespace
-{
-
-/// Set name=value in an ordered option list: a later value of an option replaces the earlier.
-void
-Override(std::vector<std::pair<std::string, std::string>>& options,
-         const std::vector<std::pair<std::string, std::string>>& more)
-{
-    for (const auto& [name, value] : more)
-    {
-        auto it = std::find_if(options.begin(),
-                               options.end(),
-                               [&name = name](const auto& o)
-                               {
-                                   return o.first == name;
-                               });
-        if (it != options.end())
-        {
-            it->second = value;
-        }
-        else
-        {
-            options.emplace_back(name, value);
-        }
-    }
-}
-
-} // namespace
-
 nlohmann::json
 ValidationMatrix::JobOptions(const std::string& root, std::size_t index, uint32_t k) const
 {
     const Scenario& s = m_scenarios[index];
-    // Scenario options override the defaults, per-K options both.
-    std::vector<std::pair<std::string, std::string>> options = m_defaults;
-    Override(options, s.options);
+    // The job is a JSON object of driver options (ScenarioOptions), not a command line: the
+    // scenario's options override the defaults, per-K options both.
+    nlohmann::json common = m_defaults;
+    common.update(s.options);
     auto perK = s.perWorkers.find(k);
     if (perK != s.perWorkers.end())
     {
-        Override(options, perK->second);
+        common.update(perK->second);
     }
-    // The job is a JSON object of driver options (ScenarioOptions), not a command line.
-    nlohmann::json common = nlohmann::json::object();
     common["profile"] = ResolveProfile(root, s.profile);
     common["workers"] = std::to_string(k);
-    for (const auto& [name, value] : options)
-    {
-        common[name] = value;
-    }
     return common;
 }
 
@@ -840,12 +859,7 @@ NewJob(const ValidationMatrix::Scenario& s,
     j.label = label;
     j.options = common;
     j.options["backend"] = backend;
-    for (const auto& arg : variant.args)
-    {
-        // "--name=value" of a flow variant, the calibration sweep or linux_options.
-        const std::size_t eq = arg.find('=');
-        j.options[arg.substr(2, eq - 2)] = eq == std::string::npos ? "true" : arg.substr(eq + 1);
-    }
+    j.options.update(variant.options); // a flow variant, the calibration sweep or linux_options
     j.exclusive = backend == "linux";
     return j;
 }
@@ -867,11 +881,7 @@ ValidationMatrix::ExpandOne(const std::string& root,
     {
         return std::find(s.backends.begin(), s.backends.end(), backend) != s.backends.end();
     };
-    Variant linuxOnly; // the linux job's own options, as arguments
-    for (const auto& [name, value] : s.linuxOptions)
-    {
-        linuxOnly.args.push_back("--" + name + "=" + value);
-    }
+    const Variant linuxOnly{"", s.linuxOptions}; // the linux job's own options
     std::vector<Job> jobs;
     for (const std::string backend : {"packet", "linux", "analytic"})
     {
@@ -914,7 +924,7 @@ ValidationMatrix::ExpandFirstPhase(const std::string& root) const
                 for (double value : m_calibration->values)
                 {
                     Variant swept = v;
-                    swept.args.push_back(m_calibration->option + "=" + FormatNumber(value));
+                    swept.options[m_calibration->OptionName()] = FormatNumber(value);
                     variants.emplace_back(swept, CalibrationLabel(v.name, value));
                 }
             }
@@ -949,7 +959,7 @@ ValidationMatrix::ExpandSecondPhase(const std::string& root, double value) const
                 continue;
             }
             Variant chosen = v;
-            chosen.args.push_back(m_calibration->option + "=" + FormatNumber(value));
+            chosen.options[m_calibration->OptionName()] = FormatNumber(value);
             for (uint32_t k : m_scenarios[i].workers)
             {
                 auto more = ExpandOne(root, i, k, {{chosen, v.name}}, false);

@@ -31,25 +31,33 @@ namespace ns3
 class ValidationMatrix
 {
   public:
-    /// A flow-backend variant: a name and the driver arguments selecting it.
+    /**
+     * Driver options as a JSON object: option name (ScenarioOptions, without "--") -> its value
+     * as the text the driver parses, e.g. {"nicRate": "10Gbps", "steps": "4"}. Every level of
+     * the matrix (defaults, scenario options, per-K options, linux_options, flow variants, the
+     * calibration sweep) keeps its options in this form up to the job file.
+     */
+    using Options = nlohmann::json;
+
+    /// A flow-backend variant: a name and the driver options selecting it.
     struct Variant
     {
-        std::string name;              //!< label of the variant, e.g. "ps"
-        std::vector<std::string> args; //!< driver arguments, e.g. {"--sharing=ps"}
+        std::string name;                    //!< label of the variant, e.g. "ps"
+        Options options = Options::object(); //!< its driver options, e.g. {"sharing": "ps"}
     };
 
     /// One scenario of the matrix.
     struct Scenario
     {
-        std::string name;              //!< unique name, used in job ids and figure file names
-        std::string category;          //!< one of GetCategories()
-        std::string profile;           //!< profile path as written in the matrix
-        std::vector<uint32_t> workers; //!< the K values to run
-        std::vector<std::pair<std::string, std::string>> options; //!< driver options (no "--")
+        std::string name;                    //!< unique name, used in job ids and figure file names
+        std::string category;                //!< one of GetCategories()
+        std::string profile;                 //!< profile path as written in the matrix
+        std::vector<uint32_t> workers;       //!< the K values to run
+        Options options = Options::object(); //!< driver options
         /// driver options for one K only (e.g. --computeScale, which needs K values)
-        std::map<uint32_t, std::vector<std::pair<std::string, std::string>>> perWorkers;
+        std::map<uint32_t, Options> perWorkers;
         /// driver options of the linux job only (e.g. dilation, repeat), over the options
-        std::vector<std::pair<std::string, std::string>> linuxOptions;
+        Options linuxOptions = Options::object();
         std::vector<std::string> backends; //!< subset of packet, analytic, flow, linux
         std::string role;                  //!< "calibrate" or "holdout"
         bool timeline{false};              //!< draw a transfer timeline at the largest K
@@ -58,8 +66,15 @@ class ValidationMatrix
     /// Optional calibration of one flow variant's option on the "calibrate" scenarios.
     struct Calibration
     {
-        std::string variant;        //!< the flow variant calibrated, e.g. "calibrated"
-        std::string option;         //!< the driver option swept, e.g. "--incumbentWeight"
+        std::string variant; //!< the flow variant calibrated, e.g. "calibrated"
+        std::string option;  //!< the driver option swept, e.g. "--incumbentWeight"
+
+        /// \return the swept option's name in a job's options, e.g. "incumbentWeight"
+        std::string OptionName() const
+        {
+            return option.substr(2);
+        }
+
         std::vector<double> values; //!< the values tried
     };
 
@@ -150,7 +165,7 @@ class ValidationMatrix
     const std::vector<Variant>& GetVariants() const;
 
     /// \return the driver options applied to every scenario (scenario options override them)
-    const std::vector<std::pair<std::string, std::string>>& GetDefaults() const;
+    const Options& GetDefaults() const;
 
     /// \return the calibration, if the matrix declares one
     const std::optional<Calibration>& GetCalibration() const;
@@ -269,13 +284,13 @@ class ValidationMatrix
                                const std::vector<std::pair<Variant, std::string>>& variants,
                                bool baseJobs) const;
 
-    std::string m_fileName;                                      //!< matrix file, for messages
-    std::vector<std::pair<std::string, std::string>> m_defaults; //!< default driver options
-    std::vector<Variant> m_variants;                             //!< flow variants
-    std::vector<Scenario> m_scenarios;                           //!< scenarios
-    std::optional<Calibration> m_calibration;                    //!< optional calibration
-    std::string m_reference{"packet"};                           //!< reference backend
-    std::vector<std::string> m_extraCategories;                  //!< the matrix's own columns
+    std::string m_fileName;                     //!< matrix file, for messages
+    Options m_defaults = Options::object();     //!< default driver options
+    std::vector<Variant> m_variants;            //!< flow variants
+    std::vector<Scenario> m_scenarios;          //!< scenarios
+    std::optional<Calibration> m_calibration;   //!< optional calibration
+    std::string m_reference{"packet"};          //!< reference backend
+    std::vector<std::string> m_extraCategories; //!< the matrix's own columns
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -95,6 +96,92 @@ class OutputFile::Buffer : public std::streambuf
     int m_error{0};           //!< first errno
 };
 
+namespace
+{
+
+/**
+ * The temporary files of the OutputFiles not yet committed, for the handler of a signal that ends
+ * the process (Ctrl-C in a long run): without it the hidden ".name.XXXXXX" files would stay
+ * behind. Plain arrays and sig_atomic_t flags, because the handler may only read what is
+ * async-signal-safe; a path beyond the slots is simply not cleaned on a signal.
+ */
+constexpr std::size_t kTemporarySlots = 32;
+char g_temporaries[kTemporarySlots][PATH_MAX];               //!< the paths
+volatile std::sig_atomic_t g_temporaryUsed[kTemporarySlots]; //!< 1 while a path is valid
+/// The signals whose default action ends the process and that a user sends to stop a run.
+constexpr int kCleanedSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/// Remove every registered temporary file, then die of the signal as if not caught.
+void
+RemoveTemporariesAndDie(int signal)
+{
+    for (std::size_t i = 0; i < kTemporarySlots; ++i)
+    {
+        if (g_temporaryUsed[i] != 0)
+        {
+            ::unlink(g_temporaries[i]);
+        }
+    }
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+/// Install RemoveTemporariesAndDie for the signals that still have their default action (a
+/// program's or a debugger's own handler is left alone). Once per process.
+void
+InstallSignalCleanup()
+{
+    static const bool installed = []
+    {
+        for (int sig : kCleanedSignals)
+        {
+            struct sigaction old;
+            if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
+            {
+                struct sigaction act = {};
+                act.sa_handler = RemoveTemporariesAndDie;
+                sigemptyset(&act.sa_mask);
+                ::sigaction(sig, &act, nullptr);
+            }
+        }
+        return true;
+    }();
+    (void) installed;
+}
+
+/// \param path a temporary file \return its slot, or -1 if none was free (or it is too long)
+int
+RegisterTemporary(const std::string& path)
+{
+    InstallSignalCleanup();
+    if (path.size() >= PATH_MAX)
+    {
+        return -1;
+    }
+    for (std::size_t i = 0; i < kTemporarySlots; ++i)
+    {
+        if (g_temporaryUsed[i] == 0)
+        {
+            std::memcpy(g_temporaries[i], path.c_str(), path.size() + 1);
+            g_temporaryUsed[i] = 1;
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+/// \param slot a slot from RegisterTemporary (or -1)
+void
+UnregisterTemporary(int slot)
+{
+    if (slot >= 0)
+    {
+        g_temporaryUsed[slot] = 0;
+    }
+}
+
+} // namespace
+
 OutputFile::OutputFile(const std::string& path, const std::string& option, Mode mode)
     : m_path(path),
       m_option(option),
@@ -169,6 +256,8 @@ OutputFile::Discard()
     }
     if (!m_temporary.empty())
     {
+        UnregisterTemporary(m_slot);
+        m_slot = -1;
         ::unlink(m_temporary.c_str());
         m_temporary.clear();
     }
@@ -197,6 +286,7 @@ OutputFile::CreateTemporary()
              + " (expected a writable folder)");
     }
     m_temporary = buf.data();
+    m_slot = RegisterTemporary(m_temporary);
     if (::fchmod(m_fd, m_mode) != 0)
     {
         Fail(std::string("cannot set permissions: ") + std::strerror(errno));
@@ -258,6 +348,8 @@ OutputFile::Commit()
         Fail(std::string(std::strerror(err))
              + " (nothing written; the previous file, if any, is unchanged)");
     }
+    UnregisterTemporary(m_slot);
+    m_slot = -1;
     m_committed = true;
 }
 

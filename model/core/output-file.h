@@ -27,7 +27,9 @@ namespace ns3
  *   planted link cannot redirect it), which Commit() flushes, fsyncs, closes and renames over
  *   the target. Every step is checked (ENOSPC, EIO, EDQUOT, also when reported only by
  *   fsync or close). Until Commit() succeeds the previous file, if any, is untouched; a
- *   failure or an exception removes the temporary file.
+ *   failure or an exception removes the temporary file, and so does SIGINT, SIGTERM, SIGHUP
+ *   or SIGQUIT (a run stopped with Ctrl-C leaves no hidden file behind; a handler the program
+ *   installed itself is kept).
  * - APPEND starts the temporary file with a copy of the existing file, so an appended row is
  *   also whole or absent (a full disk cannot leave half a row).
  *
@@ -109,6 +111,7 @@ class OutputFile
     std::string m_target;                   //!< the file replaced (m_path with links resolved)
     std::string m_temporary;                //!< the temporary file
     int m_fd{-1};                           //!< the temporary file's descriptor
+    int m_slot{-1};                         //!< its slot in the signal handler's list
     unsigned m_mode{0};                     //!< permissions of the new file
     bool m_wasEmpty{true};                  //!< APPEND: no previous content
     bool m_committed{false};                //!< Commit() succeeded

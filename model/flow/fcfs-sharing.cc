@@ -7,7 +7,6 @@
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ns3
 {
@@ -43,16 +42,14 @@ FcfsSharing::AssignRates(const std::vector<Flow>& flows,
 {
     const std::size_t n = flows.size();
     rates.assign(n, 0.0);
-    PrepareScratch(capacity.size());
     m_order.resize(n);
     for (std::size_t i = 0; i < n; ++i)
     {
         m_order[i] = static_cast<uint32_t>(i);
         for (uint32_t k = 0; k < flows[i].nLinks; ++k)
         {
-            uint32_t l = flows[i].links[k];
-            NS_ASSERT_MSG(l < capacity.size(), "flow crosses unknown link " << l);
-            m_remaining[l] = capacity[l];
+            NS_ASSERT_MSG(flows[i].links[k] < capacity.size(),
+                          "flow crosses unknown link " << flows[i].links[k]);
         }
     }
     auto earlier = [&flows](uint32_t a, uint32_t b)
@@ -64,9 +61,10 @@ FcfsSharing::AssignRates(const std::vector<Flow>& flows,
     {
         std::sort(m_order.begin(), m_order.end(), earlier);
     }
+    m_rule.Begin(capacity);
     for (uint32_t i : m_order)
     {
-        rates[i] = Serve(flows[i].links.data(), flows[i].nLinks, capacity, m_remaining.data());
+        rates[i] = m_rule.Serve(flows[i].links.data(), flows[i].nLinks);
     }
 }
 

@@ -5,10 +5,8 @@
 #ifndef FCFS_SHARING_H
 #define FCFS_SHARING_H
 
+#include "fcfs-rule.h"
 #include "sharing-model.h"
-
-#include <algorithm>
-#include <limits>
 
 namespace ns3
 {
@@ -24,7 +22,7 @@ namespace ns3
  * became active) and each takes all the capacity still free on every link it crosses. With one
  * server this is exactly Algorithm 1; with several, a worker served by server 0 blocks its own
  * NIC for server 1's flow to it, and another worker can use server 1 meanwhile. Per-flow caps
- * are ignored, as in the paper.
+ * are ignored, as in the paper. The rule itself is FcfsRule (shared with the flow engine).
  */
 class FcfsSharing : public SharingModel
 {
@@ -48,32 +46,8 @@ class FcfsSharing : public SharingModel
     /** \return true */
     bool IsFirstComeFirstServed() const override;
 
-    /**
-     * \brief The rule for one flow, in priority order: it takes all the capacity still free on
-     * every link it crosses (infinity if it crosses none), never less than 0.
-     * \param links the links it crosses
-     * \param nLinks how many
-     * \param capacity link capacities (bytes/s)
-     * \param remaining per link: capacity still free before it (reduced by its rate)
-     * \return its rate (bytes/s)
-     */
-    static double Serve(const uint32_t* links,
-                        uint32_t nLinks,
-                        const std::vector<double>& capacity,
-                        double* remaining)
-    {
-        double rate = nLinks == 0 ? std::numeric_limits<double>::infinity() : capacity[links[0]];
-        for (uint32_t k = 0; k < nLinks; ++k)
-        {
-            rate = std::min(rate, remaining[links[k]]);
-        }
-        rate = std::max(rate, 0.0);
-        for (uint32_t k = 0; k < nLinks; ++k)
-        {
-            remaining[links[k]] -= rate;
-        }
-        return rate;
-    }
+  private:
+    mutable FcfsRule m_rule; //!< the rule, with its per-link scratch (not thread-safe)
 };
 
 } // namespace ns3

@@ -21,133 +21,15 @@ void
 FlowPsEngine::Recompute(uint32_t gi)
 {
     m_groups[gi].dirty = false;
-    if (m_fcfs)
-    {
-        RecomputeFcfs(gi); // changes few classes: the heap follows each
-    }
-    else if (m_plainMaxMin)
-    {
-        RecomputeAggregates(gi); // every class's rate may change: PushCheck scans them
-        sharingFlows += m_flows.size();
-    }
-    else
-    {
-        RecomputeEach(gi);
-        sharingFlows += m_flows.size();
-    }
+    Solved(gi, m_solver->Solve(gi));
+}
+
+void
+FlowPsEngine::Solved(uint32_t gi, uint64_t flows)
+{
+    sharingFlows += flows;
     ++rateComputations;
     PushCheck(gi);
-}
-
-void
-FlowPsEngine::RecomputeAggregates(uint32_t gi)
-{
-    // Plain max-min gives every flow of a class the same rate, so each class is one flow of
-    // weight = its members (and a cap of members x theirs): the cost is per class, not per flow.
-    Group& g = m_groups[gi];
-    if (!g.bundles.empty())
-    {
-        SetBundleCapacities(gi);
-    }
-    m_flows.resize(g.classes.size());
-    m_weights.resize(g.classes.size());
-    for (std::size_t i = 0; i < g.classes.size(); ++i)
-    {
-        const ClassKey& key = m_keys[g.classes[i]];
-        const double n = static_cast<double>(m_classes[g.classes[i]].members.size());
-        SharingModel::Flow& f = m_flows[i];
-        f.links = key.links;
-        f.nLinks = key.nLinks;
-        f.priority = i;
-        f.start = 0;
-        // The window model's cap (one per direction and server) changes with the active counts
-        // of both directions: taken now, for the class as a whole.
-        const double cap
-            = m_windowCount.empty() ? key.cap : std::min(key.cap, WindowCap(gi, key.slot - 1));
-        f.cap = cap < INF ? cap * n : INF;
-        m_weights[i] = n;
-    }
-    m_sharing.AssignAggregateRates(m_flows, m_weights, g.capacity, m_rates);
-    for (std::size_t i = 0; i < g.classes.size(); ++i)
-    {
-        SetClassRate(g.classes[i], m_weights[i] == 1 ? m_rates[i] : m_rates[i] / m_weights[i]);
-    }
-}
-
-void
-FlowPsEngine::RecomputeEach(uint32_t gi)
-{
-    DescribeActive(gi);
-    m_sharing.AssignRates(m_flows, m_groups[gi].capacity, m_rates);
-    ApplyEach(gi, m_rates.data());
-}
-
-void
-FlowPsEngine::DescribeActive(uint32_t gi)
-{
-    // One pass drops the stale entries of the active list (as CompactActive, keeping the order)
-    // and describes the live ones to the sharing model.
-    Group& g = m_groups[gi];
-    auto& active = g.active;
-    std::size_t n = 0;
-    m_flows.clear();
-    for (std::size_t i = 0; i < active.size(); ++i)
-    {
-        const ActiveEntry e = active[i];
-        const Connection& c = m_conns[e.conn];
-        if (!c.active || c.priority != e.priority)
-        {
-            continue;
-        }
-        active[n++] = e;
-        SharingModel::Flow f;
-        std::copy_n(m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
-        f.nLinks = c.nLinks;
-        f.priority = c.priority;
-        f.start = c.activeSince;
-        f.cap = m_flowCap;
-        m_flows.push_back(f);
-    }
-    active.resize(n);
-    if (m_options.windowBytes > 0)
-    {
-        ComputeWindowCaps(gi);
-    }
-}
-
-void
-FlowPsEngine::ApplyEach(uint32_t gi, const double* rates)
-{
-    const Group& g = m_groups[gi];
-    for (std::size_t i = 0; i < g.active.size(); ++i)
-    {
-        SetClassRate(m_conns[g.active[i].conn].cls, rates[i]);
-    }
-}
-
-void
-FlowPsEngine::CollectFlows(std::vector<SharingModel::Flow>& flows)
-{
-    for (uint32_t gi = 0; gi < 2; ++gi)
-    {
-        m_groups[gi].dirty = false;
-        DescribeActive(gi);
-        m_collected[gi] = m_flows.size();
-        flows.insert(flows.end(), m_flows.begin(), m_flows.end());
-    }
-}
-
-void
-FlowPsEngine::ApplyRates(const double* rates)
-{
-    for (uint32_t gi = 0; gi < 2; ++gi)
-    {
-        ApplyEach(gi, rates);
-        rates += m_collected[gi];
-        ++rateComputations;
-        sharingFlows += m_collected[gi];
-        PushCheck(gi);
-    }
 }
 
 void
@@ -205,7 +87,6 @@ FlowPsEngine::NewClass(uint32_t gi)
     {
         k = static_cast<uint32_t>(m_classes.size());
         m_classes.emplace_back();
-        m_keys.emplace_back();
     }
     Group& g = m_groups[gi];
     RateClass& cl = m_classes[k];
@@ -217,7 +98,7 @@ FlowPsEngine::NewClass(uint32_t gi)
     cl.nextTime = INF;
     cl.listPos = static_cast<uint32_t>(g.classes.size());
     g.classes.push_back(k);
-    HeapInsert(k);
+    m_solver->ClassAdded(k);
     return k;
 }
 
@@ -228,15 +109,11 @@ FlowPsEngine::ReleaseClass(uint32_t k)
     Group& g = m_groups[cl.group];
     cl.live = false;
     cl.ClearDrains();
-    HeapRemove(k);
+    m_solver->ClassReleased(k);
     const uint32_t moved = g.classes.back();
     g.classes[cl.listPos] = moved;
     m_classes[moved].listPos = cl.listPos;
     g.classes.pop_back();
-    if (m_plainMaxMin)
-    {
-        g.byKey.erase(m_keys[k]);
-    }
     m_freeClasses.push_back(k);
 }
 
@@ -300,33 +177,19 @@ FlowPsEngine::RefreshClass(uint32_t k)
         cl.PopDrain();
     }
     cl.nextTime = cl.HasDrain() ? cl.DrainTime(cl.TopDrain()) : INF;
-    if (m_fcfs) // the only heap (a call per rate change costs 0.6 % of a PS run)
+    // Only a solver that keeps its classes by drain time has a heap (a call per rate change
+    // costs 0.6 % of a PS run).
+    if (m_byTime[cl.group])
     {
-        HeapUpdate(k);
+        m_byTime[cl.group]->Update(k);
     }
 }
 
 void
 FlowPsEngine::PushCheck(uint32_t gi)
 {
-    // The earliest drain time of the group's classes: under FCFS the top of its heap (a rate
-    // computation changes few classes); else a scan, since a rate computation changes the drain
-    // times of all of them and already costs per class (rebuilding a heap costs more).
     Group& g = m_groups[gi];
-    double next = INF;
-    if (m_fcfs)
-    {
-        next = g.byTime.empty() ? INF : m_classes[g.byTime.front()].nextTime;
-        ++classWork;
-    }
-    else
-    {
-        for (uint32_t k : g.classes)
-        {
-            next = std::min(next, m_classes[k].nextTime);
-        }
-        classWork += g.classes.size();
-    }
+    const double next = m_solver->NextDrain(gi);
     ++g.version;
     if (next < INF)
     {
@@ -337,47 +200,17 @@ FlowPsEngine::PushCheck(uint32_t gi)
 void
 FlowPsEngine::CollectDrained(uint32_t gi)
 {
-    Group& g = m_groups[gi];
     m_split.clear();
     m_touched.clear();
-    // The classes due by now are the heap's top (FCFS): a walk down from the root that stops
-    // below any class due later visits them and their children only. Without the heap: a scan.
-    m_stack.clear();
-    if (!m_fcfs)
-    {
-        classWork += g.classes.size();
-        for (uint32_t k : g.classes)
-        {
-            if (m_classes[k].nextTime <= m_now)
-            {
-                m_touched.push_back(k);
-            }
-        }
-    }
-    else if (!g.byTime.empty())
-    {
-        m_stack.push_back(0);
-    }
-    while (!m_stack.empty())
-    {
-        const std::size_t i = m_stack.back();
-        m_stack.pop_back();
-        ++classWork;
-        if (m_classes[g.byTime[i]].nextTime > m_now)
-        {
-            continue;
-        }
-        m_touched.push_back(g.byTime[i]);
-        for (std::size_t c = 2 * i + 1; c <= 2 * i + 2 && c < g.byTime.size(); ++c)
-        {
-            m_stack.push_back(c);
-        }
-    }
+    m_solver->DueClasses(gi, m_touched);
     for (uint32_t k : m_touched)
     {
         RateClass& cl = m_classes[k];
         cl.nextTime = INF; // set again by RefreshClass once the drained are handled
-        HeapUpdate(k);
+        if (m_byTime[gi])
+        {
+            m_byTime[gi]->Update(k);
+        }
         while (cl.HasDrain())
         {
             const RateClass::Drain d = cl.TopDrain();
@@ -400,196 +233,6 @@ FlowPsEngine::CollectDrained(uint32_t gi)
               {
                   return m_conns[a].priority < m_conns[b].priority;
               });
-}
-
-void
-FlowPsEngine::HeapInsert(uint32_t k)
-{
-    if (!m_fcfs)
-    {
-        return; // only FCFS keeps the heap (PushCheck)
-    }
-    Group& g = m_groups[m_classes[k].group];
-    m_classes[k].heapPos = static_cast<uint32_t>(g.byTime.size());
-    g.byTime.push_back(k);
-    HeapFix(g, g.byTime.size() - 1);
-}
-
-void
-FlowPsEngine::HeapRemove(uint32_t k)
-{
-    if (!m_fcfs)
-    {
-        return;
-    }
-    Group& g = m_groups[m_classes[k].group];
-    const std::size_t i = m_classes[k].heapPos;
-    const uint32_t moved = g.byTime.back();
-    g.byTime.pop_back();
-    if (i < g.byTime.size())
-    {
-        g.byTime[i] = moved;
-        m_classes[moved].heapPos = static_cast<uint32_t>(i);
-        HeapFix(g, i);
-    }
-}
-
-// Out of line: inlined into RefreshClass (every PS rate change, where it is not called) it made
-// that hot function slower.
-__attribute__((noinline)) void
-FlowPsEngine::HeapUpdate(uint32_t k)
-{
-    if (!m_fcfs)
-    {
-        return;
-    }
-    HeapFix(m_groups[m_classes[k].group], m_classes[k].heapPos);
-}
-
-void
-FlowPsEngine::HeapFix(Group& g, std::size_t i)
-{
-    auto& h = g.byTime;
-    const uint32_t k = h[i];
-    const double t = m_classes[k].nextTime;
-    while (i > 0 && m_classes[h[(i - 1) / 2]].nextTime > t)
-    {
-        h[i] = h[(i - 1) / 2];
-        m_classes[h[i]].heapPos = static_cast<uint32_t>(i);
-        i = (i - 1) / 2;
-    }
-    for (std::size_t c = 2 * i + 1; c < h.size(); c = 2 * i + 1)
-    {
-        if (c + 1 < h.size() && m_classes[h[c + 1]].nextTime < m_classes[h[c]].nextTime)
-        {
-            ++c;
-        }
-        if (m_classes[h[c]].nextTime >= t)
-        {
-            break;
-        }
-        h[i] = h[c];
-        m_classes[h[i]].heapPos = static_cast<uint32_t>(i);
-        i = c;
-    }
-    h[i] = k;
-    m_classes[k].heapPos = static_cast<uint32_t>(i);
-}
-
-void
-FlowPsEngine::Classify(uint32_t ci)
-{
-    const uint32_t gi = m_conns[ci].dir;
-    if (!m_plainMaxMin)
-    {
-        Join(ci, NewClass(gi));
-        return;
-    }
-    CountLinks(ci, true);
-    Join(ci, ClassOf(gi, KeyOf(ci)));
-}
-
-uint32_t
-FlowPsEngine::ClassOf(uint32_t gi, const ClassKey& key)
-{
-    Group& g = m_groups[gi];
-    auto it = g.byKey.find(key);
-    if (it != g.byKey.end())
-    {
-        return it->second;
-    }
-    const uint32_t k = NewClass(gi);
-    m_keys[k] = key;
-    g.byKey.emplace(key, k);
-    return k;
-}
-
-void
-FlowPsEngine::CountLinks(uint32_t ci, bool add)
-{
-    const Connection& c = m_conns[ci];
-    Group& g = m_groups[c.dir];
-    std::array<uint32_t, SharingModel::MAX_LINKS> others;
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < c.nLinks; ++i)
-    {
-        const uint32_t l = m_pathLinks[c.path + i];
-        g.linkXor[l] ^= ci;
-        g.linkCount[l] += add ? 1 : -1;
-        if (g.linkCount[l] == (add ? 2 : 1))
-        {
-            others[n++] = g.linkXor[l] ^ (add ? ci : 0); // the one that had, or now has, it alone
-        }
-    }
-    if (m_links)
-    {
-        CountShared(ci, add); // several jobs (one server each): before the keys are taken
-    }
-    if (m_p > 1)
-    {
-        CountWorkers(ci, add, others.data(), n);
-        return;
-    }
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        Rekey(others[i]);
-    }
-}
-
-ClassKey
-FlowPsEngine::KeyOf(uint32_t ci)
-{
-    ClassKey key = LinkKeyOf(ci);
-    if (m_p > 1)
-    {
-        BundleKey(ci, key);
-    }
-    return key;
-}
-
-ClassKey
-FlowPsEngine::LinkKeyOf(uint32_t ci) const
-{
-    // A link that only this connection crosses limits it like a cap of its capacity: it is part
-    // of the cap, so that connections behind their own NICs can share one class.
-    const Connection& c = m_conns[ci];
-    const Group& g = m_groups[c.dir];
-    ClassKey key;
-    key.cap = m_honourCaps ? m_flowCap : INF;
-    key.slot = m_windowCount.empty() ? 0 : c.server + 1; // the window model's cap is per server
-    for (uint32_t i = 0; i < c.nLinks; ++i)
-    {
-        const uint32_t l = m_pathLinks[c.path + i];
-        if (IsSharedLink(g, l))
-        {
-            key.links[key.nLinks++] = l;
-        }
-        else
-        {
-            key.cap = std::min(key.cap, g.capacity[l]);
-        }
-    }
-    std::sort(key.links.begin(), key.links.begin() + key.nLinks);
-    return key;
-}
-
-void
-FlowPsEngine::Rekey(uint32_t ci)
-{
-    Connection& c = m_conns[ci];
-    if (!c.active)
-    {
-        return;
-    }
-    const ClassKey key = KeyOf(ci);
-    const ClassKey& now = m_keys[c.cls];
-    if (!(key < now) && !(now < key))
-    {
-        return;
-    }
-    Advance(c, m_now);
-    Leave(ci);
-    Join(ci, ClassOf(c.dir, key));
 }
 
 } // namespace flow

@@ -4,11 +4,12 @@
 
 #include "flow-ps-engine.h"
 
+#include "flow-each-flow-solver.h"
+
+#include "ns3/log.h"
 #include "ns3/training-network.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
-
-#include "ns3/log.h"
 
 #include <algorithm>
 
@@ -44,37 +45,10 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         m_bytes.push_back(static_cast<double>(layer.paramBytes));
     }
     BuildConnections(in.fabric);
-    // With the window model too: its caps are per direction and server (WindowCap), a class's
-    // members all have the same one, and a class's cap is taken at each rate computation.
-    m_plainMaxMin = in.sharing.IsPlainMaxMin(m_honourCaps);
     m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
-    m_fcfs = !m_plainMaxMin && in.options.windowBytes <= 0 && in.sharing.IsFirstComeFirstServed();
     for (auto& g : m_groups)
     {
         g.capacity = in.fabric.GetCapacity();
-        if (m_plainMaxMin)
-        {
-            g.linkCount.assign(g.capacity.size(), 0);
-            g.linkXor.assign(g.capacity.size(), 0);
-            if (m_p > 1)
-            {
-                g.linkWorkers.assign(g.capacity.size(), 0);
-                g.linkWorkerXor.assign(g.capacity.size(), 0);
-            }
-        }
-        if (m_fcfs)
-        {
-            g.queues.resize(m_p);
-            g.queueHead.assign(m_p, 0);
-            g.queueActive.assign(m_p, 0);
-        }
-    }
-    if (m_fcfs)
-    {
-        m_remaining.assign(in.fabric.GetCapacity().size(), 0);
-        m_linkRound.assign(in.fabric.GetCapacity().size(), 0);
-        m_connRound.assign(m_conns.size(), 0);
-        m_cursorPos.assign(m_p, 0);
     }
     if (in.options.windowBytes > 0)
     {
@@ -95,6 +69,17 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
         m_readyPool.assign(perLayer, 0);
     }
     BuildSegmentLists();
+    UseSolver(RateSolver::Create(in.sharing, *this, m_p, in.options.windowBytes > 0));
+}
+
+void
+FlowPsEngine::UseSolver(std::unique_ptr<RateSolver> solver)
+{
+    m_solver = std::move(solver);
+    for (uint32_t gi = 0; gi < 2; ++gi)
+    {
+        m_byTime[gi] = m_solver->ByTime(gi);
+    }
 }
 
 void
@@ -260,13 +245,40 @@ FlowPsEngine::Run()
 }
 
 void
-FlowPsEngine::BeginShared(double startTime, uint64_t* prioritySeq)
+FlowPsEngine::BeginShared(double startTime, uint64_t* prioritySeq, SharedLinks* links, uint32_t id)
 {
+    if (links)
+    {
+        m_solver->ShareLinks(links, id); // plain max-min, one server
+    }
+    else
+    {
+        // A class per connection: no link is private to one job's flow, and the jobs' flows
+        // are served together (FlowJobSimulator), FCFS too.
+        UseSolver(std::make_unique<EachFlowSolver>(*this));
+    }
     m_sharedSeq = prioritySeq;
-    m_plainMaxMin = false; // a class per connection: no link is private to one job's flow
-    m_fcfs = false;        // the jobs' flows are served together (FlowJobSimulator)
     m_now = startTime;
     StartAll();
+}
+
+void
+FlowPsEngine::CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<double>& weights)
+{
+    m_solver->CollectShared(flows, weights);
+}
+
+void
+FlowPsEngine::ApplyShared(const double* rates)
+{
+    m_solver->ApplyShared(rates);
+}
+
+void
+FlowPsEngine::RekeyLink(uint32_t l, double now)
+{
+    m_now = now;
+    m_solver->RekeyLink(l);
 }
 
 double
@@ -714,11 +726,7 @@ FlowPsEngine::Activate(uint32_t ci)
     {
         CompactActive(c.dir);
     }
-    Classify(ci);
-    if (m_fcfs)
-    {
-        EnqueueFcfs(ci);
-    }
+    m_solver->Activated(ci);
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -735,14 +743,7 @@ FlowPsEngine::Deactivate(uint32_t ci)
     {
         --m_windowCount[c.dir * m_p + c.server];
     }
-    if (m_plainMaxMin)
-    {
-        CountLinks(ci, false);
-    }
-    if (m_fcfs)
-    {
-        --g.queueActive[c.server];
-    }
+    m_solver->Deactivated(ci);
     g.dirty = true;
     MarkOtherDirection(c.dir);
 }
@@ -788,16 +789,6 @@ FlowPsEngine::WindowCap(uint32_t gi, uint32_t server) const
 }
 
 void
-FlowPsEngine::ComputeWindowCaps(uint32_t gi)
-{
-    const Group& g = m_groups[gi]; // compacted by DescribeActive
-    for (std::size_t i = 0; i < g.active.size(); ++i)
-    {
-        m_flows[i].cap = WindowCap(gi, m_conns[g.active[i].conn].server);
-    }
-}
-
-void
 FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 {
     queued -= bytes;
@@ -811,7 +802,7 @@ FlowPsEngine::Account(double& queued, double& windowBytes, double bytes) const
 std::vector<double>
 FlowPsEngine::GetLinkBytes(Direction d) const
 {
-    std::vector<double> bytes(m_realLinks, 0); // not the virtual links of bundles
+    std::vector<double> bytes(m_realLinks, 0);
     for (const Connection& c : m_conns)
     {
         for (uint32_t k = 0; c.dir == d && k < c.nLinks; ++k)

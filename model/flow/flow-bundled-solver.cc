@@ -2,17 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// FlowPsEngine's rate classes with several parameter servers (plain max-min). A worker's
-// connections of one direction (its bundle: one per server it is sending to or receiving from)
-// cross its NIC together, so no two of them are interchangeable with each other, and by the rule
-// of flow-ps-classes.cc (a link is in a class's key once two connections cross it) each would be
-// a class of its own: a rate computation would cost per active connection. But two workers whose
-// bundles look the same (the same servers, the same shared links and caps, links they have to
-// themselves crossed by the same members with the same capacities) are interchangeable as a
-// whole, and max-min fairness, whose allocation is unique, gives both the same rates. So the
-// class of a bundle's member is keyed by the bundle's signature and its server, and the links a
-// bundle has to itself become virtual links of that signature: n bundles of one signature are n
-// times one bundle, a virtual link of n times the capacity crossed by aggregates of weight n.
+#include "flow-bundled-solver.h"
 
 #include "flow-ps-engine.h"
 
@@ -24,14 +14,26 @@ namespace ns3
 namespace flow
 {
 
+BundledMaxMinSolver::BundledMaxMinSolver(FlowPsEngine& engine, bool honourCaps, uint32_t servers)
+    : MaxMinSolver(engine, honourCaps),
+      m_p(servers),
+      m_realLinks(static_cast<uint32_t>(engine.m_groups[0].capacity.size()))
+{
+    for (Bundles& b : m_bundles)
+    {
+        b.workers.assign(m_realLinks, 0);
+        b.workerXor.assign(m_realLinks, 0);
+    }
+}
+
 void
-FlowPsEngine::CountWorkers(uint32_t ci, bool add, const uint32_t* others, uint32_t nOthers)
+BundledMaxMinSolver::Recount(uint32_t ci, bool add, const uint32_t* others, uint32_t nOthers)
 {
     // Per link, the workers with an active connection on it and the XOR of their indices (the
     // one, if alone). A worker's bundle is rekeyed when its own set changes, when a link of it
     // goes from one connection to two or back (nOthers), and from one worker to two or back.
-    const Connection& c = m_conns[ci];
-    Group& g = m_groups[c.dir];
+    const Connection& c = m_e.m_conns[ci];
+    Bundles& g = m_bundles[c.dir];
     m_rekey.assign(1, c.worker);
     auto rekey = [this](uint32_t w)
     {
@@ -42,27 +44,27 @@ FlowPsEngine::CountWorkers(uint32_t ci, bool add, const uint32_t* others, uint32
     };
     for (uint32_t i = 0; i < nOthers; ++i)
     {
-        rekey(m_conns[others[i]].worker);
+        rekey(m_e.m_conns[others[i]].worker);
     }
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
-        const uint32_t l = m_pathLinks[c.path + i];
+        const uint32_t l = m_e.m_pathLinks[c.path + i];
         if (MateCrosses(ci, l))
         {
             continue; // the worker was, and stays, on this link
         }
-        g.linkWorkerXor[l] ^= c.worker;
-        g.linkWorkers[l] += add ? 1 : -1;
-        if (g.linkWorkers[l] == (add ? 2 : 1))
+        g.workerXor[l] ^= c.worker;
+        g.workers[l] += add ? 1 : -1;
+        if (g.workers[l] == (add ? 2 : 1))
         {
-            rekey(g.linkWorkerXor[l] ^ (add ? c.worker : 0));
+            rekey(g.workerXor[l] ^ (add ? c.worker : 0));
         }
     }
     for (uint32_t w : m_rekey)
     {
         for (uint32_t p = 0; p < m_p; ++p)
         {
-            const uint32_t cj = ConnIndex(w, p, c.dir);
+            const uint32_t cj = m_e.ConnIndex(w, p, c.dir);
             if (cj != ci)
             {
                 Rekey(cj); // ci itself: classified next (added) or inactive (removed)
@@ -72,18 +74,18 @@ FlowPsEngine::CountWorkers(uint32_t ci, bool add, const uint32_t* others, uint32
 }
 
 bool
-FlowPsEngine::MateCrosses(uint32_t ci, uint32_t l) const
+BundledMaxMinSolver::MateCrosses(uint32_t ci, uint32_t l) const
 {
-    const Connection& c = m_conns[ci];
+    const Connection& c = m_e.m_conns[ci];
     for (uint32_t p = 0; p < m_p; ++p)
     {
-        const uint32_t cj = ConnIndex(c.worker, p, c.dir);
-        const Connection& m = m_conns[cj];
+        const uint32_t cj = m_e.ConnIndex(c.worker, p, c.dir);
+        const Connection& m = m_e.m_conns[cj];
         if (cj == ci || !m.active)
         {
             continue;
         }
-        const uint32_t* links = m_pathLinks.data() + m.path;
+        const uint32_t* links = m_e.m_pathLinks.data() + m.path;
         if (std::find(links, links + m.nLinks, l) != links + m.nLinks)
         {
             return true;
@@ -93,24 +95,24 @@ FlowPsEngine::MateCrosses(uint32_t ci, uint32_t l) const
 }
 
 bool
-FlowPsEngine::IsBundleLink(const Group& g, uint32_t l) const
+BundledMaxMinSolver::IsBundleLink(uint32_t gi, uint32_t l) const
 {
-    return g.linkCount[l] >= 2 && g.linkWorkers[l] == 1;
+    return m_links[gi].count[l] >= 2 && m_bundles[gi].workers[l] == 1;
 }
 
 void
-FlowPsEngine::FindBundle(uint32_t ci)
+BundledMaxMinSolver::FindBundle(uint32_t ci)
 {
     // m_bundle: the worker's active connections of ci's direction, by server; m_private: the
     // links two or more of them cross and no other worker does, with the members crossing them
     // as a bit mask, in an order that does not depend on the link indices (mask, capacity).
-    const Connection& c = m_conns[ci];
-    const Group& g = m_groups[c.dir];
+    const Connection& c = m_e.m_conns[ci];
+    const std::vector<double>& capacity = m_links[c.dir].capacity;
     m_bundle.clear();
     for (uint32_t p = 0; p < m_p; ++p)
     {
-        const uint32_t cj = ConnIndex(c.worker, p, c.dir);
-        if (m_conns[cj].active)
+        const uint32_t cj = m_e.ConnIndex(c.worker, p, c.dir);
+        if (m_e.m_conns[cj].active)
         {
             m_bundle.push_back(cj);
         }
@@ -122,11 +124,11 @@ FlowPsEngine::FindBundle(uint32_t ci)
     }
     for (std::size_t j = 0; j < m_bundle.size(); ++j)
     {
-        const Connection& m = m_conns[m_bundle[j]];
+        const Connection& m = m_e.m_conns[m_bundle[j]];
         for (uint32_t i = 0; i < m.nLinks; ++i)
         {
-            const uint32_t l = m_pathLinks[m.path + i];
-            if (!IsBundleLink(g, l))
+            const uint32_t l = m_e.m_pathLinks[m.path + i];
+            if (!IsBundleLink(c.dir, l))
             {
                 continue;
             }
@@ -144,22 +146,24 @@ FlowPsEngine::FindBundle(uint32_t ci)
             it->second |= uint64_t(1) << j;
         }
     }
-    std::sort(m_private.begin(),
-              m_private.end(),
-              [&g](const std::pair<uint32_t, uint64_t>& a, const std::pair<uint32_t, uint64_t>& b)
-              {
-                  const double ca = g.capacity[a.first];
-                  const double cb = g.capacity[b.first];
-                  return a.second < b.second || (a.second == b.second && ca < cb);
-              });
+    std::sort(
+        m_private.begin(),
+        m_private.end(),
+        [&capacity](const std::pair<uint32_t, uint64_t>& a, const std::pair<uint32_t, uint64_t>& b)
+        {
+            const double ca = capacity[a.first];
+            const double cb = capacity[b.first];
+            return a.second < b.second || (a.second == b.second && ca < cb);
+        });
 }
 
 uint32_t
-FlowPsEngine::BundleBase(uint32_t gi)
+BundledMaxMinSolver::BundleBase(uint32_t gi)
 {
     // The signature: per member its server, cap and shared links; per private link its members
     // and capacity. Workers of one signature share its virtual links (one per private link).
-    Group& g = m_groups[gi];
+    std::vector<double>& capacity = m_links[gi].capacity;
+    Bundles& g = m_bundles[gi];
     auto bits = [](double x)
     {
         uint64_t b;
@@ -170,11 +174,11 @@ FlowPsEngine::BundleBase(uint32_t gi)
     for (uint32_t cj : m_bundle)
     {
         const ClassKey k = LinkKeyOf(cj);
-        m_sig.push_back(m_conns[cj].server);
+        m_sig.push_back(m_e.m_conns[cj].server);
         m_sig.push_back(bits(k.cap));
         for (uint32_t i = 0; i < k.nLinks; ++i)
         {
-            if (!IsBundleLink(g, k.links[i]))
+            if (!IsBundleLink(gi, k.links[i]))
             {
                 m_sig.push_back(k.links[i]);
             }
@@ -184,33 +188,35 @@ FlowPsEngine::BundleBase(uint32_t gi)
     for (const auto& e : m_private)
     {
         m_sig.push_back(e.second);
-        m_sig.push_back(bits(g.capacity[e.first]));
+        m_sig.push_back(bits(capacity[e.first]));
     }
-    auto it = g.bundles.find(m_sig);
-    if (it != g.bundles.end())
+    auto it = g.bySignature.find(m_sig);
+    if (it != g.bySignature.end())
     {
         return it->second;
     }
-    const uint32_t base = static_cast<uint32_t>(g.capacity.size());
+    const uint32_t base = static_cast<uint32_t>(capacity.size());
     for (const auto& e : m_private)
     {
-        g.virtualCap.push_back(g.capacity[e.first]);
-        g.capacity.push_back(g.capacity[e.first]); // times the bundles, at each computation
+        g.virtualCap.push_back(capacity[e.first]);
+        capacity.push_back(capacity[e.first]); // times the bundles, at each computation
     }
-    g.bundles.emplace(m_sig, base);
+    g.bySignature.emplace(m_sig, base);
     return base;
 }
 
-void
-FlowPsEngine::BundleKey(uint32_t ci, ClassKey& key)
+ClassKey
+BundledMaxMinSolver::KeyOf(uint32_t ci)
 {
+    // If the worker has links to itself, its member's key: its shared links, the virtual links
+    // of its private ones, its server.
+    const ClassKey key = LinkKeyOf(ci);
     FindBundle(ci);
     if (m_private.empty())
     {
-        return;
+        return key;
     }
-    const Connection& c = m_conns[ci];
-    const Group& g = m_groups[c.dir];
+    const Connection& c = m_e.m_conns[ci];
     const uint32_t base = BundleBase(c.dir);
     const uint64_t self = uint64_t(1)
                           << (std::find(m_bundle.begin(), m_bundle.end(), ci) - m_bundle.begin());
@@ -219,7 +225,7 @@ FlowPsEngine::BundleKey(uint32_t ci, ClassKey& key)
     out.slot = c.server + 1;
     for (uint32_t i = 0; i < key.nLinks; ++i)
     {
-        if (!IsBundleLink(g, key.links[i]))
+        if (!IsBundleLink(c.dir, key.links[i]))
         {
             out.links[out.nLinks++] = key.links[i];
         }
@@ -232,16 +238,21 @@ FlowPsEngine::BundleKey(uint32_t ci, ClassKey& key)
         }
     }
     std::sort(out.links.begin(), out.links.begin() + out.nLinks);
-    key = out;
+    return out;
 }
 
 void
-FlowPsEngine::SetBundleCapacities(uint32_t gi)
+BundledMaxMinSolver::Prepare(uint32_t gi)
 {
     // A virtual link carries the bundles of its signature: their number is the members of any
     // class of it (each bundle has one member per class of its signature).
-    Group& g = m_groups[gi];
-    for (uint32_t k : g.classes)
+    if (m_bundles[gi].bySignature.empty())
+    {
+        return;
+    }
+    std::vector<double>& capacity = m_links[gi].capacity;
+    const std::vector<double>& virtualCap = m_bundles[gi].virtualCap;
+    for (uint32_t k : m_e.m_groups[gi].classes)
     {
         const ClassKey& key = m_keys[k];
         for (uint32_t i = 0; key.slot != 0 && i < key.nLinks; ++i)
@@ -249,7 +260,7 @@ FlowPsEngine::SetBundleCapacities(uint32_t gi)
             const uint32_t v = key.links[i];
             if (v >= m_realLinks)
             {
-                g.capacity[v] = g.virtualCap[v - m_realLinks] * m_classes[k].members.size();
+                capacity[v] = virtualCap[v - m_realLinks] * m_e.m_classes[k].members.size();
             }
         }
     }

@@ -1,0 +1,135 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLOW_RATE_SOLVER_H
+#define FLOW_RATE_SOLVER_H
+
+#include "sharing-model.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+namespace flow
+{
+
+class ClassHeap;
+class FlowPsEngine;
+class SharedLinks;
+
+/**
+ * The rates of a FlowPsEngine's active connections: the one interface the engine asks. A solver
+ * sorts each activated connection into a rate class (flow-rate-class.h) and, when the active set
+ * of a direction changed, sets every class's rate; it also says when the next class drains. Its
+ * state (keys, link counts, queues) is its own; the connections, their classes and the links'
+ * capacities are the engine's.
+ *
+ * The solvers, chosen once per run from the sharing model by Create:
+ *  - EachFlowSolver: any model; every active connection its own class and flow (AssignRates);
+ *  - MaxMinSolver: plain max-min; interchangeable connections aggregate into one class, one
+ *    aggregate flow per class (SharingModel::AssignAggregateRates);
+ *  - BundledMaxMinSolver: the same with several servers (a worker's bundle of connections);
+ *  - FcfsSolver: first come, first served, served queue by queue (FcfsRule).
+ */
+class RateSolver
+{
+  public:
+    /**
+     * \brief The solver for a run of the engine: chosen once, from what the sharing model is.
+     * \param sharing the sharing model
+     * \param engine the engine it serves
+     * \param servers the run's parameter servers
+     * \param windowModel the window model is on (its caps are per direction and server)
+     * \return the solver
+     */
+    static std::unique_ptr<RateSolver> Create(const SharingModel& sharing,
+                                              FlowPsEngine& engine,
+                                              uint32_t servers,
+                                              bool windowModel);
+
+    /** \param engine the engine it serves */
+    explicit RateSolver(FlowPsEngine& engine);
+    virtual ~RateSolver();
+
+    /**
+     * \brief An activated connection (accounted up to now) joins a rate class.
+     * \param ci connection index
+     */
+    virtual void Activated(uint32_t ci) = 0;
+    /**
+     * \brief A connection became inactive (it has left its class).
+     * \param ci connection index
+     */
+    virtual void Deactivated(uint32_t ci);
+    /**
+     * \brief A new live class (nextTime infinity).
+     * \param k rate class
+     */
+    virtual void ClassAdded(uint32_t k);
+    /**
+     * \brief A class lost its last member.
+     * \param k rate class
+     */
+    virtual void ClassReleased(uint32_t k);
+    /**
+     * \brief Set the rate of every class of a direction (the sharing model's answer).
+     * \param gi group (direction) index
+     * \return flows handed to the sharing model (or served)
+     */
+    virtual uint64_t Solve(uint32_t gi) = 0;
+    /**
+     * \param gi group index
+     * \return the earliest drain time of its classes (infinity if none); a scan by default
+     */
+    virtual double NextDrain(uint32_t gi);
+    /**
+     * \brief The group's classes whose next drain time is not after now.
+     * \param gi group index
+     * \param due where to append them
+     */
+    virtual void DueClasses(uint32_t gi, std::vector<uint32_t>& due);
+    /**
+     * \param gi group index
+     * \return the group's classes ordered by next drain time, or null (NextDrain and
+     *         DueClasses scan); the engine tells it of every change of a drain time
+     */
+    virtual ClassHeap* ByTime(uint32_t gi);
+
+    // ---- several jobs on one fabric (FlowJobSimulator, through FlowPsEngine) ----
+
+    /**
+     * \brief Describe the active flows of both directions to the sharing model (DOWN, then UP);
+     * only the solvers of a shared run (EachFlowSolver, MaxMinSolver) can.
+     * \param flows where to append them
+     * \param weights where to append each one's connections
+     */
+    virtual void CollectShared(std::vector<SharingModel::Flow>& flows,
+                               std::vector<double>& weights);
+    /**
+     * \brief Take the rates of CollectShared's flows, in its order.
+     * \param rates their rates (bytes/s)
+     */
+    virtual void ApplyShared(const double* rates);
+    /**
+     * \brief Another job's flow made link l shared, or left one of this job's alone on it.
+     * \param l link
+     */
+    virtual void RekeyLink(uint32_t l);
+    /**
+     * \brief Aggregate with every job's flows counted per link.
+     * \param links every job's flows per link
+     * \param id this job's id in links
+     */
+    virtual void ShareLinks(SharedLinks* links, uint32_t id);
+
+  protected:
+    FlowPsEngine& m_e; //!< the engine: connections, classes, capacities
+};
+
+} // namespace flow
+} // namespace ns3
+
+#endif /* FLOW_RATE_SOLVER_H */

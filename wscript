@@ -100,6 +100,7 @@ def build(bld):
         'model/core/training-profile.cc',
         'model/core/training-result.cc',
         'model/core/training-scenario.cc',
+        'model/core/unit-parser.cc',
         'model/packet/training-worker-application.cc',
         'model/analytic/yan-performance-model.cc',
     ]
@@ -169,6 +170,7 @@ def build(bld):
         'helper/study/tcp-sharing-options.h',
         'helper/study/tcp-sharing-study.h',
         'helper/report/progress-reporter.h',
+        'helper/report/run-context.h',
         'helper/report/job-set-report.h',
         'helper/report/sweep-report.h',
         'helper/report/run-report.h',
@@ -237,6 +239,7 @@ def build(bld):
         'model/core/training-profile.h',
         'model/core/training-result.h',
         'model/core/training-scenario.h',
+        'model/core/unit-parser.h',
         'model/packet/training-worker-application.h',
         'model/analytic/yan-performance-model.h',
     ]

@@ -13,6 +13,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -81,7 +82,7 @@ AddSpaceOptions(ProgramOptions& cmd, Options& o)
                     v,
                     [](auto& n, auto& s)
                     {
-                        return uint32_t(ScenarioOptions::ParseUnsigned("--" + n, s, 1, 1024));
+                        return uint32_t(UnitParser::ParseUnsigned("--" + n, s, 1, 1024));
                     });
             });
     cmd.Add("maxServers", "P at most (parameter server)", o.space.maxServers, 1, 1024);
@@ -95,7 +96,7 @@ AddSpaceOptions(ProgramOptions& cmd, Options& o)
                                           v,
                                           [](auto& n, auto& s)
                                           {
-                                              return ScenarioOptions::ParseBytes("--" + n, s);
+                                              return UnitParser::ParseBytes("--" + n, s);
                                           });
             });
     cmd.Add("overlaps",

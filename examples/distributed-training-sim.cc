@@ -30,7 +30,10 @@ namespace
 
 /// Run the chosen backend(s) on one scenario: one registry entry, or every one in "all".
 std::vector<TrainingResult>
-RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const RunRequest& request)
+RunBackends(const TrainingProfile& profile,
+            const TrainingScenario& s,
+            const RunRequest& request,
+            const RunContext& context)
 {
     const std::string& backend = request.backend;
     std::vector<TrainingResult> results;
@@ -40,7 +43,8 @@ RunBackends(const TrainingProfile& profile, const TrainingScenario& s, const Run
         {
             continue;
         }
-        Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
+        Ptr<TrainingBackend> b
+            = TrainingBackendRegistry::Create(entry.name, request.settings, context);
         // What the scenario asks that the backend cannot do comes first: it holds on any host.
         const std::string unsupported = b->GetUnsupportedReason(profile, s);
         if (backend != "all" && !unsupported.empty())
@@ -86,7 +90,8 @@ RunSweep(const TrainingProfile& profile, const RunRequest& request)
     {
         s.workers = k;
         s.Validate(profile);
-        const std::vector<TrainingResult> results = RunBackends(profile, s, request);
+        const std::vector<TrainingResult> results
+            = RunBackends(profile, s, request, request.MakeRunContext(nullptr));
         for (const auto& r : results)
         {
             r.CheckSane(s);
@@ -130,9 +135,7 @@ OpenRecordStream(const TrainingProfile& profile, const RunRequest& request)
         std::fputs(note.c_str(), stderr);
         return nullptr;
     }
-    auto stream = std::make_shared<RecordStream>(request.recordsFile);
-    RecordStream::SetCurrent(stream);
-    return stream;
+    return std::make_shared<RecordStream>(request.recordsFile);
 }
 
 /// Write the summary line of every result, close the stream and say where the records are.
@@ -143,7 +146,6 @@ CloseRecordStream(RecordStream& stream, const std::vector<TrainingResult>& resul
     {
         stream.WriteResult(r);
     }
-    RecordStream::SetCurrent(nullptr);
     stream.Close();
     std::printf("wrote %llu records to %s\n",
                 static_cast<unsigned long long>(stream.GetRecords()),
@@ -162,7 +164,9 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
         {
             continue;
         }
-        Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name);
+        Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name,
+                                                                 request.settings,
+                                                                 request.MakeRunContext(nullptr));
         try
         {
             const std::string why = b->GetUnavailableReason();
@@ -237,7 +241,8 @@ RunOne(const TrainingProfile& profile, const RunRequest& request)
     const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
     const auto csvRow = OpenOutput(request.csvRow, "--csvRow", OutputFile::APPEND);
     const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
-    const std::vector<TrainingResult> results = RunBackends(profile, s, request);
+    const std::vector<TrainingResult> results
+        = RunBackends(profile, s, request, request.MakeRunContext(stream));
     for (const auto& r : results)
     {
         r.CheckSane(s);
@@ -273,7 +278,6 @@ main(int argc, char* argv[])
             argv,
             "Simulate distributed DNN training (parameter server or ring AllReduce) with the "
             "packet-level (ns-3 TCP), flow-level, analytical or Linux-kernel backend.");
-        request.ApplyBackendDefaults();
         if (!request.jobs.empty())
         {
             RunJobSet(request);
@@ -282,7 +286,7 @@ main(int argc, char* argv[])
         const TrainingProfile profile = TrainingProfile::LoadFromFile(request.profile);
         if (request.workerSweep.size() > 1)
         {
-            Config::SetDefault("ns3::FlowBackend::RecordTransfers", BooleanValue(false));
+            request.settings.recordTransfers = false; // a sweep keeps only its table
             return RunSweep(profile, request);
         }
         const TrainingScenario& s = request.scenario;

@@ -12,6 +12,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/unit-parser.h"
 
 #include <cstdio>
 #include <iostream>
@@ -45,7 +46,7 @@ main(int argc, char* argv[])
                 s.steps = 4;
                 s.warmup = 1;
                 s.nicRate = DataRate("25Gbps");
-                s.flowCap = TrainingScenario::ParseDataRate("--cap", cap);
+                s.flowCap = UnitParser::ParseDataRate("--cap", cap);
                 s.Validate(profile);
                 TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, s).at(0);
                 Ptr<FlowBackend> capped = CreateObject<FlowBackend>();

@@ -13,6 +13,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/unit-parser.h"
 
 #include <cstdio>
 #include <iostream>
@@ -60,8 +61,8 @@ main(int argc, char* argv[])
                 s.warmup = 1;
                 s.overlap = true;
                 s.bucketBytes = q;
-                s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
-                s.linkDelay = TrainingScenario::ParseTime("--linkDelay", linkDelay);
+                s.nicRate = UnitParser::ParseDataRate("--nicRate", nicRate);
+                s.linkDelay = UnitParser::ParseTime("--linkDelay", linkDelay);
                 s.Validate(profile);
                 std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();
                 double packetThroughput = -1;

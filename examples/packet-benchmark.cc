@@ -17,6 +17,7 @@
 #include "ns3/inet-socket-address.h"
 #include "ns3/program-options.h"
 #include "ns3/simulator.h"
+#include "ns3/unit-parser.h"
 
 #include <chrono>
 #include <cstdio>
@@ -167,7 +168,7 @@ main(int argc, char* argv[])
             s.steps = steps;
             s.warmup = 1;
             s.mtu = mtu;
-            s.nicRate = TrainingScenario::ParseDataRate("--nicRate", nicRate);
+            s.nicRate = UnitParser::ParseDataRate("--nicRate", nicRate);
             s.Validate(profile);
             const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
 

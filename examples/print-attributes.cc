@@ -127,11 +127,16 @@ PrintOptions()
            "code differ.\n\n"
         << Title("Driver options", '=')
         << "\nEvery option of ``distributed-training-sim``, in ``--help`` order, from the one\n"
-           "option table (``helper/options/scenario-options.cc``). The same names are the keys of a\n"
+           "option table (``helper/options/scenario-options.cc``). The same names are the keys of "
+           "a\n"
            "``--scenario=FILE`` JSON object, of a validation matrix's scenarios and of a\n"
            "``--jobs`` file's job objects. Values are checked strictly: a bad value names the\n"
            "option and what was expected, an unknown name is refused with the closest known\n"
-           "one, and both exit with status 1.\n\n"
+           "one, and both exit with status 1. The scope says what an option describes: the\n"
+           "cluster (scenario), one job (job: the keys a ``--jobs`` entry may set), the backend,\n"
+           "or the output; \"modelled by\" names the backends whose results depend on it\n"
+           "(fabric: every backend, off the star; flow-window: the flow backend with\n"
+           "``--windowModel``), and the driver notes the options a backend ignores.\n\n"
            "``--scenario``\n"
            "   default: none. JSON file of options (command-line options override it).\n";
     for (const ScenarioOptions::Option& o : ScenarioOptions::GetOptions())
@@ -139,7 +144,9 @@ PrintOptions()
         const std::string def = ShownDefault(o.defaultValue);
         std::cout << "\n``--" << o.name
                   << "``\n   default: " << (def.empty() ? std::string("none") : "``" + def + "``")
-                  << ". " << Escape(OneLine(o.help)) << "\n";
+                  << "; scope: " << ScenarioOptions::GetScopeName(o.scope)
+                  << (o.models.empty() ? "" : "; modelled by: " + o.models) << ". "
+                  << Escape(OneLine(o.help)) << "\n";
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
+#include "ns3/unit-parser.h"
 
 #include <cstdio>
 #include <iostream>
@@ -77,7 +78,7 @@ PrintRow(const Options& o, const TrainingProfile& profile, uint32_t k)
         s.steps = o.steps;
         s.warmup = 1;
         s.overlap = o.overlap;
-        s.nicRate = TrainingScenario::ParseDataRate("--nicRate", o.nicRate);
+        s.nicRate = UnitParser::ParseDataRate("--nicRate", o.nicRate);
         s.bucketBytes = 25 * 1024 * 1024;
         s.Validate(profile);
         if (k <= o.packetWorkers)

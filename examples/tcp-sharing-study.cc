@@ -24,8 +24,8 @@
  * queue); the others over the plain DropTail device queue of --queue. TcpBbr gets pacing (required
  * by ns-3's BBR).
  *
- * Options are a strict table (TcpSharingOptions): every value is checked by the driver's parsers
- * (ScenarioOptions, TrainingScenario) and a bad one ends the program with a message naming the
+ * Options are a strict table (TcpSharingOptions): every value is checked by the module's parsers
+ * (UnitParser) and a bad one ends the program with a message naming the
  * option, exit code 1. The study itself is TcpSharingStudy, its outputs TcpSharingReport.
  */
 

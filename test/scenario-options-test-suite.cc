@@ -13,9 +13,12 @@
 #include "ns3/distributed-training-compat.h"
 #include "ns3/program-options.h"
 #include "ns3/scenario-options.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -264,9 +267,7 @@ class JsonOptionsTestCase : public TestCase
                               byHand.scenario.ToJson(),
                               "same scenario");
         NS_TEST_EXPECT_MSG_EQ(fromJson.backend, "flow", "backend");
-        NS_TEST_EXPECT_MSG_EQ(fromJson.backendDefaults.at("ns3::FlowBackend::Sharing"),
-                              "fcfs",
-                              "sharing");
+        NS_TEST_EXPECT_MSG_EQ(fromJson.settings.sharing, "fcfs", "sharing");
         NS_TEST_EXPECT_MSG_EQ(fromJson.scenario.bucketBytes, 25u * 1024 * 1024, "25 MiB");
 
         for (const char* bad : {R"({"wokers": 4})", R"({"workers": [4]})", R"([1, 2])"})
@@ -520,6 +521,49 @@ class DidYouMeanTestCase : public TestCase
  * \ingroup distributed-training
  * The options layer's suite.
  */
+/**
+ * \ingroup distributed-training
+ * Backend options are values handed to the backend object that runs, not global defaults:
+ * --sharing=fcfs and --cohortWindow=50us reach the flow backend created with the request's
+ * settings (Sharing reads "fcfs"), while a flow backend created without them still has the
+ * attribute's default "ps". The table's job-scope entries are what a --jobs entry may set:
+ * --workers is one of them, --nicRate (the cluster's) is not.
+ */
+class BackendSettingsTestCase : public TestCase
+{
+  public:
+    BackendSettingsTestCase()
+        : TestCase("backend settings reach the backend that runs, not a global default")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RunRequest r = ScenarioOptions::MakeDefault();
+        ScenarioOptions::Set(r, "sharing", "fcfs");
+        ScenarioOptions::Set(r, "cohortWindow", "50us");
+        Ptr<TrainingBackend> configured
+            = TrainingBackendRegistry::Create("flow", r.settings, r.MakeRunContext(nullptr));
+        StringValue sharing;
+        configured->GetAttribute("Sharing", sharing);
+        NS_TEST_EXPECT_MSG_EQ(sharing.Get(), "fcfs", "the configured backend");
+        TrainingBackendRegistry::Create("flow")->GetAttribute("Sharing", sharing);
+        NS_TEST_EXPECT_MSG_EQ(sharing.Get(), "ps", "a backend created without the settings");
+        NS_TEST_EXPECT_MSG_EQ((r.MakeRunContext(nullptr).progress != nullptr),
+                              true,
+                              "--progress (default true) reports to stderr");
+
+        const auto job = ScenarioOptions::GetNames(OptionScope::JOB);
+        NS_TEST_EXPECT_MSG_EQ(std::count(job.begin(), job.end(), "workers"), 1, "job scope");
+        NS_TEST_EXPECT_MSG_EQ(std::count(job.begin(), job.end(), "nicRate"), 0, "cluster's");
+        NS_TEST_EXPECT_MSG_EQ((ScenarioOptions::Find("nicRate")->scope == OptionScope::SCENARIO),
+                              true,
+                              "nicRate is a scenario option");
+        NS_TEST_EXPECT_MSG_EQ(ScenarioOptions::GetScope("rhoT"), "analytic", "modelled by");
+    }
+};
+
 class ScenarioOptionsTestSuite : public TestSuite
 {
   public:
@@ -533,6 +577,7 @@ class ScenarioOptionsTestSuite : public TestSuite
         AddTestCase(new IgnoredOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new ScenarioTextTestCase, DT_TEST_QUICK);
         AddTestCase(new DidYouMeanTestCase, DT_TEST_QUICK);
+        AddTestCase(new BackendSettingsTestCase, DT_TEST_QUICK);
     }
 };
 

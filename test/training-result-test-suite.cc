@@ -317,9 +317,10 @@ class RecordStreamTestCase : public TestCase
         const TrainingResult kept = flow->Run(p, s).at(0);
         const std::string file = CreateTempDirFilename("records.jsonl");
         auto stream = std::make_shared<RecordStream>(file);
-        RecordStream::SetCurrent(stream);
+        RunContext context;
+        context.records = stream;
+        flow->SetRunContext(context);
         const TrainingResult streamed = flow->Run(p, s).at(0);
-        RecordStream::SetCurrent(nullptr);
         NS_TEST_EXPECT_MSG_EQ(std::ifstream(file).good(), false, "no file before Close()");
         stream->WriteResult(streamed);
         stream->Close();

@@ -22,11 +22,13 @@
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
 #include "ns3/uinteger.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -67,6 +69,9 @@ struct AnalyticInputs
     std::vector<double> layerBytes;    //!< D of each layer
     std::vector<double> layerForward;  //!< t_f of each layer (s)
     std::vector<double> layerBackward; //!< t_b of each layer (s)
+    /// The run context's record sink: each result takes a run number in it, as the
+    /// simulating backends' results do (the --recordsFile summary lines tell them apart).
+    std::shared_ptr<TrainingResult::RecordSink> records;
 };
 
 namespace
@@ -137,7 +142,7 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
 TrainingResult
 NewResult(const Derived& d, const std::string& variant)
 {
-    TrainingResult r;
+    TrainingResult r(d.records);
     r.backend = "analytic";
     r.variant = variant;
     r.inputs["K"] = d.workers;
@@ -311,6 +316,15 @@ AnalyticBackend::DoDispose()
 }
 
 void
+AnalyticBackend::Configure(const BackendSettings& settings)
+{
+    if (settings.rhoThreshold)
+    {
+        SetChecked("--rhoT", *this, "RhoThreshold", DoubleValue(*settings.rhoThreshold));
+    }
+}
+
+void
 AnalyticBackend::SetAttributeChecked(const std::string& name, const std::string& value)
 {
     NS_LOG_FUNCTION(this << name << value);
@@ -357,7 +371,7 @@ AnalyticBackend::SetAttributeChecked(const std::string& name, const std::string&
         }
         else if (type == "ns3::TimeValue")
         {
-            ok = SetAttributeFailSafe(name, TimeValue(TrainingScenario::ParseTime(name, value)));
+            ok = SetAttributeFailSafe(name, TimeValue(UnitParser::ParseTime(name, value)));
         }
         else if (type.rfind("ns3::EnumValue", 0) == 0) // "ns3::EnumValue<T>" from ns-3.41
         {
@@ -603,7 +617,8 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
         throw TrainingInputError(unsupported);
     }
     AsyncPsModel::CheckRhoThreshold(m_rhoThreshold);
-    const Derived d = Derive(profile, scenario);
+    Derived d = Derive(profile, scenario);
+    d.records = GetRunContext().records;
     std::vector<TrainingResult> results;
     for (const auto& e : GetEvaluators())
     {

@@ -5,10 +5,11 @@
 #ifndef ANALYTIC_BACKEND_H
 #define ANALYTIC_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/nstime.h"
 #include "ns3/osf-model.h"
 #include "ns3/traced-callback.h"
-#include "training-backend.h"
 #include "ns3/training-result.h"
 
 #include <cstdint>
@@ -112,6 +113,12 @@ class AnalyticBackend : public TrainingBackend
      * \throws TrainingInputError naming the attribute and the accepted values
      */
     void SetAttributeChecked(const std::string& name, const std::string& value);
+
+    /**
+     * \brief RhoThreshold from the options, when given.
+     * \param settings the backend options
+     */
+    void Configure(const BackendSettings& settings) override;
 
     /**
      * TracedCallback signature for a model's result.

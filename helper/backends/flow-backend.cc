@@ -4,8 +4,6 @@
 
 #include "flow-backend.h"
 
-#include "ns3/training-job-set.h"
-
 #include "ns3/abort.h"
 #include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
@@ -21,6 +19,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
 
 #include <algorithm>
@@ -204,6 +203,47 @@ FlowBackend::CreateSharing(Sharing sharing)
 }
 
 void
+FlowBackend::Configure(const BackendSettings& settings)
+{
+    SetChecked("--sharing", *this, "Sharing", EnumValue(ParseSharing(settings.sharing)));
+    SetChecked("--windowModel", *this, "WindowModel", BooleanValue(settings.windowModel));
+    SetChecked("--records", *this, "RecordTransfers", BooleanValue(settings.recordTransfers));
+    // Checked here, before any run, against the calibrated model's own attribute checkers.
+    Ptr<CalibratedSharing> probe = CreateObject<CalibratedSharing>();
+    if (settings.incumbentWeight)
+    {
+        SetChecked("--incumbentWeight",
+                   *probe,
+                   "IncumbentWeight",
+                   DoubleValue(*settings.incumbentWeight));
+        m_incumbentWeight = settings.incumbentWeight;
+    }
+    if (settings.cohortWindow)
+    {
+        SetChecked("--cohortWindow", *probe, "CohortWindow", TimeValue(*settings.cohortWindow));
+        m_cohortWindow = settings.cohortWindow;
+    }
+}
+
+void
+FlowBackend::ConfigureModel(Ptr<SharingModel> model) const
+{
+    Ptr<CalibratedSharing> calibrated = DynamicCast<CalibratedSharing>(model);
+    if (!calibrated)
+    {
+        return;
+    }
+    if (m_incumbentWeight)
+    {
+        calibrated->SetAttribute("IncumbentWeight", DoubleValue(*m_incumbentWeight));
+    }
+    if (m_cohortWindow)
+    {
+        calibrated->SetAttribute("CohortWindow", TimeValue(*m_cohortWindow));
+    }
+}
+
+void
 FlowBackend::RecordModelParameters(Ptr<const SharingModel> model, TrainingResult& result)
 {
     Ptr<const CalibratedSharing> calibrated = DynamicCast<const CalibratedSharing>(model);
@@ -233,6 +273,7 @@ FlowBackend::MakeOptions(const TrainingScenario& scenario) const
     }
     options.useGoodput = m_useGoodput;
     options.recordTransfers = m_recordTransfers;
+    options.records = GetRunContext().records;
     options.parsingPerByte = m_parsingPerByte;
     options.parsingPerTensor = m_parsingPerTensor.GetSeconds();
     return options;
@@ -261,6 +302,7 @@ FlowBackend::RunOne(const TrainingProfile& profile,
     // The window model works through per-flow caps, which PsSharing ignores; with caps that do
     // not bind, CappedSharing is PsSharing.
     Ptr<SharingModel> model = CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    ConfigureModel(model);
     FlowLevelSimulator::Options options = MakeOptions(scenario);
     FlowLevelSimulator simulator(profile, scenario, model, options);
     TrainingResult result = simulator.Run();
@@ -336,7 +378,7 @@ FlowBackend::CheckWindowSharing(bool parameterServer) const
 TrainingResult
 FlowBackend::MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps)
 {
-    TrainingResult hybrid;
+    TrainingResult hybrid(fcfs.recordStream);
     hybrid.backend = "flow";
     hybrid.variant = "hybrid";
     hybrid.throughput = (fcfs.throughput + ps.throughput) / 2;
@@ -536,6 +578,10 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
     Ptr<SharingModel> model = m_customSharing
                                   ? m_customSharing
                                   : CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    if (!m_customSharing)
+    {
+        ConfigureModel(model);
+    }
     const FlowLevelSimulator::Options options
         = MakeOptions(psScenario ? *psScenario : set.GetFabricScenario());
     // One clock and one rate computation for the parameter servers and every ring that crosses

@@ -5,14 +5,16 @@
 #ifndef FLOW_BACKEND_H
 #define FLOW_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-#include "training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -95,6 +97,13 @@ class FlowBackend : public TrainingBackend
     std::vector<TrainingResult> RunComparison(const TrainingProfile& profile,
                                               const TrainingScenario& scenario) const override;
 
+    /**
+     * \brief Sharing, WindowModel and RecordTransfers from the options, and the calibrated
+     * model's parameters when given (set on each CalibratedSharing this backend creates).
+     * \param settings the backend options
+     */
+    void Configure(const BackendSettings& settings) override;
+
   protected:
     void DoDispose() override;
 
@@ -172,6 +181,12 @@ class FlowBackend : public TrainingBackend
     static Ptr<SharingModel> CreateSharing(Sharing sharing);
 
     /**
+     * \brief Give a model this backend created the parameters of the options (Configure).
+     * \param model the model
+     */
+    void ConfigureModel(Ptr<SharingModel> model) const;
+
+    /**
      * \brief One simulation with one model.
      * \param profile the DNN
      * \param scenario the scenario
@@ -182,14 +197,16 @@ class FlowBackend : public TrainingBackend
                           const TrainingScenario& scenario,
                           Sharing sharing) const;
 
-    Sharing m_sharing;                 //!< the sharing model
-    Ptr<SharingModel> m_customSharing; //!< replaces m_sharing in PS scenarios when set
-    bool m_useGoodput;                 //!< B = TCP goodput of the NIC (else the raw NIC rate)
-    bool m_recordTransfers;            //!< keep one record per tensor transfer
-    bool m_hybridParts;                //!< hybrid: also return the fcfs and ps runs
-    double m_parsingPerByte;           //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
-    Time m_parsingPerTensor;           //!< beta of 001 Sec. 3.2.1
-    bool m_windowModel;                //!< limit connections by window / round trip
+    Sharing m_sharing;                       //!< the sharing model
+    Ptr<SharingModel> m_customSharing;       //!< replaces m_sharing in PS scenarios when set
+    bool m_useGoodput;                       //!< B = TCP goodput of the NIC (else the raw NIC rate)
+    bool m_recordTransfers;                  //!< keep one record per tensor transfer
+    bool m_hybridParts;                      //!< hybrid: also return the fcfs and ps runs
+    double m_parsingPerByte;                 //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
+    Time m_parsingPerTensor;                 //!< beta of 001 Sec. 3.2.1
+    bool m_windowModel;                      //!< limit connections by window / round trip
+    std::optional<double> m_incumbentWeight; //!< --incumbentWeight for CalibratedSharing
+    std::optional<Time> m_cohortWindow;      //!< --cohortWindow for CalibratedSharing
 };
 
 } // namespace ns3

@@ -4,12 +4,11 @@
 
 #include "kernel-backend.h"
 
-#include "ns3/kernel-testbed.h"
-#include "ns3/kernel-training-apps.h"
-
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/integer.h"
+#include "ns3/kernel-testbed.h"
+#include "ns3/kernel-training-apps.h"
 #include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/training-input-error.h"
@@ -553,7 +552,7 @@ LinuxBackend::RunOnce(const TrainingProfile& profile,
     struct Run run
     {
         profile, scenario, m_dilation, m_maxWallTime.GetSeconds(), m_burst.GetSeconds(), m_port, cc,
-            TrainingResult()
+            GetRunContext().NewResult()
     };
 
     run.result.backend = "linux";
@@ -624,6 +623,19 @@ LinuxBackend::SummariseRepeats(std::vector<TrainingResult> runs)
         r.notes.emplace_back(text);
     }
     return r;
+}
+
+void
+LinuxBackend::Configure(const BackendSettings& settings)
+{
+    if (settings.dilation)
+    {
+        SetChecked("--dilation", *this, "Dilation", DoubleValue(*settings.dilation));
+    }
+    if (settings.repeat)
+    {
+        SetChecked("--repeat", *this, "Repeat", UintegerValue(*settings.repeat));
+    }
 }
 
 std::vector<TrainingResult>

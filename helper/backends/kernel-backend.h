@@ -5,9 +5,10 @@
 #ifndef KERNEL_BACKEND_H
 #define KERNEL_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
-#include "training-backend.h"
 
 #include <string>
 #include <vector>
@@ -68,6 +69,12 @@ class LinuxBackend : public TrainingBackend
      */
     std::string GetUnsupportedReason(const TrainingProfile& profile,
                                      const TrainingScenario& scenario) const override;
+
+    /**
+     * \brief Dilation and Repeat from the options, when given.
+     * \param settings the backend options
+     */
+    void Configure(const BackendSettings& settings) override;
 
     /**
      * \brief One result standing for several runs of the same point.

@@ -4,21 +4,20 @@
 
 #include "packet-backend.h"
 
-#include "ns3/congestion-monitor.h"
-#include "ns3/progress-reporter.h"
-#include "ns3/training-cluster-helper.h"
-#include "ns3/training-job-set.h"
-
 #include "ns3/boolean.h"
+#include "ns3/congestion-monitor.h"
 #include "ns3/double.h"
 #include "ns3/ecmp-collisions.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/progress-reporter.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/training-cluster-helper.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
 
 #include <chrono>
@@ -255,14 +254,10 @@ ReportWindow(const Collector& collector,
 
 /**
  * Run the simulation until every worker step is done (the collector stops it), or MaxSimulatedTime;
- * progress reports every progressInterval of wall time when progress is set.
+ * progress reports to the run context's progress stream, if it has one.
  */
 void
-Simulate(Collector& collector,
-         TrainingResult& result,
-         Time maxSimTime,
-         bool progress,
-         Time progressInterval)
+Simulate(Collector& collector, TrainingResult& result, Time maxSimTime, const RunContext& context)
 {
     if (maxSimTime.IsStrictlyPositive())
     {
@@ -270,9 +265,9 @@ Simulate(Collector& collector,
     }
     ProgressReporter reporter("packet",
                               collector.expected,
-                              std::chrono::duration<double>(progressInterval.GetSeconds()),
-                              std::cerr);
-    if (progress)
+                              std::chrono::duration<double>(context.progressInterval.GetSeconds()),
+                              context.progress ? *context.progress : std::cerr);
+    if (context.progress)
     {
         collector.reporter = &reporter;
         reporter.Start();
@@ -409,17 +404,6 @@ PacketBackend::GetTypeId()
               .SetParent<TrainingBackend>()
               .SetGroupName("DistributedTraining")
               .AddConstructor<PacketBackend>()
-              .AddAttribute("Progress",
-                            "Print progress to stderr (simulated time, steps done, estimated wall "
-                            "time remaining) every ProgressInterval of wall time",
-                            BooleanValue(false),
-                            MakeBooleanAccessor(&PacketBackend::m_progress),
-                            MakeBooleanChecker())
-              .AddAttribute("ProgressInterval",
-                            "Wall-clock time between progress reports (with Progress=true)",
-                            TimeValue(Seconds(10)),
-                            MakeTimeAccessor(&PacketBackend::m_progressInterval),
-                            MakeTimeChecker(MilliSeconds(1)))
               .AddAttribute("MaxSimulatedTime",
                             "Stop a run at this simulated time even if steps remain (0: no limit)",
                             TimeValue(Seconds(0)),
@@ -443,9 +427,7 @@ PacketBackend::GetTypeId()
 }
 
 PacketBackend::PacketBackend()
-    : m_progress(false),
-      m_progressInterval(Seconds(10)),
-      m_maxSimTime(Seconds(0)),
+    : m_maxSimTime(Seconds(0)),
       m_streamBase(0),
       m_dilation(1.0)
 {
@@ -453,6 +435,15 @@ PacketBackend::PacketBackend()
 
 PacketBackend::~PacketBackend()
 {
+}
+
+void
+PacketBackend::Configure(const BackendSettings& settings)
+{
+    if (settings.dilation)
+    {
+        SetChecked("--dilation", *this, "Dilation", DoubleValue(*settings.dilation));
+    }
 }
 
 void
@@ -479,7 +470,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
     dilatedProfile.ScaleComputeTimes(m_dilation);
     const TrainingScenario dilated = scenario.Dilated(m_dilation);
 
-    TrainingResult result;
+    TrainingResult result = GetRunContext().NewResult();
     result.backend = "packet";
     result.variant = scenario.tcpVariant;
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
@@ -533,7 +524,7 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
     const auto links = cluster->GetMonitoredLinks();
     ConnectLinkCounters(*cluster, links, cross, *monitor, collector);
     ConnectApplications(apps, ring, collector);
-    Simulate(collector, result, m_maxSimTime, m_progress, m_progressInterval);
+    Simulate(collector, result, m_maxSimTime, GetRunContext());
 
     // A node of G GPUs processes G batches per step (as the flow and analytic backends).
     result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
@@ -577,10 +568,9 @@ KeepJobLinks(const TrainingJobSet& set, uint32_t job, TrainingResult& r)
 /// The run-wide knobs of a multi-job run.
 struct JobRunKnobs
 {
-    int64_t streamBase;  //!< first random stream
-    Time maxSimTime;     //!< stop time (0: none)
-    bool progress;       //!< progress reports
-    Time progressPeriod; //!< between reports
+    int64_t streamBase;        //!< first random stream
+    Time maxSimTime;           //!< stop time (0: none)
+    const RunContext& context; //!< records and progress
 };
 
 /// Install, connect and run every job of the set on the built cluster; fill out.
@@ -611,13 +601,16 @@ RunJobCluster(const TrainingJobSet& set,
     }
     RngSeedManager::SetRun(set.GetFabricScenario().seed); // what the fabric draws later
     Ptr<CongestionMonitor> fabricMonitor = CreateObject<CongestionMonitor>();
-    TrainingResult whole;
+    TrainingResult whole = knobs.context.NewResult();
     Collector run;
     run.result = &whole;
     run.expected = 0;
     const auto links = cluster->GetMonitoredLinks();
     ConnectLinkCounters(*cluster, links, ApplicationContainer(), *fabricMonitor, run);
-    out.jobs.resize(jobs.size());
+    for (uint32_t j = 0; j < jobs.size(); ++j)
+    {
+        out.jobs.push_back(knobs.context.NewResult()); // each takes its own run number
+    }
     std::vector<Collector> collectors(jobs.size());
     std::vector<Ptr<CongestionMonitor>> monitors;
     for (uint32_t j = 0; j < jobs.size(); ++j)
@@ -637,7 +630,7 @@ RunJobCluster(const TrainingJobSet& set,
                             s.architecture == TrainingScenario::RING_ALLREDUCE,
                             collectors[j]);
     }
-    Simulate(run, whole, knobs.maxSimTime, knobs.progress, knobs.progressPeriod);
+    Simulate(run, whole, knobs.maxSimTime, knobs.context);
     out.notes = whole.notes;
     for (uint32_t j = 0; j < jobs.size(); ++j)
     {
@@ -691,7 +684,7 @@ PacketBackend::RunJobs(const TrainingJobSet& set) const
     {
         out.variant = cluster->GetTcpTypeName().substr(5); // without "ns3::"
     }
-    const JobRunKnobs knobs{m_streamBase, m_maxSimTime, m_progress, m_progressInterval};
+    const JobRunKnobs knobs{m_streamBase, m_maxSimTime, GetRunContext()};
     RunThenDestroy(
         [&]
         {

@@ -5,9 +5,10 @@
 #ifndef PACKET_BACKEND_H
 #define PACKET_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-#include "training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -62,6 +63,12 @@ class PacketBackend : public TrainingBackend
      */
     std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
 
+    /**
+     * \brief Dilation from the options, when given.
+     * \param settings the backend options
+     */
+    void Configure(const BackendSettings& settings) override;
+
   private:
     /**
      * \brief Refuse Dilation != 1 outside what the linux backend runs (one job on a star, no
@@ -83,11 +90,9 @@ class PacketBackend : public TrainingBackend
                     Ptr<TrainingClusterHelper> cluster,
                     TrainingResult& result) const;
 
-    bool m_progress;         //!< print progress to stderr
-    Time m_progressInterval; //!< wall time between progress reports
-    Time m_maxSimTime;       //!< stop the simulation at this time (0: no limit)
-    int64_t m_streamBase;    //!< first random stream index
-    double m_dilation;       //!< time dilation D (1: none)
+    Time m_maxSimTime;    //!< stop the simulation at this time (0: no limit)
+    int64_t m_streamBase; //!< first random stream index
+    double m_dilation;    //!< time dilation D (1: none)
 };
 
 } // namespace ns3

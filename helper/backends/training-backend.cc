@@ -4,8 +4,6 @@
 
 #include "training-backend.h"
 
-#include "ns3/training-job-set.h"
-
 #include "ns3/object-factory.h"
 #include "ns3/training-input-error.h"
 
@@ -52,6 +50,37 @@ TrainingBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                                       const TrainingScenario& /* scenario */) const
 {
     return "";
+}
+
+void
+TrainingBackend::Configure(const BackendSettings& /* settings */)
+{
+}
+
+void
+TrainingBackend::SetRunContext(const RunContext& context)
+{
+    m_context = context;
+}
+
+const RunContext&
+TrainingBackend::GetRunContext() const
+{
+    return m_context;
+}
+
+void
+TrainingBackend::SetChecked(const std::string& option,
+                            ObjectBase& object,
+                            const std::string& name,
+                            const AttributeValue& value)
+{
+    if (!object.SetAttributeFailSafe(name, value))
+    {
+        throw TrainingInputError(option + ": value refused by "
+                                 + object.GetInstanceTypeId().GetName() + "::" + name
+                                 + " (see --help for the accepted range)");
+    }
 }
 
 namespace
@@ -117,6 +146,17 @@ TrainingBackendRegistry::Create(const std::string& name)
 {
     ObjectFactory factory(Find(name).typeName);
     return factory.Create<TrainingBackend>();
+}
+
+Ptr<TrainingBackend>
+TrainingBackendRegistry::Create(const std::string& name,
+                                const BackendSettings& settings,
+                                const RunContext& context)
+{
+    Ptr<TrainingBackend> backend = Create(name);
+    backend->Configure(settings);
+    backend->SetRunContext(context);
+    return backend;
 }
 
 } // namespace ns3

@@ -5,12 +5,16 @@
 #ifndef TRAINING_BACKEND_H
 #define TRAINING_BACKEND_H
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/run-context.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,12 +26,35 @@ struct JobSetResult;
 
 /**
  * \ingroup distributed-training
+ * \brief The backend options of the driver's table (scope "backend"), as typed values. The
+ * program hands them to the backend object it creates (TrainingBackend::Configure); each backend
+ * sets the attributes of its own that they name and ignores the rest. An absent value leaves the
+ * attribute as it is (its default, or what Config / --ns3::... set).
+ */
+struct BackendSettings
+{
+    std::string sharing{"ps"};             //!< --sharing: FlowBackend::Sharing
+    bool windowModel{false};               //!< --windowModel: FlowBackend::WindowModel
+    bool recordTransfers{true};            //!< --records: FlowBackend::RecordTransfers
+    std::optional<double> incumbentWeight; //!< --incumbentWeight: CalibratedSharing's
+    std::optional<Time> cohortWindow;      //!< --cohortWindow: CalibratedSharing's
+    std::optional<double> rhoThreshold;    //!< --rhoT: AnalyticBackend::RhoThreshold
+    std::optional<double> dilation;        //!< --dilation: Packet- and LinuxBackend::Dilation
+    std::optional<uint32_t> repeat;        //!< --repeat: LinuxBackend::Repeat
+};
+
+/**
+ * \ingroup distributed-training
  * \brief What every backend is: scenario + profile -> results of one schema.
  *
  * A backend is an ns-3 Object (its knobs are attributes, so Config::SetDefault reaches them) that
  * registers itself by name with TrainingBackendRegistry (DT_REGISTER_BACKEND in its .cc file).
  * The driver, --backend=all and the validation runner iterate the registry; none of them names a
  * backend, so adding one is one class and one registration line.
+ *
+ * A program gives the object it created the driver's backend options as values (Configure) and
+ * the run context its runs report to (SetRunContext: record sink, progress); without them a
+ * backend runs with its attributes and keeps its records in its results.
  */
 class TrainingBackend : public Object
 {
@@ -83,6 +110,40 @@ class TrainingBackend : public Object
      */
     virtual std::string GetUnsupportedReason(const TrainingProfile& profile,
                                              const TrainingScenario& scenario) const;
+
+    /**
+     * \brief Take the backend options this backend models (SetAttribute on this object); the
+     * others are left alone. Nothing by default.
+     * \param settings the options
+     * \throws TrainingInputError naming the option if an attribute refuses its value
+     */
+    virtual void Configure(const BackendSettings& settings);
+
+    /**
+     * \param context where the following runs send their records and progress
+     */
+    void SetRunContext(const RunContext& context);
+
+    /// \return the run context (the default one unless SetRunContext was called)
+    const RunContext& GetRunContext() const;
+
+  protected:
+    /**
+     * \brief SetAttribute that names the option instead of aborting when the attribute's
+     * checker refuses the value.
+     * \param option the option, e.g. "--cohortWindow"
+     * \param object the object whose attribute it is (this backend, or a model it made)
+     * \param name the attribute
+     * \param value its value
+     * \throws TrainingInputError naming the option
+     */
+    static void SetChecked(const std::string& option,
+                           ObjectBase& object,
+                           const std::string& name,
+                           const AttributeValue& value);
+
+  private:
+    RunContext m_context; //!< records and progress of the runs
 };
 
 /**
@@ -125,6 +186,18 @@ class TrainingBackendRegistry
      * \throws TrainingInputError naming --backend and every known name
      */
     static Ptr<TrainingBackend> Create(const std::string& name);
+
+    /**
+     * \brief Create a backend by name and give it the options and the run context.
+     * \param name a --backend value
+     * \param settings the backend options (Configure)
+     * \param context where its runs report (SetRunContext)
+     * \return the backend
+     * \throws TrainingInputError naming --backend, or an option its attributes refuse
+     */
+    static Ptr<TrainingBackend> Create(const std::string& name,
+                                       const BackendSettings& settings,
+                                       const RunContext& context);
 
     /// \return "packet, flow, analytic, linux": the names for help and error messages
     static std::string ListNames();

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -86,7 +87,7 @@ ParseStartTime(const std::string& ctx, const nlohmann::json& t)
         throw TrainingInputError(ctx + ": .startTime: expected seconds or a time like 50ms");
     }
     const std::string text = t.is_number() ? ValueText(t) + "s" : ValueText(t);
-    const double seconds = TrainingScenario::ParseTime(ctx + ": .startTime", text).GetSeconds();
+    const double seconds = UnitParser::ParseTime(ctx + ": .startTime", text).GetSeconds();
     if (!(seconds >= 0))
     {
         throw TrainingInputError(ctx + ": .startTime: expected a time >= 0");
@@ -147,13 +148,10 @@ TrainingJob::GetNRoles() const
 const std::vector<std::string>&
 TrainingJobSet::GetPerJobOptions()
 {
-    // What one job is: its DNN, architecture, schedule, fusion, compute and placement. Links,
-    // buffers, TCP, ECMP, cross traffic, backend and output options are the cluster's.
-    static const std::vector<std::string> names = {
-        "profile",     "arch",          "mode",          "workers",      "servers", "overlap",
-        "order",       "window",        "partition",     "computeScale", "steps",   "warmup",
-        "seed",        "startJitter",   "sampleSteps",   "placement",    "preset",  "bucket",
-        "firstBucket", "fusionTimeout", "reductionRate", "gpusPerNode",  "intraBw", "intraLatency"};
+    // What one job is (the table's job scope): its DNN, architecture, schedule, fusion, compute
+    // and placement. Links, buffers, TCP, ECMP, cross traffic, backend and output options are
+    // the cluster's.
+    static const std::vector<std::string> names = ScenarioOptions::GetNames(OptionScope::JOB);
     return names;
 }
 

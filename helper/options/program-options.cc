@@ -4,12 +4,10 @@
 
 #include "program-options.h"
 
-#include "scenario-options.h"
-
 #include "ns3/command-line.h"
 #include "ns3/global-value.h"
 #include "ns3/training-input-error.h"
-#include "ns3/training-scenario.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <cctype>
@@ -61,7 +59,7 @@ ProgramOptions::Add(const std::string& name,
         Text(value),
         [&value, name, min, max](const std::string& v)
         {
-            value = static_cast<uint32_t>(ScenarioOptions::ParseUnsigned("--" + name, v, min, max));
+            value = static_cast<uint32_t>(UnitParser::ParseUnsigned("--" + name, v, min, max));
         });
 }
 
@@ -77,7 +75,7 @@ ProgramOptions::Add(const std::string& name,
         Text(value),
         [&value, name, min, max](const std::string& v)
         {
-            value = ScenarioOptions::ParseUnsigned("--" + name, v, min, max);
+            value = UnitParser::ParseUnsigned("--" + name, v, min, max);
         });
 }
 
@@ -94,7 +92,7 @@ ProgramOptions::Add(const std::string& name,
         Text(value),
         [&value, name, min, max, expected](const std::string& v)
         {
-            value = ScenarioOptions::ParseReal("--" + name, v, min, max, expected);
+            value = UnitParser::ParseReal("--" + name, v, min, max, expected);
         });
 }
 
@@ -106,7 +104,7 @@ ProgramOptions::Add(const std::string& name, const std::string& help, bool& valu
         value ? "true" : "false",
         [&value, name](const std::string& v)
         {
-            value = ScenarioOptions::ParseBool("--" + name, v);
+            value = UnitParser::ParseBool("--" + name, v);
         });
 }
 
@@ -155,7 +153,7 @@ ProgramOptions::Add(const std::string& name, const std::string& help, DataRate& 
         Text(value),
         [&value, name](const std::string& v)
         {
-            value = TrainingScenario::ParseDataRate("--" + name, v);
+            value = UnitParser::ParseDataRate("--" + name, v);
         });
 }
 
@@ -167,13 +165,7 @@ ProgramOptions::Add(const std::string& name, const std::string& help, Time& valu
         Text(value.As(Time::US)),
         [&value, name](const std::string& v)
         {
-            const Time t = TrainingScenario::ParseTime("--" + name, v);
-            if (t.IsStrictlyNegative())
-            {
-                throw TrainingInputError("--" + name + ": negative time '" + v
-                                         + "' (expected a time >= 0, e.g. 10us)");
-            }
-            value = t;
+            value = UnitParser::ParseDuration("--" + name, v);
         });
 }
 

@@ -23,13 +23,12 @@ namespace ns3
  * sharing study, benchmarks, examples).
  *
  * Options are --name=value (a bare --name means true). Each option is bound to a variable with
- * a typed Add overload that parses with the module's strict parsers (ScenarioOptions::Parse*,
- * TrainingScenario::ParseDataRate/ParseTime): numbers are range-checked, rates and times need
- * their unit, texts with trailing garbage are refused. A stray argument, a repeated option or a
- * bad value ends in a TrainingInputError naming the option and what was expected, and so does an
- * unknown name, with the closest known one ("did you mean"). ns3::CommandLine still prints --help
- * (built from the same table) and handles ns-3's own --PrintAttributes, --RngRun=... (its global
- * values) and --ns3::Class::Attribute=value.
+ * a typed Add overload that parses with the module's strict parsers (UnitParser): numbers are
+ * range-checked, rates and times need their unit, texts with trailing garbage are refused. A stray
+ * argument, a repeated option or a bad value ends in a TrainingInputError naming the option and
+ * what was expected, and so does an unknown name, with the closest known one ("did you mean").
+ * ns3::CommandLine still prints --help (built from the same table) and handles ns-3's own
+ * --PrintAttributes, --RngRun=... (its global values) and --ns3::Class::Attribute=value.
  *
  * Values are parsed in command-line order once the whole line has been checked for stray and
  * repeated options and --help has been handled.

@@ -4,20 +4,19 @@
 
 #include "scenario-options.h"
 
-#include "ns3/flow-backend.h"
 #include "program-options.h"
-#include "ns3/training-backend.h"
 
-#include "ns3/config.h"
 #include "ns3/json-input.h"
-#include "ns3/string.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <regex>
 #include <sstream>
@@ -48,12 +47,16 @@ Bad(const std::string& option, const std::string& what, const std::string& expec
 /// \return an option that parses with f(option, text) into the request
 ScenarioOptions::Option
 Make(const std::string& name,
+     OptionScope scope,
+     const std::string& models,
      const std::string& def,
      const std::string& help,
      std::function<void(RunRequest&, const std::string&, const std::string&)> f)
 {
     const std::string option = "--" + name;
     return {name,
+            scope,
+            models,
             def,
             help,
             [f, option](RunRequest& r, const std::string& v)
@@ -62,39 +65,17 @@ Make(const std::string& name,
             }};
 }
 
-/// \return a rate option ("0" allowed when zeroAllowed: none)
-DataRate
-Rate(const std::string& option, const std::string& text, bool zeroAllowed)
-{
-    if (zeroAllowed && text == "0")
-    {
-        return DataRate(0);
-    }
-    return TrainingScenario::ParseDataRate(option, text);
-}
-
-/// \return a time option ("0" allowed: zero)
-Time
-TimeOrZero(const std::string& option, const std::string& text)
-{
-    const Time t = text == "0" ? Seconds(0) : TrainingScenario::ParseTime(option, text);
-    if (t.IsStrictlyNegative())
-    {
-        throw Bad(option, "negative time '" + text + "'", "0 or a positive time, e.g. 20us");
-    }
-    return t;
-}
-
 /// The scenario's architecture, schedule and worker options.
 void
 AddArchitecture(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     auto sc = [](RunRequest& r) -> TrainingScenario&
     {
         return r.scenario;
     };
     o.push_back(Make("arch",
+                     OptionScope::JOB,
+                     "",
                      "ps",
                      "Architecture: ps or ring",
                      [sc](RunRequest& r, auto& n, auto& v)
@@ -102,6 +83,8 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                          sc(r).SetArchitecture(n, v);
                      }));
     o.push_back(Make("mode",
+                     OptionScope::JOB,
+                     "",
                      "sync",
                      "sync or async (ps only)",
                      [sc](RunRequest& r, auto& n, auto& v)
@@ -109,28 +92,36 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                          sc(r).SetMode(n, v);
                      }));
     o.push_back(Make("workers",
+                     OptionScope::JOB,
+                     "",
                      "4",
                      "Number of workers K, or a sweep: 1..8 or 1,2,4,8",
                      [](RunRequest& r, auto&, auto& v)
                      {
-                         r.workerSweep = S::ParseWorkers(v);
+                         r.workerSweep = ScenarioOptions::ParseWorkers(v);
                          r.scenario.workers = r.workerSweep.front();
                      }));
     o.push_back(Make("servers",
+                     OptionScope::JOB,
+                     "",
                      "1",
                      "Number of parameter servers P",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.servers = S::ParseUnsigned(n, v, 1, MAX_HOSTS);
+                         r.scenario.servers = UnitParser::ParseUnsigned(n, v, 1, MAX_HOSTS);
                      }));
     o.push_back(Make("overlap",
+                     OptionScope::JOB,
+                     "",
                      "false",
                      "Overlap communication and computation (true/false)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.overlap = S::ParseBool(n, v);
+                         r.scenario.overlap = UnitParser::ParseBool(n, v);
                      }));
     o.push_back(Make("order",
+                     OptionScope::JOB,
+                     "",
                      "forward",
                      "Downlink transmission order: forward, reverse, random",
                      [sc](RunRequest& r, auto& n, auto& v)
@@ -138,17 +129,21 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                          sc(r).SetOrder(n, v);
                      }));
     o.push_back(Make("window",
+                     OptionScope::JOB,
+                     "",
                      "0",
                      "Multiplexing window WIN in bytes (0: whole tensors)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.windowBytes = S::ParseBytes(n, v);
-                         if (r.scenario.windowBytes == TrainingScenario::UNLIMITED_BUCKET)
+                         r.scenario.windowBytes = UnitParser::ParseBytes(n, v);
+                         if (r.scenario.windowBytes == UnitParser::UNLIMITED)
                          {
                              throw Bad(n, "'inf'", "a size in bytes, 0 for whole tensors");
                          }
                      }));
     o.push_back(Make("partition",
+                     OptionScope::JOB,
+                     "",
                      "greedy",
                      "Layer-to-server assignment: greedy or round-robin",
                      [sc](RunRequest& r, auto& n, auto& v)
@@ -161,12 +156,13 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
 void
 AddSteps(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     auto sc = [](RunRequest& r) -> TrainingScenario&
     {
         return r.scenario;
     };
     o.push_back(Make("computeScale",
+                     OptionScope::JOB,
+                     "",
                      "1",
                      "Compute time multiplier: one value, one per worker (1,1,2,2) or 1x2,2x2",
                      [sc](RunRequest& r, auto& n, auto& v)
@@ -174,41 +170,51 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                          sc(r).SetComputeScale(n, v);
                      }));
     o.push_back(Make("steps",
+                     OptionScope::JOB,
+                     "",
                      "10",
                      "Steps per worker",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.steps = S::ParseUnsigned(n, v, 1, 10000000);
+                         r.scenario.steps = UnitParser::ParseUnsigned(n, v, 1, 10000000);
                      }));
     o.push_back(Make("warmup",
+                     OptionScope::JOB,
+                     "",
                      "2",
                      "Warm-up steps excluded from throughput",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.warmup = S::ParseUnsigned(n, v, 0, 10000000);
+                         r.scenario.warmup = UnitParser::ParseUnsigned(n, v, 0, 10000000);
                      }));
     o.push_back(Make("seed",
+                     OptionScope::JOB,
+                     "",
                      "1",
                      "Run number of the random streams (step sampling, order)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.seed = S::ParseUnsigned(n, v, 1, UINT32_MAX);
+                         r.scenario.seed = UnitParser::ParseUnsigned(n, v, 1, UINT32_MAX);
                      }));
     o.push_back(Make("startJitter",
+                     OptionScope::JOB,
+                     "",
                      "0",
                      "Largest random delay of each worker's first step and of every transfer "
                      "start on an idle connection (packet and flow backends; drawn with "
                      "--seed; the analytic backend notes it ignores it), e.g. 20us; 0: none",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.startJitter = TimeOrZero(n, v);
+                         r.scenario.startJitter = UnitParser::ParseDuration(n, v);
                      }));
     o.push_back(Make("sampleSteps",
+                     OptionScope::JOB,
+                     "",
                      "true",
                      "Draw each step from the profile's recorded steps",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.sampleSteps = S::ParseBool(n, v);
+                         r.scenario.sampleSteps = UnitParser::ParseBool(n, v);
                      }));
 }
 
@@ -216,8 +222,9 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
 void
 AddFabric(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("topology",
+                     OptionScope::SCENARIO,
+                     "",
                      "star",
                      "Fabric: star, leafspine, fattree or a JSON file",
                      [](RunRequest& r, auto&, auto& v)
@@ -225,6 +232,8 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.topology = v;
                      }));
     o.push_back(Make("placement",
+                     OptionScope::JOB,
+                     "",
                      "packed",
                      "Hosts of the workers then servers: packed, spread, random or a list 0,4,8",
                      [](RunRequest& r, auto&, auto& v)
@@ -232,46 +241,58 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.placement = v;
                      }));
     o.push_back(Make("leaves",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "4",
                      "leafspine: leaf switches",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.leaves = S::ParseUnsigned(n, v, 1, 4096);
+                         r.scenario.leaves = UnitParser::ParseUnsigned(n, v, 1, 4096);
                      }));
     o.push_back(Make("spines",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "2",
                      "leafspine: spine switches",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.spines = S::ParseUnsigned(n, v, 1, 4096);
+                         r.scenario.spines = UnitParser::ParseUnsigned(n, v, 1, 4096);
                      }));
     o.push_back(Make("hostsPerLeaf",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "0",
                      "leafspine: hosts per leaf (0: enough for all)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.hostsPerLeaf = S::ParseUnsigned(n, v, 0, 65536);
+                         r.scenario.hostsPerLeaf = UnitParser::ParseUnsigned(n, v, 0, 65536);
                      }));
     o.push_back(Make("fatTreeK",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "4",
                      "fattree: switch radix k (even; k^3/4 hosts)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.fatTreeK = S::ParseUnsigned(n, v, 2, 64);
+                         r.scenario.fatTreeK = UnitParser::ParseUnsigned(n, v, 2, 64);
                      }));
     o.push_back(Make("uplinkRate",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "0",
                      "Switch-switch link rate (0: --nicRate)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.uplinkRate = Rate(n, v, true);
+                         r.scenario.uplinkRate = UnitParser::ParseRateOrZero(n, v);
                      }));
     o.push_back(Make("ecmpSeed",
+                     OptionScope::SCENARIO,
+                     "fabric",
                      "1",
                      "Seed of the per-flow ECMP hash",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.ecmpSeed = S::ParseUnsigned(n, v, 0, UINT64_MAX);
+                         r.scenario.ecmpSeed = UnitParser::ParseUnsigned(n, v, 0, UINT64_MAX);
                      }));
 }
 
@@ -279,8 +300,9 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
 void
 AddRing(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("preset",
+                     OptionScope::JOB,
+                     "",
                      "",
                      "Ring tensor-fusion defaults: ddp (25 MiB buckets, first 1 MiB), horovod "
                      "(<= 0.20: 64 MiB, 5 ms cycle) or horovod-0.21 (128 MiB, 1 ms); --bucket, "
@@ -290,67 +312,82 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.ApplyPreset(n, v);
                      }));
     o.push_back(Make("bucket",
+                     OptionScope::JOB,
+                     "",
                      "",
                      "Ring fusion threshold Q: bytes (0 = one AllReduce per layer, 25MB, 25MiB) "
                      "or inf (one bucket after backward); default 0",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.bucketBytes = S::ParseBytes(n, v);
+                         r.scenario.bucketBytes = UnitParser::ParseBytes(n, v);
                      }));
     o.push_back(
         Make("firstBucket",
+             OptionScope::JOB,
+             "",
              "",
              "Size of the first ring bucket (0 = Q), e.g. 1MiB",
              [](RunRequest& r, auto& n, auto& v)
              {
-                 r.scenario.firstBucketBytes = S::ParseBytes(n, v);
-                 if (r.scenario.firstBucketBytes == TrainingScenario::UNLIMITED_BUCKET)
+                 r.scenario.firstBucketBytes = UnitParser::ParseBytes(n, v);
+                 if (r.scenario.firstBucketBytes == UnitParser::UNLIMITED)
                  {
                      throw Bad(n, "'inf'", "a size in bytes, or 0 for the same size as --bucket");
                  }
              }));
     o.push_back(Make("fusionTimeout",
+                     OptionScope::JOB,
+                     "",
                      "",
                      "Ring bucket also closes this long after its first gradient (0 = never)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.fusionTimeout = TimeOrZero(n, v);
+                         r.scenario.fusionTimeout = UnitParser::ParseDuration(n, v);
                      }));
-    o.push_back(Make("reductionRate",
-                     "0",
-                     "Ring: bytes/s of reducing a received chunk (0 = free)",
-                     [](RunRequest& r, auto& n, auto& v)
-                     {
-                         // Below 1 kB/s a chunk's reduction takes longer than any training
-                         // step worth simulating (1e-300 made the step time infinite).
-                         const char* expected = "0 (free) or bytes/s from 1e3 to 1e15, e.g. 5e9";
-                         const double rate = S::ParseReal(n, v, 0, 1e15, expected);
-                         if (rate > 0 && rate < 1e3)
-                         {
-                             S::ParseReal(n, v, 1e3, 1e15, expected); // throws, naming the range
-                         }
-                         r.scenario.reductionRate = rate;
-                     }));
+    o.push_back(
+        Make("reductionRate",
+             OptionScope::JOB,
+             "",
+             "0",
+             "Ring: bytes/s of reducing a received chunk (0 = free)",
+             [](RunRequest& r, auto& n, auto& v)
+             {
+                 // Below 1 kB/s a chunk's reduction takes longer than any training
+                 // step worth simulating (1e-300 made the step time infinite).
+                 const char* expected = "0 (free) or bytes/s from 1e3 to 1e15, e.g. 5e9";
+                 const double rate = UnitParser::ParseReal(n, v, 0, 1e15, expected);
+                 if (rate > 0 && rate < 1e3)
+                 {
+                     UnitParser::ParseReal(n, v, 1e3, 1e15, expected); // throws, naming the range
+                 }
+                 r.scenario.reductionRate = rate;
+             }));
     o.push_back(Make("gpusPerNode",
+                     OptionScope::JOB,
+                     "",
                      "1",
                      "GPUs per node G (intra-node reduce and broadcast)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.gpusPerNode = S::ParseUnsigned(n, v, 1, 1024);
+                         r.scenario.gpusPerNode = UnitParser::ParseUnsigned(n, v, 1, 1024);
                      }));
     o.push_back(Make("intraBw",
+                     OptionScope::JOB,
+                     "",
                      "300Gbps",
                      "Intra-node interconnect rate, e.g. 300Gbps (NVLink)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.intraBandwidth = Rate(n, v, false);
+                         r.scenario.intraBandwidth = UnitParser::ParseDataRate(n, v);
                      }));
     o.push_back(Make("intraLatency",
+                     OptionScope::JOB,
+                     "",
                      "5us",
                      "Intra-node per-operation latency, e.g. 5us",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.intraLatency = TimeOrZero(n, v);
+                         r.scenario.intraLatency = UnitParser::ParseDuration(n, v);
                      }));
 }
 
@@ -358,8 +395,9 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
 void
 AddHostModel(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("hostModel",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "ns3",
                      "Host TCP: ns3, or linux (Linux CUBIC/Reno for --tcp=TcpCubic/TcpNewReno, "
                      "--delayedAck, --bufferAutotuning, --tcpSmallQueues, --startJitter=20us; "
@@ -369,29 +407,35 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.ApplyHostModel(n, v);
                      }));
     o.push_back(Make("bufferAutotuning",
+                     OptionScope::SCENARIO,
+                     "packet linux flow-window",
                      "false",
                      "Linux socket-buffer autotuning (tcp_wmem/tcp_rmem) instead of fixed "
                      "buffers (packet: per socket; flow: its window limit)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.bufferAutotuning = S::ParseBool(n, v);
+                         r.scenario.bufferAutotuning = UnitParser::ParseBool(n, v);
                      }));
     o.push_back(Make("delayedAck",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "false",
                      "Linux's delayed ACKs (one per two segments, or after 40 ms) instead of an "
                      "ACK per segment (packet backend)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.delayedAck = S::ParseBool(n, v);
+                         r.scenario.delayedAck = UnitParser::ParseBool(n, v);
                      }));
     o.push_back(Make("tcpSmallQueues",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "false",
                      "Linux's TCP small queues: each socket keeps about 1 ms of its pacing rate "
                      "(at least 2 skbs, 64 KiB each at datacenter RTTs) in its host's NIC queue, "
                      "the rest waits in the socket (packet backend)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.tcpSmallQueues = S::ParseBool(n, v);
+                         r.scenario.tcpSmallQueues = UnitParser::ParseBool(n, v);
                      }));
 }
 
@@ -399,45 +443,56 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
 void
 AddNetwork(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("nicRate",
+                     OptionScope::SCENARIO,
+                     "",
                      "10Gbps",
                      "Link rate of every NIC, e.g. 1Gbps, 10Gbps, 25Gbps",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.nicRate = Rate(n, v, false);
+                         r.scenario.nicRate = UnitParser::ParseDataRate(n, v);
                      }));
     o.push_back(Make("flowCap",
+                     OptionScope::SCENARIO,
+                     "",
                      "0",
                      "Per-flow rate cap (TCP pacing), 0 for none, e.g. 10Gbps",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.flowCap = Rate(n, v, true);
+                         r.scenario.flowCap = UnitParser::ParseRateOrZero(n, v);
                      }));
     o.push_back(Make("linkDelay",
+                     OptionScope::SCENARIO,
+                     "packet linux analytic flow-window",
                      "10us",
                      "One-way delay of each link, e.g. 10us",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.linkDelay = TimeOrZero(n, v);
+                         r.scenario.linkDelay = UnitParser::ParseDuration(n, v);
                      }));
     o.push_back(Make("queue",
+                     OptionScope::SCENARIO,
+                     "packet linux flow-window",
                      "1000p",
                      "Device queue size, e.g. 1000p or 1500000B",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         TrainingScenario::ParseQueueSize(n, v);
+                         UnitParser::ParseQueueSize(n, v);
                          r.scenario.queueSize = v;
                      }));
     o.push_back(Make("hostQueue",
+                     OptionScope::SCENARIO,
+                     "packet linux flow-window",
                      "",
                      "Buffer of the hosts' NICs (default: --queue, which then sets every buffer)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         TrainingScenario::ParseQueueSize(n, v);
+                         UnitParser::ParseQueueSize(n, v);
                          r.scenario.hostQueueSize = v;
                      }));
     o.push_back(Make("queueDisc",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "none",
                      "Queue disc on every device: none, FqCoDelQueueDisc, ...",
                      [](RunRequest& r, auto&, auto& v)
@@ -445,6 +500,8 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.queueDisc = v;
                      }));
     o.push_back(Make("tcp",
+                     OptionScope::SCENARIO,
+                     "packet linux",
                      "TcpCubic",
                      "TCP congestion control: TcpCubic, TcpNewReno, TcpBbr, ...",
                      [](RunRequest& r, auto&, auto& v)
@@ -452,25 +509,31 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.tcpVariant = v;
                      }));
     o.push_back(Make("mtu",
+                     OptionScope::SCENARIO,
+                     "",
                      "1500",
                      "MTU in bytes (1500 or 9000)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.mtu = S::ParseUnsigned(n, v, 576, 9000);
+                         r.scenario.mtu = UnitParser::ParseUnsigned(n, v, 576, 9000);
                      }));
     o.push_back(Make("socketBuffer",
+                     OptionScope::SCENARIO,
+                     "packet linux flow-window",
                      "0",
                      "TCP send buffer of every training socket in bytes (0: automatic rule)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.sendBufferBytes = S::ParseUnsigned(n, v, 0, 1u << 30);
+                         r.scenario.sendBufferBytes = UnitParser::ParseUnsigned(n, v, 0, 1u << 30);
                      }));
     o.push_back(Make("minRto",
+                     OptionScope::SCENARIO,
+                     "packet linux",
                      "200ms",
                      "TCP minimum retransmission timeout, e.g. 200ms, 1ms",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.minRto = TrainingScenario::ParseTime(n, v);
+                         r.scenario.minRto = UnitParser::ParseTime(n, v);
                      }));
 }
 
@@ -478,15 +541,18 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
 void
 AddCongestion(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("ecn",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "false",
                      "ECN in TCP and in queue discs that can mark",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.ecn = S::ParseBool(n, v);
+                         r.scenario.ecn = UnitParser::ParseBool(n, v);
                      }));
     o.push_back(Make("crossTraffic",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "none",
                      "Background flows (packet backend): none, bulk or onoff",
                      [](RunRequest& r, auto&, auto& v)
@@ -494,20 +560,26 @@ AddCongestion(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.crossTraffic = v;
                      }));
     o.push_back(Make("crossFlows",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "1",
                      "Cross flows, one extra host each",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.crossFlows = S::ParseUnsigned(n, v, 1, 64);
+                         r.scenario.crossFlows = UnitParser::ParseUnsigned(n, v, 1, 64);
                      }));
     o.push_back(Make("crossRate",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "0",
                      "onoff: mean load of all cross flows together, e.g. 5Gbps",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.crossRate = Rate(n, v, true);
+                         r.scenario.crossRate = UnitParser::ParseRateOrZero(n, v);
                      }));
     o.push_back(Make("crossTarget",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "server",
                      "Receiver of the cross flows: server or worker",
                      [](RunRequest& r, auto&, auto& v)
@@ -515,6 +587,8 @@ AddCongestion(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.crossTarget = v;
                      }));
     o.push_back(Make("crossProtocol",
+                     OptionScope::SCENARIO,
+                     "packet",
                      "udp",
                      "onoff: udp or tcp (bulk is TCP)",
                      [](RunRequest& r, auto&, auto& v)
@@ -523,12 +597,29 @@ AddCongestion(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
-/// Backend choice and the backends' own knobs (stored as attribute defaults).
+/**
+ * \brief Check backend settings against the attributes they end in, when they are read rather
+ * than when a backend is created: every registered backend takes them (Configure) on a scratch
+ * instance, so a value an attribute's checker refuses, or a sharing name the flow backend does
+ * not know, is a TrainingInputError naming the option even if that backend is not run.
+ * \param settings the settings so far
+ */
+void
+CheckSettings(const BackendSettings& settings)
+{
+    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    {
+        TrainingBackendRegistry::Create(entry.name)->Configure(settings);
+    }
+}
+
+/// Backend choice and the backends' own knobs (typed values, RunRequest::settings).
 void
 AddBackend(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("backend",
+                     OptionScope::BACKEND,
+                     "",
                      "packet",
                      "Backend: " + TrainingBackendRegistry::ListNames() + ", or all (side by side)",
                      [](RunRequest& r, auto&, auto& v)
@@ -541,46 +632,57 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                      }));
     o.push_back(
         Make("sharing",
+             OptionScope::BACKEND,
+             "flow",
              "ps",
              "Flow backend link sharing: fcfs, ps, capped, hybrid, calibrated (ring: allreduce)",
              [](RunRequest& r, auto&, auto& v)
              {
-                 FlowBackend::ParseSharing(v);
-                 r.backendDefaults["ns3::FlowBackend::Sharing"] = v;
+                 r.settings.sharing = v;
+                 CheckSettings(r.settings);
              }));
     o.push_back(Make("windowModel",
+                     OptionScope::BACKEND,
+                     "flow",
                      "false",
                      "Flow backend, parameter servers: limit every connection to its socket "
                      "buffer per round trip (needs --sharing=ps, capped or calibrated)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.backendDefaults["ns3::FlowBackend::WindowModel"]
-                             = S::ParseBool(n, v) ? "true" : "false";
+                         r.settings.windowModel = UnitParser::ParseBool(n, v);
                      }));
     o.push_back(Make("incumbentWeight",
+                     OptionScope::BACKEND,
+                     "flow",
                      "",
                      "--sharing=calibrated: weight of a younger cohort of flows, 0..1 (1 = ps)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         S::ParseReal(n, v, 0, 1, "a weight from 0 to 1");
-                         r.backendDefaults["ns3::CalibratedSharing::IncumbentWeight"] = v;
+                         r.settings.incumbentWeight
+                             = UnitParser::ParseReal(n, v, 0, 1, "a weight from 0 to 1");
+                         CheckSettings(r.settings);
                      }));
     o.push_back(
         Make("cohortWindow",
+             OptionScope::BACKEND,
+             "flow",
              "",
              "--sharing=calibrated: flows starting within this time of a cohort's first join it",
              [](RunRequest& r, auto& n, auto& v)
              {
-                 r.backendDefaults["ns3::CalibratedSharing::CohortWindow"]
-                     = std::to_string(TimeOrZero(n, v).GetSeconds()) + "s";
+                 r.settings.cohortWindow = UnitParser::ParseDuration(n, v);
+                 CheckSettings(r.settings);
              }));
     o.push_back(Make("rhoT",
+                     OptionScope::BACKEND,
+                     "analytic",
                      "",
                      "Analytic backend: threshold rho_T of 000 Eq. (5) (default 0.6)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         S::ParseReal(n, v, 0, 1, "a utilisation from 0 to 1");
-                         r.backendDefaults["ns3::AnalyticBackend::RhoThreshold"] = v;
+                         r.settings.rhoThreshold
+                             = UnitParser::ParseReal(n, v, 0, 1, "a utilisation from 0 to 1");
+                         CheckSettings(r.settings);
                      }));
 }
 
@@ -588,8 +690,9 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
 void
 AddLinux(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("dilation",
+                     OptionScope::BACKEND,
+                     "packet linux",
                      "",
                      "Time dilation D >= 1 (links at rate/D, compute x D, results scaled back): "
                      "linux backend, e.g. 40 for 10 Gbps; packet backend: simulate the network "
@@ -597,18 +700,20 @@ AddLinux(std::vector<ScenarioOptions::Option>& o)
                      "comparison",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         S::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
-                         r.backendDefaults["ns3::LinuxBackend::Dilation"] = v;
-                         r.backendDefaults["ns3::PacketBackend::Dilation"] = v;
+                         r.settings.dilation
+                             = UnitParser::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
+                         CheckSettings(r.settings);
                      }));
     o.push_back(Make("repeat",
+                     OptionScope::BACKEND,
+                     "linux",
                      "",
                      "Linux backend: runs per point; reports the median-throughput run with the "
                      "min, max and spread in its inputs and notes",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         S::ParseUnsigned(n, v, 1, 1000);
-                         r.backendDefaults["ns3::LinuxBackend::Repeat"] = v;
+                         r.settings.repeat = UnitParser::ParseUnsigned(n, v, 1, 1000);
+                         CheckSettings(r.settings);
                      }));
 }
 
@@ -616,8 +721,9 @@ AddLinux(std::vector<ScenarioOptions::Option>& o)
 void
 AddOutput(std::vector<ScenarioOptions::Option>& o)
 {
-    using S = ScenarioOptions;
     o.push_back(Make("profile",
+                     OptionScope::JOB,
+                     "",
                      std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json",
                      "Training profile JSON (traces/README.md)",
                      [](RunRequest& r, auto&, auto& v)
@@ -625,6 +731,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.profile = v;
                      }));
     o.push_back(Make("output",
+                     OptionScope::OUTPUT,
+                     "",
                      "",
                      "Write the JSON result here",
                      [](RunRequest& r, auto&, auto& v)
@@ -632,6 +740,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.output = v;
                      }));
     o.push_back(Make("csv",
+                     OptionScope::OUTPUT,
+                     "",
                      "",
                      "With a --workers sweep: throughput-vs-workers CSV (default sweep.csv) and a "
                      "gnuplot script CSV.gp",
@@ -640,6 +750,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.csv = v;
                      }));
     o.push_back(Make("csvRow",
+                     OptionScope::OUTPUT,
+                     "",
                      "",
                      "Append one CSV row per result (scenario, throughput, counters) to this file",
                      [](RunRequest& r, auto&, auto& v)
@@ -647,15 +759,18 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.csvRow = v;
                      }));
     o.push_back(Make("records",
+                     OptionScope::OUTPUT,
+                     "",
                      "true",
                      "Include per-step and per-transfer records in the JSON",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.records = S::ParseBool(n, v);
-                         r.backendDefaults["ns3::FlowBackend::RecordTransfers"]
-                             = r.records ? "true" : "false";
+                         r.records = UnitParser::ParseBool(n, v);
+                         r.settings.recordTransfers = r.records;
                      }));
     o.push_back(Make("jobs",
+                     OptionScope::OUTPUT,
+                     "",
                      "",
                      "Several training jobs on one fabric: a JSON file (or inline JSON text) "
                      "holding a list of job objects of per-job options (doc/reference/fabric.rst); "
@@ -665,6 +780,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.jobs = v;
                      }));
     o.push_back(Make("recordsFile",
+                     OptionScope::OUTPUT,
+                     "",
                      "",
                      "Stream the per-step and per-transfer records to this JSON Lines file "
                      "instead of keeping them (large runs; the JSON output then names the file)",
@@ -673,13 +790,13 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.recordsFile = v;
                      }));
     o.push_back(Make("progress",
+                     OptionScope::OUTPUT,
+                     "",
                      "true",
                      "Print progress of long packet-level runs to stderr",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.progress = S::ParseBool(n, v);
-                         r.backendDefaults["ns3::PacketBackend::Progress"]
-                             = r.progress ? "true" : "false";
+                         r.progress = UnitParser::ParseBool(n, v);
                      }));
 }
 
@@ -745,19 +862,13 @@ JsonText(const nlohmann::json& v, const std::string& where)
 
 } // namespace
 
-void
-RunRequest::ApplyBackendDefaults() const
+RunContext
+RunRequest::MakeRunContext(std::shared_ptr<TrainingResult::RecordSink> records) const
 {
-    for (const auto& [path, value] : backendDefaults)
-    {
-        // The options check their values first; should an attribute's own checker still
-        // refuse one, say so instead of letting Config::SetDefault abort the program.
-        if (!Config::SetDefaultFailSafe(path, StringValue(value)))
-        {
-            throw TrainingInputError("option for " + path + ": value '" + value
-                                     + "' refused by the attribute's checker (see --help)");
-        }
-    }
+    RunContext context;
+    context.records = std::move(records);
+    context.progress = progress ? &std::cerr : nullptr;
+    return context;
 }
 
 const std::vector<ScenarioOptions::Option>&
@@ -811,50 +922,6 @@ ScenarioOptions::MakeDefault()
 namespace
 {
 
-/**
- * \return option -> the backends that model it, for the options that not every backend
- *         models. "flow-window": the flow backend with --windowModel on a parameter server
- *         (the window model takes the packet level's buffers and round trip); "fabric": every
- *         backend, but only off the star (the star has no leaves, spines or uplinks).
- */
-const std::map<std::string, std::string>&
-Scopes()
-{
-    static const std::map<std::string, std::string> scopes{
-        {"tcp", "packet linux"},
-        {"minRto", "packet linux"},
-        {"queue", "packet linux flow-window"},
-        {"hostQueue", "packet linux flow-window"},
-        {"socketBuffer", "packet linux flow-window"},
-        {"bufferAutotuning", "packet linux flow-window"},
-        {"linkDelay", "packet linux analytic flow-window"},
-        {"queueDisc", "packet"},
-        {"ecn", "packet"},
-        {"delayedAck", "packet"},
-        {"tcpSmallQueues", "packet"},
-        {"hostModel", "packet"},
-        {"crossTraffic", "packet"},
-        {"crossFlows", "packet"},
-        {"crossRate", "packet"},
-        {"crossTarget", "packet"},
-        {"crossProtocol", "packet"},
-        {"dilation", "packet linux"},
-        {"repeat", "linux"},
-        {"sharing", "flow"},
-        {"windowModel", "flow"},
-        {"incumbentWeight", "flow"},
-        {"cohortWindow", "flow"},
-        {"rhoT", "analytic"},
-        {"leaves", "fabric"},
-        {"spines", "fabric"},
-        {"hostsPerLeaf", "fabric"},
-        {"fatTreeK", "fabric"},
-        {"uplinkRate", "fabric"},
-        {"ecmpSeed", "fabric"},
-    };
-    return scopes;
-}
-
 /// \return whether backend is one of the space-separated names in scope
 bool
 InScope(const std::string& scope, const std::string& backend)
@@ -873,20 +940,50 @@ InScope(const std::string& scope, const std::string& backend)
 
 } // namespace
 
+std::vector<std::string>
+ScenarioOptions::GetNames(OptionScope scope)
+{
+    std::vector<std::string> names;
+    for (const auto& o : GetOptions())
+    {
+        if (o.scope == scope)
+        {
+            names.push_back(o.name);
+        }
+    }
+    return names;
+}
+
+std::string
+ScenarioOptions::GetScopeName(OptionScope scope)
+{
+    switch (scope)
+    {
+        case OptionScope::SCENARIO:
+            return "scenario";
+        case OptionScope::JOB:
+            return "job";
+        case OptionScope::BACKEND:
+            return "backend";
+        case OptionScope::OUTPUT:
+            return "output";
+    }
+    return "?";
+}
+
 std::string
 ScenarioOptions::GetScope(const std::string& name)
 {
-    auto it = Scopes().find(name);
-    return it == Scopes().end() ? "" : it->second;
+    const Option* o = Find(name);
+    return o ? o->models : "";
 }
 
 std::vector<std::string>
 ScenarioOptions::GetIgnored(const RunRequest& request, const std::string& backend)
 {
     const TrainingScenario& s = request.scenario;
-    auto window = request.backendDefaults.find("ns3::FlowBackend::WindowModel");
-    const bool flowWindow = window != request.backendDefaults.end() && window->second == "true"
-                            && s.architecture == TrainingScenario::PARAMETER_SERVER;
+    const bool flowWindow
+        = request.settings.windowModel && s.architecture == TrainingScenario::PARAMETER_SERVER;
     std::vector<std::string> ignored;
     for (const std::string& name : request.given)
     {
@@ -1068,99 +1165,6 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
     return BuildRequest(std::move(given));
 }
 
-uint64_t
-ScenarioOptions::ParseUnsigned(const std::string& option,
-                               const std::string& text,
-                               uint64_t min,
-                               uint64_t max)
-{
-    static const std::regex re(R"(^\s*[0-9]+\s*$)");
-    const std::string expected
-        = "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
-    if (!std::regex_match(text, re))
-    {
-        throw Bad(option, "cannot parse '" + text + "'", expected);
-    }
-    errno = 0;
-    const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (errno == ERANGE || v < min || v > max)
-    {
-        throw Bad(option, text + " out of range", expected);
-    }
-    return v;
-}
-
-double
-ScenarioOptions::ParseReal(const std::string& option,
-                           const std::string& text,
-                           double min,
-                           double max,
-                           const std::string& expected)
-{
-    std::istringstream in(text);
-    double v = 0;
-    std::string rest;
-    if (!(in >> v) || (in >> rest))
-    {
-        throw Bad(option, "cannot parse '" + text + "'", expected);
-    }
-    if (!std::isfinite(v) || !(v >= min && v <= max))
-    {
-        throw Bad(option, "'" + text + "'", expected);
-    }
-    return v;
-}
-
-bool
-ScenarioOptions::ParseBool(const std::string& option, const std::string& text)
-{
-    if (text == "1" || text == "true" || text == "on" || text == "yes")
-    {
-        return true;
-    }
-    if (text == "0" || text == "false" || text == "off" || text == "no")
-    {
-        return false;
-    }
-    throw Bad(option, "cannot parse '" + text + "'", "true or false");
-}
-
-uint64_t
-ScenarioOptions::ParseBytes(const std::string& option, const std::string& text)
-{
-    const std::string expected = "bytes >= 0, e.g. 0, 1048576, 25MB, 64MiB or inf";
-    if (text == "inf" || text == "unlimited")
-    {
-        return TrainingScenario::UNLIMITED_BUCKET;
-    }
-    if (text.find('-') != std::string::npos)
-    {
-        throw Bad(option, "negative size '" + text + "'", expected);
-    }
-    static const std::regex re(R"(^\s*([0-9]*\.?[0-9]+)\s*(B|KB|kB|MB|GB|KiB|MiB|GiB)?\s*$)");
-    std::smatch m;
-    if (!std::regex_match(text, m, re))
-    {
-        throw Bad(option, "cannot parse '" + text + "'", expected);
-    }
-    static const std::map<std::string, double> units = {{"", 1},
-                                                        {"B", 1},
-                                                        {"KB", 1e3},
-                                                        {"kB", 1e3},
-                                                        {"MB", 1e6},
-                                                        {"GB", 1e9},
-                                                        {"KiB", 1024.0},
-                                                        {"MiB", 1048576.0},
-                                                        {"GiB", 1073741824.0}};
-    const double v = std::stod(m[1]) * units.at(m[2]);
-    // Sizes beyond 1 PB are typing errors, and would overflow (or wrap to 0) below.
-    if (!(v <= 1e15))
-    {
-        throw Bad(option, "size '" + text + "' out of range", "at most 1 PB, or inf");
-    }
-    return static_cast<uint64_t>(v + 0.5);
-}
-
 std::vector<uint32_t>
 ScenarioOptions::ParseWorkers(const std::string& text)
 {
@@ -1168,8 +1172,10 @@ ScenarioOptions::ParseWorkers(const std::string& text)
     const auto range = text.find("..");
     if (range != std::string::npos)
     {
-        const uint64_t a = ParseUnsigned("--workers", text.substr(0, range), 1, MAX_HOSTS);
-        const uint64_t b = ParseUnsigned("--workers", text.substr(range + 2), 1, MAX_HOSTS);
+        const uint64_t a
+            = UnitParser::ParseUnsigned("--workers", text.substr(0, range), 1, MAX_HOSTS);
+        const uint64_t b
+            = UnitParser::ParseUnsigned("--workers", text.substr(range + 2), 1, MAX_HOSTS);
         if (b < a)
         {
             throw Bad("--workers", "empty range '" + text + "'", "FIRST..LAST with FIRST <= LAST");
@@ -1184,7 +1190,8 @@ ScenarioOptions::ParseWorkers(const std::string& text)
     std::string item;
     while (std::getline(ss, item, ','))
     {
-        list.push_back(static_cast<uint32_t>(ParseUnsigned("--workers", item, 1, MAX_HOSTS)));
+        list.push_back(
+            static_cast<uint32_t>(UnitParser::ParseUnsigned("--workers", item, 1, MAX_HOSTS)));
     }
     if (list.empty())
     {

@@ -5,6 +5,7 @@
 #ifndef SCENARIO_OPTIONS_H
 #define SCENARIO_OPTIONS_H
 
+#include "ns3/training-backend.h"
 #include "ns3/training-scenario.h"
 
 #include <cstdint>
@@ -30,18 +31,33 @@ struct RunRequest
     TrainingScenario scenario;         //!< the scenario (workers = the sweep's first K)
     std::vector<uint32_t> workerSweep; //!< --workers: one K, or several (a sweep)
     std::string backend{"packet"};     //!< --backend: a registered name or "all"
-    std::map<std::string, std::string> backendDefaults; //!< attribute path -> validated value
-    std::string output;                                 //!< --output: JSON result file
-    std::string csv;                                    //!< --csv: sweep CSV
-    std::string csvRow;          //!< --csvRow: CSV file to append one row per result
-    bool records{true};          //!< --records: per-step and per-transfer records
+    BackendSettings settings;          //!< the backend options, for the backend that runs
+    std::string output;                //!< --output: JSON result file
+    std::string csv;                   //!< --csv: sweep CSV
+    std::string csvRow;                //!< --csvRow: CSV file to append one row per result
+    bool records{true};                //!< --records: per-step and per-transfer records
     std::string recordsFile;     //!< --recordsFile: stream the records to this JSON Lines file
     bool progress{true};         //!< --progress: progress of long runs on stderr
     std::string jobs;            //!< --jobs: several jobs on one fabric (TrainingJobSet file)
     std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
 
-    /// Apply backendDefaults through Config::SetDefault (before creating backends).
-    void ApplyBackendDefaults() const;
+    /**
+     * \param records the record sink of the run (--recordsFile), or nullptr
+     * \return the run context of this request: the sink and, with --progress, progress on stderr
+     */
+    RunContext MakeRunContext(std::shared_ptr<TrainingResult::RecordSink> records) const;
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief What an option of the table describes.
+ */
+enum class OptionScope
+{
+    SCENARIO, //!< the cluster: network, TCP, fabric, cross traffic (one for all jobs)
+    JOB,      //!< one training job: its DNN, architecture, schedule, placement (--jobs entries)
+    BACKEND,  //!< the backend and its settings (RunRequest::backend and ::settings)
+    OUTPUT,   //!< what is written and reported, and where
 };
 
 /**
@@ -62,7 +78,12 @@ class ScenarioOptions
     /// One option.
     struct Option
     {
-        std::string name;         //!< without "--"
+        std::string name;  //!< without "--"
+        OptionScope scope; //!< what it describes (JOB: allowed in a --jobs entry)
+        /// The backends that model it, e.g. "packet linux"; "fabric": every backend, but only
+        /// off the star; "flow-window": the flow backend with --windowModel on a parameter
+        /// server; "" when every backend does (GetScope, GetIgnored).
+        std::string models;
         std::string defaultValue; //!< applied when the option is absent ("" = leave as is)
         std::string help;         //!< one line for --help
         /// Parse the text and store it (throws TrainingInputError naming --name).
@@ -94,10 +115,23 @@ class ScenarioOptions
 
     /**
      * \param name an option name (without "--")
-     * \return the backends that model it ("packet linux"), "fabric" for a fabric option (no
-     *         effect on the star), or "" when every backend does
+     * \return the backends that model it (the entry's models: "packet linux", "fabric" for a
+     *         fabric option, no effect on the star), or "" when every backend does
      */
     static std::string GetScope(const std::string& name);
+
+    /**
+     * \param scope a scope
+     * \return the names of the options of that scope, in --help order (JOB: what a --jobs
+     *         entry may set)
+     */
+    static std::vector<std::string> GetNames(OptionScope scope);
+
+    /**
+     * \param scope a scope
+     * \return its name: scenario, job, backend or output
+     */
+    static std::string GetScopeName(OptionScope scope);
 
     /**
      * \brief The options the user set that a backend does not model in this request: its
@@ -160,48 +194,6 @@ class ScenarioOptions
      * \throws TrainingInputError if it cannot be read or is not valid
      */
     static void ApplyJsonFile(const std::string& file, RunRequest& request);
-
-    // ---- strict parsers shared by every option and program ---------------------------------
-
-    /**
-     * \param option the option, for messages
-     * \param text the value
-     * \param min smallest accepted
-     * \param max largest accepted
-     * \return the whole number
-     */
-    static uint64_t ParseUnsigned(const std::string& option,
-                                  const std::string& text,
-                                  uint64_t min,
-                                  uint64_t max);
-
-    /**
-     * \param option the option, for messages
-     * \param text the value
-     * \param min smallest accepted
-     * \param max largest accepted
-     * \param expected what a valid value looks like
-     * \return the finite real number
-     */
-    static double ParseReal(const std::string& option,
-                            const std::string& text,
-                            double min,
-                            double max,
-                            const std::string& expected);
-
-    /**
-     * \param option the option, for messages
-     * \param text true/false/1/0/on/off/yes/no
-     * \return the value
-     */
-    static bool ParseBool(const std::string& option, const std::string& text);
-
-    /**
-     * \param option the option, for messages
-     * \param text a byte count: 0, 1048576, 25MB, 64MiB or inf
-     * \return bytes (TrainingScenario::UNLIMITED_BUCKET for inf)
-     */
-    static uint64_t ParseBytes(const std::string& option, const std::string& text);
 
     /**
      * \param text "4", "1..8" or "1,2,4,8"

@@ -38,6 +38,7 @@
 #include "ns3/training-network.h"
 #include "ns3/training-worker-application.h"
 #include "ns3/uinteger.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 
@@ -205,11 +206,11 @@ TrainingClusterHelper::Build()
     m_workerNodes.Create(m_scenario.workers);
     m_serverNodes.Create(GetServerNodeCount());
     m_switch = CreateObject<Node>();
-    const QueueSize queue = TrainingScenario::ParseQueueSize("--queue", m_scenario.queueSize);
+    const QueueSize queue = UnitParser::ParseQueueSize("--queue", m_scenario.queueSize);
     const QueueSize hostQueue
         = m_scenario.hostQueueSize.empty()
               ? queue
-              : TrainingScenario::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize);
+              : UnitParser::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize);
     PointToPointHelper p2p = MakeLinkHelper(disc != "none", queue);
     InternetStackHelper stack;
     stack.Install(m_workerNodes);
@@ -283,10 +284,9 @@ TrainingClusterHelper::BuildFabric(const std::string& disc)
                                   : (11u << 24) | (l / 2) << 8;
         Ipv4AddressHelper address(Ipv4Address(net), "255.255.255.0");
         QueueSize switchQueue(spec.queue);
-        QueueSize first
-            = host && !m_scenario.hostQueueSize.empty()
-                  ? TrainingScenario::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize)
-                  : switchQueue;
+        QueueSize first = host && !m_scenario.hostQueueSize.empty()
+                              ? UnitParser::ParseQueueSize("--hostQueue", m_scenario.hostQueueSize)
+                              : switchQueue;
         Ipv4InterfaceContainer ifaces = SetUpLink(devices, first, switchQueue, disc, address);
         for (uint32_t side = 0; side < 2; ++side)
         {

@@ -6,9 +6,9 @@
 
 #include "ns3/kernel-testbed.h"
 #include "ns3/program-options.h"
-#include "ns3/scenario-options.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-scenario.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <functional>
@@ -32,20 +32,7 @@ struct StudyOption
     std::function<void(Options&, const std::string&, const std::string&)> apply; //!< parse
 };
 
-using S = ScenarioOptions;
 using TS = TrainingScenario;
-
-/// \return a time option's value ("0" allowed), at least 0
-Time
-NonNegativeTime(const std::string& option, const std::string& text)
-{
-    Time t = text == "0" ? Seconds(0) : TS::ParseTime(option, text);
-    if (t.IsStrictlyNegative())
-    {
-        throw TrainingInputError(option + ": negative time '" + text + "' (expected >= 0)");
-    }
-    return t;
-}
 
 /// The host and TCP options (presets first).
 void
@@ -84,7 +71,7 @@ AddTcpOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.delayedAck = S::ParseBool(n, v);
+                      o.delayedAck = UnitParser::ParseBool(n, v);
                   }},
                  {"bufferAutotuning",
                   "false",
@@ -92,7 +79,7 @@ AddTcpOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.autotuning = S::ParseBool(n, v);
+                      o.autotuning = UnitParser::ParseBool(n, v);
                   }},
              });
 }
@@ -109,7 +96,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.flows = S::ParseUnsigned(n, v, 1, 64);
+                      o.flows = UnitParser::ParseUnsigned(n, v, 1, 64);
                   }},
                  {"size",
                   "0",
@@ -117,7 +104,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.size = S::ParseBytes(n, v);
+                      o.size = UnitParser::ParseBytes(n, v);
                       if (o.size > 1000000000000ULL)
                       {
                           throw TrainingInputError(n + ": '" + v
@@ -130,7 +117,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.sizeBdp = S::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
+                      o.sizeBdp = UnitParser::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
                   }},
                  {"stagger",
                   "0s",
@@ -138,7 +125,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.stagger = NonNegativeTime(n, v);
+                      o.stagger = UnitParser::ParseDuration(n, v);
                   }},
                  {"startJitter",
                   "0",
@@ -147,7 +134,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.startJitter = NonNegativeTime(n, v);
+                      o.startJitter = UnitParser::ParseDuration(n, v);
                   }},
                  {"seed",
                   "1",
@@ -155,7 +142,7 @@ AddWorkloadOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.seed = S::ParseUnsigned(n, v, 1, UINT32_MAX);
+                      o.seed = UnitParser::ParseUnsigned(n, v, 1, UINT32_MAX);
                   }},
              });
 }
@@ -172,7 +159,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.rate = TS::ParseDataRate(n, v);
+                      o.rate = UnitParser::ParseDataRate(n, v);
                   }},
                  {"cap",
                   "0",
@@ -180,7 +167,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.cap = v == "0" ? DataRate(0) : TS::ParseDataRate(n, v);
+                      o.cap = UnitParser::ParseRateOrZero(n, v);
                   }},
                  {"delay",
                   "10us",
@@ -188,7 +175,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.delay = NonNegativeTime(n, v);
+                      o.delay = UnitParser::ParseDuration(n, v);
                   }},
                  {"queue",
                   "1000p",
@@ -196,7 +183,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      TS::ParseQueueSize(n, v);
+                      UnitParser::ParseQueueSize(n, v);
                       o.queue = v;
                   }},
                  {"hostQueue",
@@ -207,7 +194,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   {
                       if (!v.empty())
                       {
-                          TS::ParseQueueSize(n, v);
+                          UnitParser::ParseQueueSize(n, v);
                       }
                       o.hostQueue = v;
                   }},
@@ -217,7 +204,7 @@ AddNetworkOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.mtu = S::ParseUnsigned(n, v, 576, 9000);
+                      o.mtu = UnitParser::ParseUnsigned(n, v, 576, 9000);
                   }},
              });
 }
@@ -235,7 +222,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.sharedQueue = S::ParseBool(n, v);
+                      o.sharedQueue = UnitParser::ParseBool(n, v);
                   }},
                  {"tcpSmallQueues",
                   "false",
@@ -244,7 +231,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.smallQueues = S::ParseBool(n, v);
+                      o.smallQueues = UnitParser::ParseBool(n, v);
                   }},
                  {"stack",
                   "ns3",
@@ -275,7 +262,7 @@ AddStackOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.dilation = S::ParseReal(n, v, 1, 1000, "a factor from 1 to 1000");
+                      o.dilation = UnitParser::ParseReal(n, v, 1, 1000, "a factor from 1 to 1000");
                   }},
              });
 }
@@ -292,7 +279,7 @@ AddOutputOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.sample = NonNegativeTime(n, v);
+                      o.sample = UnitParser::ParseDuration(n, v);
                   }},
                  {"baseline",
                   "true",
@@ -301,7 +288,7 @@ AddOutputOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.baseline = S::ParseBool(n, v);
+                      o.baseline = UnitParser::ParseBool(n, v);
                   }},
                  {"maxSimTime",
                   "0s",
@@ -309,7 +296,7 @@ AddOutputOptions(std::vector<StudyOption>& t)
                   false,
                   [](Options& o, auto& n, auto& v)
                   {
-                      o.maxSimTime = NonNegativeTime(n, v);
+                      o.maxSimTime = UnitParser::ParseDuration(n, v);
                   }},
                  {"csv",
                   "",

@@ -12,19 +12,6 @@
 namespace ns3
 {
 
-namespace
-{
-
-/// The stream new TrainingResults attach to.
-std::shared_ptr<RecordStream>&
-Current()
-{
-    static std::shared_ptr<RecordStream> current;
-    return current;
-}
-
-} // namespace
-
 RecordStream::RecordStream(const std::string& path)
     : m_path(path),
       m_out(std::make_unique<OutputFile>(path, "--recordsFile"))
@@ -39,30 +26,11 @@ RecordStream::NewRun()
     return m_runs++;
 }
 
-nlohmann::ordered_json
-RecordStream::ToJson(const TrainingResult::StepRecord& r)
-{
-    return {{"worker", r.worker}, {"step", r.step}, {"start_s", r.start}, {"end_s", r.end}};
-}
-
-nlohmann::ordered_json
-RecordStream::ToJson(const TrainingResult::TransferRecord& r)
-{
-    return {{"worker", r.worker},
-            {"peer", r.peer},
-            {"step", r.step},
-            {"tensor", r.tensor},
-            {"direction", r.direction},
-            {"bytes", r.bytes},
-            {"start_s", r.start},
-            {"end_s", r.end}};
-}
-
 void
 RecordStream::WriteStep(uint32_t run, const TrainingResult::StepRecord& r)
 {
     nlohmann::ordered_json j{{"kind", "step"}, {"run", run}};
-    j.update(ToJson(r));
+    j.update(TrainingResult::RecordJson(r));
     m_out->Stream() << j.dump() << '\n';
     ++m_records;
 }
@@ -71,7 +39,7 @@ void
 RecordStream::WriteTransfer(uint32_t run, const TrainingResult::TransferRecord& r)
 {
     nlohmann::ordered_json j{{"kind", "transfer"}, {"run", run}};
-    j.update(ToJson(r));
+    j.update(TrainingResult::RecordJson(r));
     m_out->Stream() << j.dump() << '\n';
     ++m_records;
 }
@@ -114,18 +82,6 @@ uint64_t
 RecordStream::GetRecords() const
 {
     return m_records;
-}
-
-void
-RecordStream::SetCurrent(std::shared_ptr<RecordStream> stream)
-{
-    Current() = std::move(stream);
-}
-
-std::shared_ptr<RecordStream>
-RecordStream::GetCurrent()
-{
-    return Current();
 }
 
 } // namespace ns3

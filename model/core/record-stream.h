@@ -27,14 +27,15 @@ class OutputFile;
  * {"kind": "transfer", "run": R, "worker", "peer", "step", "tensor", "direction", "bytes",
  * "start_s", "end_s"} and, written by the driver when a result is final, {"kind": "result",
  * "run": R, "backend", "variant", "throughput_samples_per_s", "step_time_mean_s"}. R numbers the
- * TrainingResults created while the stream is current (TrainingResult::recordsRun), so the
- * records of every backend and variant of one invocation can share a file.
+ * TrainingResults attached to the stream (TrainingResult::recordsRun: a backend attaches the
+ * results it makes when its RunContext carries the stream), so the records of every backend and
+ * variant of one invocation can share a file.
  *
  * The file is written through OutputFile (a temporary file renamed to PATH by Close()), so an
  * interrupted run never leaves a truncated file that looks complete, a device, FIFO or folder is
  * refused when the stream is opened, and a failed write is a TrainingInputError.
  */
-class RecordStream
+class RecordStream : public TrainingResult::RecordSink
 {
   public:
     /**
@@ -42,22 +43,14 @@ class RecordStream
      * \throws TrainingInputError if it cannot be created or names something other than a file
      */
     explicit RecordStream(const std::string& path);
-    ~RecordStream();
+    ~RecordStream() override;
 
     RecordStream(const RecordStream&) = delete;
     RecordStream& operator=(const RecordStream&) = delete;
 
-    /// \return a new run number (one per TrainingResult)
-    uint32_t NewRun();
-
-    /// Write one step record of run \p run.
-    void WriteStep(uint32_t run, const TrainingResult::StepRecord& r);
-    /// Write one transfer record of run \p run.
-    void WriteTransfer(uint32_t run, const TrainingResult::TransferRecord& r);
-    /// \param r a step record \return its JSON object (the result file uses it too)
-    static nlohmann::ordered_json ToJson(const TrainingResult::StepRecord& r);
-    /// \param r a transfer record \return its JSON object (the result file uses it too)
-    static nlohmann::ordered_json ToJson(const TrainingResult::TransferRecord& r);
+    uint32_t NewRun() override;
+    void WriteStep(uint32_t run, const TrainingResult::StepRecord& r) override;
+    void WriteTransfer(uint32_t run, const TrainingResult::TransferRecord& r) override;
 
     /// Write the summary line of a final result.
     void WriteResult(const TrainingResult& r);
@@ -66,18 +59,9 @@ class RecordStream
     void Close();
 
     /// \return the file's final name
-    const std::string& GetPath() const;
+    const std::string& GetPath() const override;
     /// \return records written so far (step and transfer lines)
     uint64_t GetRecords() const;
-
-    /**
-     * \brief Make \p stream the one new TrainingResults attach to (nullptr: none, records are
-     * kept in memory as before).
-     * \param stream the stream
-     */
-    static void SetCurrent(std::shared_ptr<RecordStream> stream);
-    /// \return the current stream, or nullptr
-    static std::shared_ptr<RecordStream> GetCurrent();
 
   private:
     /// Throw if the stream failed.

@@ -4,7 +4,6 @@
 
 #include "training-result.h"
 
-#include "record-stream.h"
 #include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
@@ -92,10 +91,29 @@ Seconds3(double s)
 
 } // namespace
 
-TrainingResult::TrainingResult()
-    : recordStream(RecordStream::GetCurrent()),
+TrainingResult::TrainingResult(std::shared_ptr<RecordSink> sink)
+    : recordStream(std::move(sink)),
       recordsRun(recordStream ? recordStream->NewRun() : 0)
 {
+}
+
+nlohmann::ordered_json
+TrainingResult::RecordJson(const StepRecord& r)
+{
+    return {{"worker", r.worker}, {"step", r.step}, {"start_s", r.start}, {"end_s", r.end}};
+}
+
+nlohmann::ordered_json
+TrainingResult::RecordJson(const TransferRecord& r)
+{
+    return {{"worker", r.worker},
+            {"peer", r.peer},
+            {"step", r.step},
+            {"tensor", r.tensor},
+            {"direction", r.direction},
+            {"bytes", r.bytes},
+            {"start_s", r.start},
+            {"end_s", r.end}};
 }
 
 void
@@ -356,14 +374,14 @@ TrainingResult::ToJsonObject(bool includeRecords) const
         stepsJson.get_ref<nlohmann::ordered_json::array_t&>().reserve(steps.size());
         for (const auto& s : steps)
         {
-            stepsJson.push_back(RecordStream::ToJson(s));
+            stepsJson.push_back(RecordJson(s));
         }
         j["steps"] = std::move(stepsJson);
         auto transfersJson = nlohmann::ordered_json::array();
         transfersJson.get_ref<nlohmann::ordered_json::array_t&>().reserve(transfers.size());
         for (const auto& t : transfers)
         {
-            transfersJson.push_back(RecordStream::ToJson(t));
+            transfersJson.push_back(RecordJson(t));
         }
         j["transfers"] = std::move(transfersJson);
     }

@@ -15,7 +15,6 @@
 namespace ns3
 {
 
-class RecordStream;
 class TrainingProfile;
 class TrainingScenario;
 
@@ -55,8 +54,38 @@ class TrainingResult
         double end;            //!< last byte received
     };
 
-    /// Attaches to RecordStream::GetCurrent(), if any (see recordStream).
-    TrainingResult();
+    /**
+     * \brief Where a result's records go while a backend runs instead of into the result: a
+     * file written as the records come (RecordStream, the driver's --recordsFile). A backend
+     * gets its sink from the run context it is given (RunContext), never from a global.
+     */
+    class RecordSink
+    {
+      public:
+        virtual ~RecordSink() = default;
+        /// \return a new run number (one per result attached)
+        virtual uint32_t NewRun() = 0;
+        /// Write one step record of run \p run.
+        virtual void WriteStep(uint32_t run, const StepRecord& r) = 0;
+        /// Write one transfer record of run \p run.
+        virtual void WriteTransfer(uint32_t run, const TransferRecord& r) = 0;
+        /// \return the file the records go to (named in the result's JSON)
+        virtual const std::string& GetPath() const = 0;
+    };
+
+    /// A result that keeps its records in memory.
+    TrainingResult() = default;
+
+    /**
+     * \param sink where the records go (nullptr: kept in memory); the result takes a run
+     *        number from it
+     */
+    explicit TrainingResult(std::shared_ptr<RecordSink> sink);
+
+    /// \param r a step record \return its JSON object (result files and record streams)
+    static nlohmann::ordered_json RecordJson(const StepRecord& r);
+    /// \param r a transfer record \return its JSON object (result files and record streams)
+    static nlohmann::ordered_json RecordJson(const TransferRecord& r);
 
     std::string backend;           //!< "packet", "flow" or "analytic"
     std::string variant;           //!< e.g. "tcp-cubic", "ps", "fcfs", "mva-hybrid", "sync-eq7"
@@ -73,8 +102,8 @@ class TrainingResult
     std::string bottleneck; //!< the busiest link (or resource), if known
 
     /// Where AddStep()/AddTransfer() also write records (the driver's --recordsFile); with a
-    /// stream, transfer records are not kept in memory (steps are: Finalize() needs them).
-    std::shared_ptr<RecordStream> recordStream;
+    /// sink, transfer records are not kept in memory (steps are: Finalize() needs them).
+    std::shared_ptr<RecordSink> recordStream;
     uint32_t recordsRun{0};        //!< this result's run number in recordStream
     uint64_t streamedTransfers{0}; //!< transfer records written to recordStream
 

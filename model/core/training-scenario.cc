@@ -4,10 +4,11 @@
 
 #include "training-scenario.h"
 
-#include "ns3/fabric-topology.h"
 #include "training-input-error.h"
 #include "training-profile.h"
+#include "unit-parser.h"
 
+#include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
 
@@ -230,10 +231,10 @@ TrainingScenario::ValidateNetwork() const
     {
         Fail("--mtu", std::to_string(mtu), "an MTU from 576 to 9000 bytes (1500 or 9000)");
     }
-    ParseQueueSize("--queue", queueSize);
+    UnitParser::ParseQueueSize("--queue", queueSize);
     if (!hostQueueSize.empty())
     {
-        ParseQueueSize("--hostQueue", hostQueueSize);
+        UnitParser::ParseQueueSize("--hostQueue", hostQueueSize);
     }
     if (hostModel != "ns3" && hostModel != "linux")
     {
@@ -474,94 +475,6 @@ TrainingScenario::AssignLayersToServers(const TrainingProfile& profile) const
         held[owner[l]] += profile.GetLayer(l).paramBytes;
     }
     return owner;
-}
-
-DataRate
-TrainingScenario::ParseDataRate(const std::string& option, const std::string& text)
-{
-    // ns-3's DataRate parser takes a bare number as bit/s and ignores what follows the unit:
-    // parse a number with a unit and nothing after it here.
-    static const std::regex re(
-        R"(^\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)([kKMGT]?)(i?)(bps|b/s|Bps|B/s)\s*$)");
-    const std::string expected = "a rate like 10Gbps, 25Gb/s, 1.5GBps or 1e9bps";
-    std::smatch m;
-    if (!std::regex_match(text, m, re))
-    {
-        Fail(option, "cannot parse rate '" + text + "'", expected);
-    }
-    const std::string prefix = m[2];
-    const double base = m[3] == "i" ? 1024.0 : 1000.0;
-    const int power = std::string(" kMGT").find(prefix == "K" ? "k" : prefix);
-    double bps
-        = std::strtod(m.str(1).c_str(), nullptr) * std::pow(base, prefix.empty() ? 0 : power);
-    bps *= m.str(4)[0] == 'B' ? 8 : 1;
-    if (!std::isfinite(bps) || bps > 1e15)
-    {
-        Fail(option, "rate '" + text + "' out of range", "a rate up to 1 Pbps");
-    }
-    DataRate rate(static_cast<uint64_t>(bps + 0.5));
-    return rate;
-}
-
-Time
-TrainingScenario::ParseTime(const std::string& option, const std::string& text)
-{
-    // ns-3's Time(std::string) aborts on a bad unit: parse here and only build valid values.
-    static const std::regex re(
-        R"(^\s*([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(s|ms|us|ns)\s*$)");
-    std::smatch m;
-    if (!std::regex_match(text, m, re))
-    {
-        Fail(option,
-             "cannot parse time '" + text + "'",
-             "a number with a unit s, ms, us or ns, e.g. 10us");
-    }
-    const double v = std::strtod(m.str(1).c_str(), nullptr); // +-HUGE_VAL on overflow
-    std::string unit = m[2];
-    double seconds = unit == "s" ? v : unit == "ms" ? v * 1e-3 : unit == "us" ? v * 1e-6 : v * 1e-9;
-    if (!std::isfinite(seconds) || std::abs(seconds) > 1e9)
-    {
-        Fail(option, "time '" + text + "' out of range", "a time below 10^9 s");
-    }
-    return Seconds(seconds);
-}
-
-QueueSize
-TrainingScenario::ParseQueueSize(const std::string& option, const std::string& text)
-{
-    // ns-3's QueueSize keeps a uint32_t and casts the parsed double to it unchecked, so
-    // 4294967296p became 0 packets ("zero queue size") and larger values anything at all:
-    // the number and its unit are read here, the value range-checked, and only then built.
-    static const std::regex re(R"(^([0-9]*\.?[0-9]+)(|k|K|Ki|M|Mi|G|Gi)(B|p)$)");
-    std::smatch m;
-    if (!std::regex_match(text, m, re))
-    {
-        Fail(option,
-             "cannot parse queue size '" + text + "'",
-             "a size like 100p or 150000B (prefixes k, Ki, M, Mi, G, Gi)");
-    }
-    static const std::map<std::string, double> prefixes = {{"", 1},
-                                                           {"k", 1e3},
-                                                           {"K", 1e3},
-                                                           {"Ki", 1024.0},
-                                                           {"M", 1e6},
-                                                           {"Mi", 1048576.0},
-                                                           {"G", 1e9},
-                                                           {"Gi", 1073741824.0}};
-    const double value = std::floor(std::strtod(m.str(1).c_str(), nullptr) * prefixes.at(m[2]));
-    constexpr double kMax = std::numeric_limits<uint32_t>::max();
-    if (!(value >= 1))
-    {
-        Fail(option, "zero queue size '" + text + "'", "a positive size like 100p");
-    }
-    if (!(value <= kMax))
-    {
-        Fail(option,
-             "queue size '" + text + "' out of range",
-             "at most 4294967295 packets or bytes (ns-3 counts a queue in 32 bits)");
-    }
-    return QueueSize(m.str(3) == "p" ? QueueSizeUnit::PACKETS : QueueSizeUnit::BYTES,
-                     static_cast<uint32_t>(value));
 }
 
 std::string

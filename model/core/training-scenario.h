@@ -248,30 +248,6 @@ class TrainingScenario
 
     /// The start jitter of --hostModel=linux (the spread of "simultaneous" transfer starts).
     static constexpr int64_t LINUX_START_JITTER_US = 20;
-    /**
-     * \brief Parse a data rate without aborting on bad input (unlike DataRate(std::string)).
-     * \param option option name for the message
-     * \param text e.g. "10Gbps"
-     * \return the rate
-     * \throws TrainingInputError naming the option
-     */
-    static DataRate ParseDataRate(const std::string& option, const std::string& text);
-    /**
-     * \brief Parse a time ("10us", "1.5ms", "2s", "100ns") without aborting on bad input.
-     * \param option option name for the message
-     * \param text the text
-     * \return the time
-     * \throws TrainingInputError naming the option
-     */
-    static Time ParseTime(const std::string& option, const std::string& text);
-    /**
-     * \brief Parse a queue size ("100p", "150000B") without aborting on bad input.
-     * \param option option name for the message
-     * \param text the text
-     * \return the size (never zero)
-     * \throws TrainingInputError naming the option
-     */
-    static QueueSize ParseQueueSize(const std::string& option, const std::string& text);
 
     /**
      * \brief Parse a per-worker compute scale list: "1.0" (all workers), or "1,1,2,2"

@@ -4,15 +4,15 @@
 
 #include "fabric-topology.h"
 
+#include "ns3/assert.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/json-input.h"
+#include "ns3/log.h"
 #include "ns3/split-mix64.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
 #include "ns3/training-scenario.h"
-
-#include "ns3/assert.h"
-#include "ns3/log.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -329,8 +329,8 @@ ReadSpec(const std::string& where,
     const std::string at = where + ": " + path;
     if (obj.contains("rate"))
     {
-        base.rate = TrainingScenario::ParseDataRate(at + ".rate",
-                                                    GetText(where, path + ".rate", obj["rate"]));
+        base.rate
+            = UnitParser::ParseDataRate(at + ".rate", GetText(where, path + ".rate", obj["rate"]));
         if (base.rate.GetBitRate() == 0)
         {
             JsonFail(where, path + ".rate", "zero rate", "a positive rate");
@@ -338,8 +338,8 @@ ReadSpec(const std::string& where,
     }
     if (obj.contains("delay"))
     {
-        base.delay = TrainingScenario::ParseTime(at + ".delay",
-                                                 GetText(where, path + ".delay", obj["delay"]));
+        base.delay
+            = UnitParser::ParseTime(at + ".delay", GetText(where, path + ".delay", obj["delay"]));
         if (base.delay.IsNegative())
         {
             JsonFail(where, path + ".delay", "negative delay", "a delay >= 0");
@@ -348,7 +348,7 @@ ReadSpec(const std::string& where,
     if (obj.contains("queue"))
     {
         base.queue = GetText(where, path + ".queue", obj["queue"]);
-        TrainingScenario::ParseQueueSize(at + ".queue", base.queue);
+        UnitParser::ParseQueueSize(at + ".queue", base.queue);
     }
     return base;
 }

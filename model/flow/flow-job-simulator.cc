@@ -11,12 +11,12 @@
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
 #include "flow-shared-job.h"
-#include "ns3/training-input-error.h"
-#include "ns3/training-profile.h"
-#include "ns3/training-scenario.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/training-input-error.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-scenario.h"
 
 #include <limits>
 #include <memory>
@@ -274,7 +274,11 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
     NS_LOG_FUNCTION(jobs.size());
     auto wallStart = std::chrono::steady_clock::now();
     const std::size_t n = jobs.size();
-    std::vector<TrainingResult> results(n);
+    std::vector<TrainingResult> results;
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        results.emplace_back(options.records); // each takes its own run number
+    }
     std::vector<std::unique_ptr<FlowLevelSimulator>> sims;
     std::vector<std::unique_ptr<flow::FlowFabric>> fabrics;
     std::vector<std::unique_ptr<JobEngine>> engines;

@@ -4,15 +4,15 @@
 
 #include "flow-level-simulator.h"
 
-#include "ns3/ecmp-collisions.h"
 #include "flow-event-core.h"
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
+
+#include "ns3/ecmp-collisions.h"
+#include "ns3/log.h"
 #include "ns3/training-network.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
-
-#include "ns3/log.h"
 
 #include <algorithm>
 #include <chrono>
@@ -100,7 +100,7 @@ FlowLevelSimulator::Run()
 {
     NS_LOG_FUNCTION(this);
     auto wallStart = std::chrono::steady_clock::now();
-    TrainingResult result;
+    TrainingResult result(m_options.records);
     result.backend = "flow";
     result.variant = m_sharing->GetName();
     m_events = 0;

@@ -6,9 +6,9 @@
 #define FLOW_LEVEL_SIMULATOR_H
 
 #include "sharing-model.h"
-#include "ns3/training-result.h"
 
 #include "ns3/ptr.h"
+#include "ns3/training-result.h"
 
 #include <chrono>
 #include <cstdint>
@@ -79,6 +79,8 @@ class FlowLevelSimulator
         bool useGoodput{true};
         /// Keep one TransferRecord per tensor (false saves memory on long runs).
         bool recordTransfers{true};
+        /// Where the results' records go (the run context's sink); nullptr: kept in them.
+        std::shared_ptr<TrainingResult::RecordSink> records;
         /// alpha of 001 Sec. 3.2.1: receiver's parsing time per byte of a tensor (seconds).
         double parsingPerByte{0};
         /// beta of 001 Sec. 3.2.1: receiver's parsing time per tensor (seconds).

@@ -4,6 +4,8 @@
 
 #include "training-network.h"
 
+#include "ns3/unit-parser.h"
+
 #include <algorithm>
 
 namespace ns3
@@ -160,8 +162,8 @@ double
 TrainingNetwork::GetBufferBytes(const TrainingScenario& s, bool host)
 {
     const bool own = host && !s.hostQueueSize.empty();
-    const QueueSize q = TrainingScenario::ParseQueueSize(own ? "--hostQueue" : "--queue",
-                                                         own ? s.hostQueueSize : s.queueSize);
+    const QueueSize q = UnitParser::ParseQueueSize(own ? "--hostQueue" : "--queue",
+                                                   own ? s.hostQueueSize : s.queueSize);
     return q.GetUnit() == QueueSizeUnit::PACKETS ? q.GetValue() * double(GetFrameBytes(s))
                                                  : static_cast<double>(q.GetValue());
 }

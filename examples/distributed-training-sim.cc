@@ -14,8 +14,6 @@
  * naming the option and exit status 1.
  */
 
-#include "ns3/boolean.h"
-#include "ns3/config.h"
 #include "ns3/distributed-training-module.h"
 
 #include <cstdio>

@@ -4,15 +4,15 @@
 
 #include "flow-level-simulator.h"
 
-#include "ns3/ecmp-collisions.h"
 #include "flow-event-core.h"
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
+
+#include "ns3/ecmp-collisions.h"
+#include "ns3/log.h"
 #include "ns3/training-network.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
-
-#include "ns3/log.h"
 
 #include <algorithm>
 #include <chrono>
@@ -122,7 +122,7 @@ FlowLevelSimulator::Run()
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
         m_sharingFlows = engine.sharingFlows;
-        m_classWork = engine.classWork;
+        m_classWork = engine.GetClassWork();
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
             const auto b = engine.GetLinkBytes(d);

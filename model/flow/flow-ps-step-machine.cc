@@ -128,7 +128,7 @@ PsStepMachine::StartStep(uint32_t w, uint32_t step)
     // (it matters for FCFS priority between one worker's connections to several servers).
     ws.pendingDown = 0;
     m_flag.assign(m_p, 0);
-    const auto& owner = m_table.Owners();
+    const auto& owner = m_table.Segments().Owners();
     for (uint32_t l : m_order)
     {
         if (!m_flag[owner[l]])
@@ -156,14 +156,14 @@ PsStepMachine::IntraNode(uint32_t l) const
     // Multi-GPU node (000 Sec. 4.4): parameters are broadcast inside the node, and gradients
     // reduced inside it, one tensor after another over the intra-node interconnect, each taking
     // TrainingNetwork::GetIntraNodeHalfSeconds (the packet level does the same).
-    return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_table.LayerBytes(l));
+    return TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m_table.Segments().LayerBytes(l));
 }
 
 void
 PsStepMachine::UsableTimes(uint32_t w)
 {
     const WorkerState& ws = m_workers[w];
-    const double* const end = m_table.ArrivalsOf(w); // kept with overlap or several GPUs
+    const double* const end = m_table.Segments().ArrivalsOf(w); // kept with overlap or several GPUs
     m_usable.assign(end, end + m_l);
     if (m_scenario.gpusPerNode > 1)
     {
@@ -236,7 +236,7 @@ PsStepMachine::QueueGradients(uint32_t w, double t)
     const auto& bwd = *ws.bwd;
     const bool multiGpu = m_scenario.gpusPerNode > 1;
     m_table.ResetConnections(w, UP, ws.step);
-    double* const gradientReady = m_table.GradientReadyOf(w);
+    double* const gradientReady = m_table.Segments().GradientReadyOf(w);
     // Backward in reverse layer order; gradient l may leave when its backward is done (overlap
     // on) or when the whole backward is done (overlap off).
     double reduceFree = 0;
@@ -273,7 +273,7 @@ PsStepMachine::ScheduleUplinks(uint32_t w, double allReady)
     WorkerState& ws = m_workers[w];
     ws.pendingUp = 0;
     m_flag.assign(m_p, 0);
-    const auto& owner = m_table.Owners();
+    const auto& owner = m_table.Segments().Owners();
     for (uint32_t i = m_l; i-- > 0;)
     {
         if (m_flag[owner[i]])
@@ -285,7 +285,10 @@ PsStepMachine::ScheduleUplinks(uint32_t w, double allReady)
         Connection& c = m_table.Conn(ci);
         c.ready = allReady; // overlap on: m_readyPool's times instead
         ++ws.pendingUp;
-        m_queue.Schedule(m_table.ReadyOf(c, 0) + StartDelay(c), CONN_ACTIVATE, ci, c.step);
+        m_queue.Schedule(m_table.Segments().ReadyOf(c, 0) + StartDelay(c),
+                         CONN_ACTIVATE,
+                         ci,
+                         c.step);
     }
 }
 
@@ -314,13 +317,14 @@ PsStepMachine::UplinkDone(uint32_t w)
         allIn = std::max(allIn, m_table.Conn(m_table.ConnIndex(w, p, UP)).lastEnd);
     }
     // Per-layer arrival times are kept only where needed (overlap reads them; else empty).
-    const double* const arrival = m_table.ArrivalsOf(w);
+    const double* const arrival = m_table.Segments().ArrivalsOf(w);
     double end = allIn;
     for (uint32_t p = 0; p < m_p; ++p)
     {
         const Connection& c = m_table.Conn(m_table.ConnIndex(w, p, UP));
         double t = m_scenario.overlap ? ws.stepStart : std::max(ws.stepStart, c.lastEnd);
-        for (const Segment* s = m_table.Segs(c); s != m_table.Segs(c) + c.nSegs; ++s)
+        for (const Segment* s = m_table.Segments().Of(c); s != m_table.Segments().Of(c) + c.nSegs;
+             ++s)
         {
             if (m_scenario.overlap)
             {
@@ -395,7 +399,8 @@ PsStepMachine::SetCounting(bool on)
 double
 PsStepMachine::Overhead(uint32_t layer) const
 {
-    return m_options.parsingPerByte * m_table.LayerBytes(layer) + m_options.parsingPerTensor;
+    return m_options.parsingPerByte * m_table.Segments().LayerBytes(layer)
+           + m_options.parsingPerTensor;
 }
 
 void
@@ -420,7 +425,10 @@ void
 PsStepMachine::ScheduleActivation(uint32_t ci)
 {
     const Connection& c = m_table.Conn(ci);
-    m_queue.Schedule(m_table.ReadyOf(c, c.head) + StartDelay(c), CONN_ACTIVATE, ci, c.step);
+    m_queue.Schedule(m_table.Segments().ReadyOf(c, c.head) + StartDelay(c),
+                     CONN_ACTIVATE,
+                     ci,
+                     c.step);
 }
 
 double

@@ -78,6 +78,19 @@ struct alignas(64) Connection
     uint64_t priority{0};    //!< activation order (FCFS)
 };
 
+/**
+ * \param servers the run's servers
+ * \param w worker
+ * \param p server
+ * \param d direction
+ * \return the index of that connection (worker-major, then server, then direction)
+ */
+inline uint32_t
+ConnIndex(uint32_t servers, uint32_t w, uint32_t p, Direction d)
+{
+    return (w * servers + p) * 2 + d;
+}
+
 /// An entry of a group's list of active connections (stale once the connection left).
 struct ActiveEntry
 {

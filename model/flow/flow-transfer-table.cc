@@ -18,6 +18,37 @@ namespace ns3
 {
 namespace flow
 {
+namespace
+{
+
+/// A connection's progress through its segments, held in locals while Advance() runs.
+struct Progress
+{
+    uint32_t head;      //!< Connection::head
+    double headSent;    //!< Connection::headSent
+    bool started;       //!< Connection::headStarted
+    double queued;      //!< Connection::queued
+    double windowBytes; //!< Connection::windowBytes
+    double lastEnd;     //!< Connection::lastEnd
+};
+
+/**
+ * \brief Write Advance()'s locals back.
+ * \param c the connection
+ * \param p its progress
+ */
+void
+SaveProgress(Connection& c, const Progress& p)
+{
+    c.head = p.head;
+    c.headSent = p.headSent;
+    c.headStarted = p.started;
+    c.queued = p.queued;
+    c.windowBytes = p.windowBytes;
+    c.lastEnd = p.lastEnd;
+}
+
+} // namespace
 
 // The connection's state is what an async run with thousands of workers reads from memory once
 // per transfer (flow-ps-types.h): keep it to two cache lines.
@@ -29,15 +60,9 @@ TransferTable::TransferTable(const EngineInputs& in)
       m_result(in.result),
       m_k(in.scenario.workers),
       m_p(std::max<uint32_t>(1, in.scenario.servers)),
-      m_l(static_cast<uint32_t>(in.profile.GetNLayers())),
       m_flowCap(in.flowCap),
-      m_win(static_cast<double>(in.scenario.windowBytes)),
-      m_owner(in.scenario.AssignLayersToServers(in.profile))
+      m_segs(in)
 {
-    for (const auto& layer : in.profile.GetLayers())
-    {
-        m_bytes.push_back(static_cast<double>(layer.paramBytes));
-    }
     BuildConnections(in.fabric);
     m_realLinks = static_cast<uint32_t>(in.fabric.GetCapacity().size());
     for (auto& g : m_groups)
@@ -48,20 +73,7 @@ TransferTable::TransferTable(const EngineInputs& in)
     {
         m_windowCount.assign(2 * static_cast<std::size_t>(m_p), 0);
     }
-    const std::size_t perLayer = static_cast<std::size_t>(m_k) * m_l;
-    if (in.scenario.overlap || in.scenario.gpusPerNode > 1 || in.options.recordTransfers)
-    {
-        m_ends.assign(perLayer, 0);
-    }
-    if (in.options.recordTransfers)
-    {
-        m_starts.assign(perLayer, 0);
-    }
-    if (in.scenario.overlap)
-    {
-        m_readyPool.assign(perLayer, 0);
-    }
-    BuildSegmentLists(in.scenario.order == TrainingScenario::RANDOM_ORDER);
+    m_segs.Lay(m_conns);
 }
 
 void
@@ -111,77 +123,9 @@ TransferTable::BuildConnections(const FlowFabric& fabric)
 }
 
 void
-TransferTable::BuildSegmentLists(bool random)
-{
-    // Per server: its layers (one uplink segment each) and downlink segments (two for a layer
-    // that WIN splits).
-    std::vector<uint32_t> up(m_p, 0);
-    std::vector<uint32_t> down(m_p, 0);
-    for (uint32_t l = 0; l < m_l; ++l)
-    {
-        ++up[m_owner[l]];
-        down[m_owner[l]] += m_win > 0 && m_bytes[l] > m_win ? 2 : 1;
-    }
-    for (uint32_t p = 0; p < m_p; ++p)
-    {
-        const auto base = static_cast<uint32_t>(m_segPool.size());
-        // Gradients leave in backward order, whole (QueueGradients).
-        for (uint32_t i = m_l; i-- > 0;)
-        {
-            if (m_owner[i] == p)
-            {
-                m_segPool.push_back(Segment{i, true, true});
-            }
-        }
-        const auto shared = static_cast<uint32_t>(m_segPool.size());
-        m_segPool.resize(m_segPool.size() + (random ? 0 : down[p]));
-        for (uint32_t w = 0; w < m_k; ++w)
-        {
-            Connection& u = m_conns[ConnIndex(w, p, UP)];
-            u.segBase = base;
-            u.nSegs = up[p];
-            Connection& d = m_conns[ConnIndex(w, p, DOWN)];
-            d.segBase = shared;
-            d.nSegs = down[p];
-        }
-    }
-    if (random)
-    {
-        for (uint32_t w = 0; w < m_k; ++w)
-        {
-            for (uint32_t p = 0; p < m_p; ++p)
-            {
-                Connection& d = m_conns[ConnIndex(w, p, DOWN)];
-                d.segBase = static_cast<uint32_t>(m_segPool.size());
-                m_segPool.resize(m_segPool.size() + d.nSegs);
-            }
-        }
-    }
-}
-
-void
 TransferTable::WriteDownlink(uint32_t w, const std::vector<uint32_t>& order)
 {
-    // 001 Sec. 3.2.2: first services (at most WIN bytes each) in order, then the second services
-    // of the streams that had bytes left, in the order they were preempted. All streams of the
-    // step are queued at once, so this is the whole FIFO schedule of Fig. 12.
-    m_fill.assign(m_p, 0);
-    m_split.clear();
-    for (uint32_t l : order)
-    {
-        const Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        const bool whole = m_win <= 0 || m_bytes[l] <= m_win;
-        m_segPool[c.segBase + m_fill[m_owner[l]]++] = Segment{l, true, whole};
-        if (!whole)
-        {
-            m_split.push_back(l);
-        }
-    }
-    for (uint32_t l : m_split)
-    {
-        const Connection& c = m_conns[ConnIndex(w, m_owner[l], DOWN)];
-        m_segPool[c.segBase + m_fill[m_owner[l]]++] = Segment{l, false, true};
-    }
+    m_segs.WriteDownlink(w, order, m_conns);
 }
 
 void
@@ -211,10 +155,10 @@ TransferTable::SetCounting(bool on)
 void
 TransferTable::Admit(Connection& c)
 {
-    const Segment* const segs = Segs(c);
-    while (c.admitted < c.nSegs && ReadyOf(c, c.admitted) <= m_now)
+    const Segment* const segs = m_segs.Of(c);
+    while (c.admitted < c.nSegs && m_segs.ReadyOf(c, c.admitted) <= m_now)
     {
-        c.queued += SegmentBytes(segs[c.admitted]);
+        c.queued += m_segs.SegmentBytes(segs[c.admitted]);
         ++c.admitted;
     }
 }
@@ -333,9 +277,9 @@ TransferTable::SegmentDone(Connection& c, const Segment& s, double t)
     if (s.last)
     {
         c.lastEnd = std::max(c.lastEnd, t);
-        if (!m_ends.empty())
+        if (double* const ends = m_segs.ArrivalsOf(c.worker))
         {
-            m_ends[static_cast<std::size_t>(c.worker) * m_l + s.layer] = t;
+            ends[s.layer] = t;
         }
     }
     if (m_options.recordTransfers)
@@ -351,26 +295,14 @@ TransferTable::Record(const Connection& c, const Segment& s)
     {
         return;
     }
-    const std::size_t i = static_cast<std::size_t>(c.worker) * m_l + s.layer;
     m_result.AddTransfer({c.worker,
                           c.server,
                           c.step,
                           static_cast<int32_t>(s.layer),
                           c.dir == DOWN ? "down" : "up",
                           m_profile.GetLayer(s.layer).paramBytes,
-                          m_starts[i],
-                          m_ends[i]});
-}
-
-void
-TransferTable::SaveProgress(Connection& c, const Progress& p)
-{
-    c.head = p.head;
-    c.headSent = p.headSent;
-    c.headStarted = p.started;
-    c.queued = p.queued;
-    c.windowBytes = p.windowBytes;
-    c.lastEnd = p.lastEnd;
+                          m_segs.StartsOf(c.worker)[s.layer],
+                          m_segs.ArrivalsOf(c.worker)[s.layer]});
 }
 
 void
@@ -393,14 +325,13 @@ TransferTable::Advance(Connection& c, double t)
     // times could alias the connection's fields). Once per segment of every step: the hot loop.
     const uint32_t first = c.head;
     Progress p{c.head, c.headSent, c.headStarted, c.queued, c.windowBytes, c.lastEnd};
-    const Segment* const segs = Segs(c);
-    const std::size_t row = static_cast<std::size_t>(c.worker) * m_l;
-    double* const ends = m_ends.empty() ? nullptr : m_ends.data() + row;
-    double* const starts = m_starts.empty() ? nullptr : m_starts.data() + row;
+    const Segment* const segs = m_segs.Of(c);
+    double* const ends = m_segs.ArrivalsOf(c.worker);
+    double* const starts = m_segs.StartsOf(c.worker);
     while (p.head < c.admitted)
     {
         const Segment s = segs[p.head];
-        const double bytes = SegmentBytes(s);
+        const double bytes = m_segs.SegmentBytes(s);
         const double rem = bytes - p.headSent;
         if (!p.started)
         {
@@ -455,13 +386,13 @@ TransferTable::FinishAdmitted(Connection& c)
     // Called at the connection's check time: what is left of the admitted bytes is rounding.
     while (c.head < c.admitted)
     {
-        const Segment& s = Segs(c)[c.head];
+        const Segment& s = m_segs.Of(c)[c.head];
         if (!c.headStarted && s.first && m_options.recordTransfers)
         {
             // Start times serve only the transfer records (kept out of the cache otherwise).
-            m_starts[static_cast<std::size_t>(c.worker) * m_l + s.layer] = m_now;
+            m_segs.StartsOf(c.worker)[s.layer] = m_now;
         }
-        Account(c.queued, c.windowBytes, SegmentBytes(s) - c.headSent);
+        Account(c.queued, c.windowBytes, m_segs.SegmentBytes(s) - c.headSent);
         SegmentDone(c, s, m_now);
         ++c.head;
         c.headSent = 0;

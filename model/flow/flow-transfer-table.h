@@ -8,6 +8,7 @@
 #include "flow-event-core.h"
 #include "flow-ps-types.h"
 #include "flow-rate-class.h"
+#include "flow-segment-lists.h"
 
 #include <cstdint>
 #include <vector>
@@ -66,12 +67,6 @@ class TransferTable
         return m_conns[ci];
     }
 
-    /** \param ci connection index \return the connection */
-    const Connection& Conn(uint32_t ci) const
-    {
-        return m_conns[ci];
-    }
-
     /** \param gi direction \return its links and active connections */
     LinkGroup& Group(uint32_t gi)
     {
@@ -111,7 +106,7 @@ class TransferTable
     /** \param w worker \param p server \param d direction \return the connection index */
     uint32_t ConnIndex(uint32_t w, uint32_t p, Direction d) const
     {
-        return (w * m_p + p) * 2 + d;
+        return flow::ConnIndex(m_p, w, p, d);
     }
 
     /**
@@ -175,49 +170,20 @@ class TransferTable
 
     // ---- the connections' steps (the step machine's and the engine's) ----
 
-    /** \return the server of each layer */
-    const std::vector<uint32_t>& Owners() const
+    /** \return what the connections send and when */
+    SegmentLists& Segments()
     {
-        return m_owner;
+        return m_segs;
     }
 
-    /** \param l layer \return its tensor's bytes */
-    double LayerBytes(uint32_t l) const
+    /** \return what the connections send and when */
+    const SegmentLists& Segments() const
     {
-        return m_bytes[l];
-    }
-
-    /** \param c a connection \return its segments (nSegs of them) */
-    const Segment* Segs(const Connection& c) const
-    {
-        return m_segPool.data() + c.segBase;
-    }
-
-    /** \param c a connection \param i one of its segments \return when it may be sent (s) */
-    double ReadyOf(const Connection& c, uint32_t i) const
-    {
-        return m_readyPool.empty() || c.dir == DOWN
-                   ? c.ready
-                   : m_readyPool[static_cast<std::size_t>(c.worker) * m_l + Segs(c)[i].layer];
-    }
-
-    /** \param w worker \return its per-layer arrival times, or null where none are kept */
-    const double* ArrivalsOf(uint32_t w) const
-    {
-        return m_ends.empty() ? nullptr : m_ends.data() + static_cast<std::size_t>(w) * m_l;
-    }
-
-    /** \param w worker \return its gradients' ready times (overlap on), else null */
-    double* GradientReadyOf(uint32_t w)
-    {
-        return m_readyPool.empty() ? nullptr
-                                   : m_readyPool.data() + static_cast<std::size_t>(w) * m_l;
+        return m_segs;
     }
 
     /**
-     * \brief Write the downlink segments of a transmission order into the worker's lists (the
-     * shared ones unless the order is random): per server, its first services (at most WIN
-     * bytes each) in order, then the second services of the tensors that had bytes left.
+     * \brief Write the downlink segments of a transmission order (SegmentLists::WriteDownlink).
      * \param w worker
      * \param order the layers in transmission order
      */
@@ -229,15 +195,9 @@ class TransferTable
      * \param step step index
      */
     void ResetConnections(uint32_t w, Direction d, uint32_t step);
-    /**
-     * \brief An idle connection with a ready segment joins the active set of its direction.
-     * \param ci connection index
-     */
+    /** \param ci an idle connection with a ready segment: it joins its direction's active set */
     void Activate(uint32_t ci);
-    /**
-     * \brief Open or close the measurement window for link utilisation.
-     * \param on open
-     */
+    /** \param on open (else close) the measurement window for link utilisation */
     void SetCounting(bool on);
     /**
      * \brief Collect the connections of a group whose queues drained by now, in activation
@@ -264,10 +224,7 @@ class TransferTable
     Drain Drained(uint32_t ci);
     /// After the drained connections of CollectDrained: refresh the drain times of their classes.
     void RefreshDrained();
-    /**
-     * \param d direction
-     * \return bytes carried by each link of that direction inside the measurement window
-     */
+    /** \param d direction \return bytes each of its links carried inside the measurement window */
     std::vector<double> GetLinkBytes(Direction d) const;
 
     uint64_t rebases{0}; //!< rate-class histories restarted
@@ -276,28 +233,8 @@ class TransferTable
     uint64_t classWork{0};
 
   private:
-    /// A connection's progress through its segments, held in locals while Advance() runs.
-    struct Progress
-    {
-        uint32_t head;      //!< Connection::head
-        double headSent;    //!< Connection::headSent
-        bool started;       //!< Connection::headStarted
-        double queued;      //!< Connection::queued
-        double windowBytes; //!< Connection::windowBytes
-        double lastEnd;     //!< Connection::lastEnd
-    };
-
-    /**
-     * \brief One connection per worker, server and direction, with its path through the fabric.
-     * \param fabric the placed fabric
-     */
+    /** \param fabric the placed fabric: one connection per worker, server, direction, with paths */
     void BuildConnections(const FlowFabric& fabric);
-    /**
-     * \brief Lay out the segment lists (m_segPool): one per server and direction, shared by
-     * every worker, except the downlink lists of a random order (one per connection).
-     * \param random the scenario's order is random
-     */
-    void BuildSegmentLists(bool random);
     /** \param c connection: queue its segments that are ready now */
     void Admit(Connection& c);
     /** \param ci connection index: it leaves the active set (its queue is empty) */
@@ -317,65 +254,39 @@ class TransferTable
     /** \param k rate class: drop its stale drain points and set its earliest drain time */
     void RefreshClass(uint32_t k);
     /**
-     * \brief Count sent bytes (queue and, inside the window, link utilisation).
-     * \param queued a connection's unsent bytes (reduced)
-     * \param windowBytes its bytes inside the measurement window (increased while counting)
-     * \param bytes bytes sent
+     * \brief Count bytes sent: off a connection's queue, onto its window bytes while counting.
+     * \param queued its unsent bytes \param windowBytes inside the window \param bytes sent
      */
     void Account(double& queued, double& windowBytes, double bytes) const;
-    /** \param c the connection \param p its progress: write Advance()'s locals back */
-    static void SaveProgress(Connection& c, const Progress& p);
     /**
-     * \brief A segment completes (at the connection's check time); the last one of a tensor
-     * makes its record.
-     * \param c connection
-     * \param s segment
-     * \param t time
+     * \brief A segment completes (the last of a tensor makes its record).
+     * \param c connection \param s segment \param t time
      */
     void SegmentDone(Connection& c, const Segment& s, double t);
     /** \param c connection \param s a completed segment: its transfer record (records on) */
     void Record(const Connection& c, const Segment& s);
 
-    /// \param s a segment \return its payload bytes (the tensor's, WIN, or the rest)
-    double SegmentBytes(const Segment& s) const
-    {
-        return s.first ? (s.last ? m_bytes[s.layer] : m_win) : m_bytes[s.layer] - m_win;
-    }
-
-    const TrainingProfile& m_profile;      //!< the DNN (the records' tensor sizes)
-    FlowLevelSimulator::Options m_options; //!< window model and records
-    TrainingResult& m_result;              //!< transfer records go here
-    uint32_t m_k;                          //!< workers
-    uint32_t m_p;                          //!< servers
-    uint32_t m_l;                          //!< layers
-    double m_flowCap;                      //!< per-flow cap (bytes/s)
-    double m_win;                          //!< WIN: bytes of a first service (001 Sec. 3.2.2)
-    std::vector<uint32_t> m_owner;         //!< server of each layer
-    std::vector<double> m_bytes;           //!< bytes of each layer
-    std::vector<Connection> m_conns;       //!< all connections
-    LinkGroup m_groups[2];                 //!< DOWN and UP links
-    std::vector<uint32_t> m_pathLinks;     //!< every connection's path, one after another
-    std::vector<Segment> m_segPool;        //!< every connection's segments (Connection)
-    /// Overlap on: per worker and layer, when its gradient may leave (else Connection::ready).
-    std::vector<double> m_readyPool;
-    /// Per worker and layer, when its tensor arrived (its parameters at the worker, then its
-    /// gradient at the server: one direction at a time). Kept only when something reads it per
-    /// layer (overlap, several GPUs, transfer records); else the connections' latest arrivals.
-    std::vector<double> m_ends;
-    std::vector<double> m_starts;        //!< with transfer records: per worker and layer, its start
-    std::vector<uint32_t> m_fill;        //!< scratch: per server, segments written
-    std::vector<uint32_t> m_split;       //!< scratch: tensors split by WIN
-    std::vector<uint32_t> m_drained;     //!< scratch: drained connections (CollectDrained)
-    std::vector<uint32_t> m_touched;     //!< scratch: classes to refresh
-    std::vector<uint32_t> m_windowCount; //!< window model: active connections per dir, server
-    std::vector<RateClass> m_classes;    //!< rate classes (live or free)
-    std::vector<uint32_t> m_freeClasses; //!< classes without members
-    uint64_t m_ownSeq{0};                //!< activations so far (one job)
-    uint64_t* m_seq{&m_ownSeq};          //!< the activation counter (own or shared)
-    double m_now{0};                     //!< current time (s)
-    bool m_counting{false};              //!< inside the measurement window
-    uint32_t m_realLinks{0};             //!< links of the fabric
-    RateSolver* m_solver{nullptr};       //!< told of activations and class changes
+    const TrainingProfile& m_profile;         //!< the DNN (the records' tensor sizes)
+    FlowLevelSimulator::Options m_options;    //!< window model and records
+    TrainingResult& m_result;                 //!< transfer records go here
+    uint32_t m_k;                             //!< workers
+    uint32_t m_p;                             //!< servers
+    double m_flowCap;                         //!< per-flow cap (bytes/s)
+    SegmentLists m_segs;                      //!< what the connections send and when
+    std::vector<Connection> m_conns;          //!< all connections
+    LinkGroup m_groups[2];                    //!< DOWN and UP links
+    std::vector<uint32_t> m_pathLinks;        //!< every connection's path, one after another
+    std::vector<uint32_t> m_drained;          //!< scratch: drained connections (CollectDrained)
+    std::vector<uint32_t> m_touched;          //!< scratch: classes to refresh
+    std::vector<uint32_t> m_windowCount;      //!< window model: active connections per dir, server
+    std::vector<RateClass> m_classes;         //!< rate classes (live or free)
+    std::vector<uint32_t> m_freeClasses;      //!< classes without members
+    uint64_t m_ownSeq{0};                     //!< activations so far (one job)
+    uint64_t* m_seq{&m_ownSeq};               //!< the activation counter (own or shared)
+    double m_now{0};                          //!< current time (s)
+    bool m_counting{false};                   //!< inside the measurement window
+    uint32_t m_realLinks{0};                  //!< links of the fabric
+    RateSolver* m_solver{nullptr};            //!< told of activations and class changes
     ClassHeap* m_byTime[2]{nullptr, nullptr}; //!< per group: the solver's classes by drain time
 };
 

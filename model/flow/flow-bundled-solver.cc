@@ -4,7 +4,7 @@
 
 #include "flow-bundled-solver.h"
 
-#include "flow-ps-engine.h"
+#include "flow-transfer-table.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,10 +14,13 @@ namespace ns3
 namespace flow
 {
 
-BundledMaxMinSolver::BundledMaxMinSolver(FlowPsEngine& engine, bool honourCaps, uint32_t servers)
-    : MaxMinSolver(engine, honourCaps),
+BundledMaxMinSolver::BundledMaxMinSolver(TransferTable& table,
+                                         const SharingModel& sharing,
+                                         bool honourCaps,
+                                         uint32_t servers)
+    : MaxMinSolver(table, sharing, honourCaps),
       m_p(servers),
-      m_realLinks(static_cast<uint32_t>(engine.m_groups[0].capacity.size()))
+      m_realLinks(static_cast<uint32_t>(table.Group(DOWN).capacity.size()))
 {
     for (Bundles& b : m_bundles)
     {
@@ -32,7 +35,7 @@ BundledMaxMinSolver::Recount(uint32_t ci, bool add, const uint32_t* others, uint
     // Per link, the workers with an active connection on it and the XOR of their indices (the
     // one, if alone). A worker's bundle is rekeyed when its own set changes, when a link of it
     // goes from one connection to two or back (nOthers), and from one worker to two or back.
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     Bundles& g = m_bundles[c.dir];
     m_rekey.assign(1, c.worker);
     auto rekey = [this](uint32_t w)
@@ -44,11 +47,11 @@ BundledMaxMinSolver::Recount(uint32_t ci, bool add, const uint32_t* others, uint
     };
     for (uint32_t i = 0; i < nOthers; ++i)
     {
-        rekey(m_e.m_conns[others[i]].worker);
+        rekey(m_t.Conn(others[i]).worker);
     }
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
-        const uint32_t l = m_e.m_pathLinks[c.path + i];
+        const uint32_t l = m_t.Links(c)[i];
         if (MateCrosses(ci, l))
         {
             continue; // the worker was, and stays, on this link
@@ -64,7 +67,7 @@ BundledMaxMinSolver::Recount(uint32_t ci, bool add, const uint32_t* others, uint
     {
         for (uint32_t p = 0; p < m_p; ++p)
         {
-            const uint32_t cj = m_e.ConnIndex(w, p, c.dir);
+            const uint32_t cj = m_t.ConnIndex(w, p, c.dir);
             if (cj != ci)
             {
                 Rekey(cj); // ci itself: classified next (added) or inactive (removed)
@@ -76,16 +79,16 @@ BundledMaxMinSolver::Recount(uint32_t ci, bool add, const uint32_t* others, uint
 bool
 BundledMaxMinSolver::MateCrosses(uint32_t ci, uint32_t l) const
 {
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     for (uint32_t p = 0; p < m_p; ++p)
     {
-        const uint32_t cj = m_e.ConnIndex(c.worker, p, c.dir);
-        const Connection& m = m_e.m_conns[cj];
+        const uint32_t cj = m_t.ConnIndex(c.worker, p, c.dir);
+        const Connection& m = m_t.Conn(cj);
         if (cj == ci || !m.active)
         {
             continue;
         }
-        const uint32_t* links = m_e.m_pathLinks.data() + m.path;
+        const uint32_t* links = m_t.Links(m);
         if (std::find(links, links + m.nLinks, l) != links + m.nLinks)
         {
             return true;
@@ -106,13 +109,13 @@ BundledMaxMinSolver::FindBundle(uint32_t ci)
     // m_bundle: the worker's active connections of ci's direction, by server; m_private: the
     // links two or more of them cross and no other worker does, with the members crossing them
     // as a bit mask, in an order that does not depend on the link indices (mask, capacity).
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     const std::vector<double>& capacity = m_links[c.dir].capacity;
     m_bundle.clear();
     for (uint32_t p = 0; p < m_p; ++p)
     {
-        const uint32_t cj = m_e.ConnIndex(c.worker, p, c.dir);
-        if (m_e.m_conns[cj].active)
+        const uint32_t cj = m_t.ConnIndex(c.worker, p, c.dir);
+        if (m_t.Conn(cj).active)
         {
             m_bundle.push_back(cj);
         }
@@ -124,10 +127,10 @@ BundledMaxMinSolver::FindBundle(uint32_t ci)
     }
     for (std::size_t j = 0; j < m_bundle.size(); ++j)
     {
-        const Connection& m = m_e.m_conns[m_bundle[j]];
+        const Connection& m = m_t.Conn(m_bundle[j]);
         for (uint32_t i = 0; i < m.nLinks; ++i)
         {
-            const uint32_t l = m_e.m_pathLinks[m.path + i];
+            const uint32_t l = m_t.Links(m)[i];
             if (!IsBundleLink(c.dir, l))
             {
                 continue;
@@ -174,7 +177,7 @@ BundledMaxMinSolver::BundleBase(uint32_t gi)
     for (uint32_t cj : m_bundle)
     {
         const ClassKey k = LinkKeyOf(cj);
-        m_sig.push_back(m_e.m_conns[cj].server);
+        m_sig.push_back(m_t.Conn(cj).server);
         m_sig.push_back(bits(k.cap));
         for (uint32_t i = 0; i < k.nLinks; ++i)
         {
@@ -216,7 +219,7 @@ BundledMaxMinSolver::KeyOf(uint32_t ci)
     {
         return key;
     }
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     const uint32_t base = BundleBase(c.dir);
     const uint64_t self = uint64_t(1)
                           << (std::find(m_bundle.begin(), m_bundle.end(), ci) - m_bundle.begin());
@@ -252,7 +255,7 @@ BundledMaxMinSolver::Prepare(uint32_t gi)
     }
     std::vector<double>& capacity = m_links[gi].capacity;
     const std::vector<double>& virtualCap = m_bundles[gi].virtualCap;
-    for (uint32_t k : m_e.m_groups[gi].classes)
+    for (uint32_t k : m_t.Group(gi).classes)
     {
         const ClassKey& key = m_keys[k];
         for (uint32_t i = 0; key.slot != 0 && i < key.nLinks; ++i)
@@ -260,7 +263,7 @@ BundledMaxMinSolver::Prepare(uint32_t gi)
             const uint32_t v = key.links[i];
             if (v >= m_realLinks)
             {
-                capacity[v] = virtualCap[v - m_realLinks] * m_e.m_classes[k].members.size();
+                capacity[v] = virtualCap[v - m_realLinks] * m_t.Class(k).members.size();
             }
         }
     }

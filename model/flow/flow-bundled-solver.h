@@ -32,11 +32,15 @@ class BundledMaxMinSolver : public MaxMinSolver
 {
   public:
     /**
-     * \param engine the engine it serves
+     * \param table the run's connections and rate classes
+     * \param sharing the sharing model
      * \param honourCaps the model honours the flow cap
      * \param servers parameter servers (> 1)
      */
-    BundledMaxMinSolver(FlowPsEngine& engine, bool honourCaps, uint32_t servers);
+    BundledMaxMinSolver(TransferTable& table,
+                        const SharingModel& sharing,
+                        bool honourCaps,
+                        uint32_t servers);
 
   protected:
     ClassKey KeyOf(uint32_t ci) override;

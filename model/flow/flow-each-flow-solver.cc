@@ -4,7 +4,7 @@
 
 #include "flow-each-flow-solver.h"
 
-#include "flow-ps-engine.h"
+#include "flow-transfer-table.h"
 
 #include <algorithm>
 
@@ -13,22 +13,22 @@ namespace ns3
 namespace flow
 {
 
-EachFlowSolver::EachFlowSolver(FlowPsEngine& engine)
-    : RateSolver(engine)
+EachFlowSolver::EachFlowSolver(TransferTable& table, const SharingModel& sharing)
+    : RateSolver(table, sharing)
 {
 }
 
 void
 EachFlowSolver::Activated(uint32_t ci)
 {
-    m_e.Join(ci, m_e.NewClass(m_e.m_conns[ci].dir));
+    m_t.Join(ci, m_t.NewClass(m_t.Conn(ci).dir));
 }
 
 uint64_t
 EachFlowSolver::Solve(uint32_t gi)
 {
     DescribeActive(gi);
-    m_e.m_sharing.AssignRates(m_flows, m_e.m_groups[gi].capacity, m_rates);
+    m_sharing.AssignRates(m_flows, m_t.Group(gi).capacity, m_rates);
     ApplyEach(gi, m_rates.data());
     return m_flows.size();
 }
@@ -38,32 +38,32 @@ EachFlowSolver::DescribeActive(uint32_t gi)
 {
     // One pass drops the stale entries of the active list (as the engine's CompactActive,
     // keeping the order) and describes the live ones to the sharing model.
-    auto& active = m_e.m_groups[gi].active;
+    auto& active = m_t.Group(gi).active;
     std::size_t n = 0;
     m_flows.clear();
     for (std::size_t i = 0; i < active.size(); ++i)
     {
         const ActiveEntry e = active[i];
-        const Connection& c = m_e.m_conns[e.conn];
+        const Connection& c = m_t.Conn(e.conn);
         if (!c.active || c.priority != e.priority)
         {
             continue;
         }
         active[n++] = e;
         SharingModel::Flow f;
-        std::copy_n(m_e.m_pathLinks.begin() + c.path, c.nLinks, f.links.begin());
+        std::copy_n(m_t.Links(c), c.nLinks, f.links.begin());
         f.nLinks = c.nLinks;
         f.priority = c.priority;
         f.start = c.activeSince;
-        f.cap = m_e.m_flowCap;
+        f.cap = m_t.FlowCap();
         m_flows.push_back(f);
     }
     active.resize(n);
-    if (!m_e.m_windowCount.empty())
+    if (m_t.HasWindowModel())
     {
         for (std::size_t i = 0; i < active.size(); ++i)
         {
-            m_flows[i].cap = m_e.WindowCap(gi, m_e.m_conns[active[i].conn].server);
+            m_flows[i].cap = m_t.WindowCap(gi, m_t.Conn(active[i].conn).server);
         }
     }
 }
@@ -71,10 +71,10 @@ EachFlowSolver::DescribeActive(uint32_t gi)
 void
 EachFlowSolver::ApplyEach(uint32_t gi, const double* rates)
 {
-    const auto& active = m_e.m_groups[gi].active;
+    const auto& active = m_t.Group(gi).active;
     for (std::size_t i = 0; i < active.size(); ++i)
     {
-        m_e.SetClassRate(m_e.m_conns[active[i].conn].cls, rates[i]);
+        m_t.SetClassRate(m_t.Conn(active[i].conn).cls, rates[i]);
     }
 }
 
@@ -83,7 +83,7 @@ EachFlowSolver::CollectShared(std::vector<SharingModel::Flow>& flows, std::vecto
 {
     for (uint32_t gi = 0; gi < 2; ++gi)
     {
-        m_e.m_groups[gi].dirty = false;
+        m_t.Group(gi).dirty = false;
         DescribeActive(gi);
         m_collected[gi] = m_flows.size();
         flows.insert(flows.end(), m_flows.begin(), m_flows.end());
@@ -91,15 +91,15 @@ EachFlowSolver::CollectShared(std::vector<SharingModel::Flow>& flows, std::vecto
     weights.resize(flows.size(), 1);
 }
 
-void
+std::array<uint64_t, 2>
 EachFlowSolver::ApplyShared(const double* rates)
 {
     for (uint32_t gi = 0; gi < 2; ++gi)
     {
         ApplyEach(gi, rates);
         rates += m_collected[gi];
-        m_e.Solved(gi, m_collected[gi]);
     }
+    return {m_collected[0], m_collected[1]};
 }
 
 } // namespace flow

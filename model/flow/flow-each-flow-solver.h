@@ -21,14 +21,15 @@ namespace flow
 class EachFlowSolver : public RateSolver
 {
   public:
-    /** \param engine the engine it serves */
-    explicit EachFlowSolver(FlowPsEngine& engine);
+    /** \param table the run's connections and rate classes
+     * \param sharing the sharing model */
+    explicit EachFlowSolver(TransferTable& table, const SharingModel& sharing);
 
     void Activated(uint32_t ci) override;
     uint64_t Solve(uint32_t gi) override;
     void CollectShared(std::vector<SharingModel::Flow>& flows,
                        std::vector<double>& weights) override;
-    void ApplyShared(const double* rates) override;
+    std::array<uint64_t, 2> ApplyShared(const double* rates) override;
 
   private:
     /**

@@ -4,7 +4,7 @@
 
 #include "flow-fcfs-solver.h"
 
-#include "flow-ps-engine.h"
+#include "flow-transfer-table.h"
 
 #include <algorithm>
 #include <functional>
@@ -14,10 +14,10 @@ namespace ns3
 namespace flow
 {
 
-FcfsSolver::FcfsSolver(FlowPsEngine& engine, uint32_t servers)
-    : RateSolver(engine),
+FcfsSolver::FcfsSolver(TransferTable& table, const SharingModel& sharing, uint32_t servers)
+    : RateSolver(table, sharing),
       m_p(servers),
-      m_byTime{ClassHeap(engine.m_classes), ClassHeap(engine.m_classes)}
+      m_byTime{ClassHeap(table.Classes()), ClassHeap(table.Classes())}
 {
     for (Queues& q : m_queues)
     {
@@ -25,15 +25,15 @@ FcfsSolver::FcfsSolver(FlowPsEngine& engine, uint32_t servers)
         q.head.assign(m_p, 0);
         q.active.assign(m_p, 0);
     }
-    m_connRound.assign(engine.m_conns.size(), 0);
+    m_connRound.assign(table.Connections(), 0);
     m_cursorPos.assign(m_p, 0);
 }
 
 void
 FcfsSolver::Activated(uint32_t ci)
 {
-    const Connection& c = m_e.m_conns[ci];
-    m_e.Join(ci, m_e.NewClass(c.dir));
+    const Connection& c = m_t.Conn(ci);
+    m_t.Join(ci, m_t.NewClass(c.dir));
     Queues& g = m_queues[c.dir];
     auto& q = g.entries[c.server];
     q.push_back(ActiveEntry{ci, c.priority});
@@ -45,7 +45,7 @@ FcfsSolver::Activated(uint32_t ci)
                                q.end(),
                                [this](const ActiveEntry& e)
                                {
-                                   return !m_e.IsLive(e);
+                                   return !m_t.IsLive(e);
                                }),
                 q.end());
         g.head[c.server] = 0;
@@ -55,33 +55,33 @@ FcfsSolver::Activated(uint32_t ci)
 void
 FcfsSolver::Deactivated(uint32_t ci)
 {
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     --m_queues[c.dir].active[c.server];
 }
 
 void
 FcfsSolver::ClassAdded(uint32_t k)
 {
-    m_byTime[m_e.m_classes[k].group].Insert(k);
+    m_byTime[m_t.Class(k).group].Insert(k);
 }
 
 void
 FcfsSolver::ClassReleased(uint32_t k)
 {
-    m_byTime[m_e.m_classes[k].group].Remove(k);
+    m_byTime[m_t.Class(k).group].Remove(k);
 }
 
 double
 FcfsSolver::NextDrain(uint32_t gi)
 {
-    ++m_e.classWork;
+    ++m_t.classWork;
     return m_byTime[gi].Top();
 }
 
 void
 FcfsSolver::DueClasses(uint32_t gi, std::vector<uint32_t>& due)
 {
-    m_e.classWork += m_byTime[gi].Due(m_e.m_now, due);
+    m_t.classWork += m_byTime[gi].Due(m_t.Now(), due);
 }
 
 ClassHeap*
@@ -94,7 +94,7 @@ std::size_t
 FcfsSolver::NextLive(const Queues& g, uint32_t p, std::size_t pos) const
 {
     const auto& q = g.entries[p];
-    while (pos < q.size() && !m_e.IsLive(q[pos]))
+    while (pos < q.size() && !m_t.IsLive(q[pos]))
     {
         ++pos;
     }
@@ -122,7 +122,7 @@ FcfsSolver::Solve(uint32_t gi)
 {
     Queues& g = m_queues[gi];
     ++m_round;
-    m_rule.Begin(m_e.m_groups[gi].capacity);
+    m_rule.Begin(m_t.Group(gi).capacity);
     OpenCursors(g);
     const std::greater<std::pair<uint64_t, uint32_t>> later;
     std::make_heap(m_cursors.begin(), m_cursors.end(), later);
@@ -134,19 +134,19 @@ FcfsSolver::Solve(uint32_t gi)
         const uint32_t p = m_cursors.back().second;
         m_cursors.pop_back();
         const uint32_t ci = g.entries[p][m_cursorPos[p]].conn;
-        const Connection& c = m_e.m_conns[ci];
+        const Connection& c = m_t.Conn(ci);
         if (m_rule.IsFull(c.serverLink))
         {
             continue; // the server's link is full: the rest of its queue gets 0
         }
-        const double rate = m_rule.Serve(m_e.m_pathLinks.data() + c.path, c.nLinks);
+        const double rate = m_rule.Serve(m_t.Links(c), c.nLinks);
         ++flows;
         m_connRound[ci] = m_round;
         if (rate > 0)
         {
             m_served.push_back(ci);
         }
-        m_e.SetClassRate(c.cls, rate);
+        m_t.SetClassRate(c.cls, rate);
         m_cursorPos[p] = NextLive(g, p, m_cursorPos[p] + 1);
         if (m_cursorPos[p] < g.entries[p].size())
         {
@@ -157,9 +157,9 @@ FcfsSolver::Solve(uint32_t gi)
     // Those served last time and not reached now wait behind a full link.
     for (uint32_t ci : g.served)
     {
-        if (m_e.m_conns[ci].active && m_connRound[ci] != m_round)
+        if (m_t.Conn(ci).active && m_connRound[ci] != m_round)
         {
-            m_e.SetClassRate(m_e.m_conns[ci].cls, 0);
+            m_t.SetClassRate(m_t.Conn(ci).cls, 0);
         }
     }
     g.served.swap(m_served);

@@ -32,10 +32,11 @@ class FcfsSolver : public RateSolver
 {
   public:
     /**
-     * \param engine the engine it serves
+     * \param table the run's connections and rate classes
+     * \param sharing the sharing model
      * \param servers parameter servers (one queue each per direction)
      */
-    FcfsSolver(FlowPsEngine& engine, uint32_t servers);
+    FcfsSolver(TransferTable& table, const SharingModel& sharing, uint32_t servers);
 
     void Activated(uint32_t ci) override;
     void Deactivated(uint32_t ci) override;

@@ -9,6 +9,7 @@
 #include "flow-event-core.h"
 #include "flow-level-simulator.h"
 #include "flow-ps-engine.h"
+#include "flow-rate-solver.h"
 #include "flow-ring-engine.h"
 #include "flow-shared-job.h"
 
@@ -188,8 +189,8 @@ CanAggregate(const std::vector<FlowLevelSimulator::Job>& jobs,
              const SharingModel& sharing,
              const FlowLevelSimulator::Options& options)
 {
-    bool honoursCaps = false;
-    if (options.windowBytes > 0 || !sharing.IsPlainMaxMin(honoursCaps))
+    if (options.windowBytes > 0
+        || flow::SolverChoice::Of(sharing).rule != flow::SolverChoice::MAX_MIN)
     {
         return false;
     }
@@ -320,7 +321,7 @@ FlowLevelSimulator::RunJobs(const std::vector<Job>& jobs,
             sim.m_events = engine.ps->events;
             sim.m_rateComputations = engine.ps->rateComputations;
             sim.m_sharingFlows = engine.ps->sharingFlows;
-            sim.m_classWork = engine.ps->classWork;
+            sim.m_classWork = engine.ps->GetClassWork();
         }
         else
         {

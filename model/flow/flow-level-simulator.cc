@@ -122,7 +122,7 @@ FlowLevelSimulator::Run()
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
         m_sharingFlows = engine.sharingFlows;
-        m_classWork = engine.classWork;
+        m_classWork = engine.GetClassWork();
         for (flow::Direction d : {flow::DOWN, flow::UP})
         {
             const auto b = engine.GetLinkBytes(d);

@@ -4,7 +4,8 @@
 
 #include "flow-max-min-solver.h"
 
-#include "flow-ps-engine.h"
+#include "flow-shared-job.h"
+#include "flow-transfer-table.h"
 
 #include "ns3/assert.h"
 
@@ -16,14 +17,14 @@ namespace ns3
 namespace flow
 {
 
-MaxMinSolver::MaxMinSolver(FlowPsEngine& engine, bool honourCaps)
-    : RateSolver(engine),
+MaxMinSolver::MaxMinSolver(TransferTable& table, const SharingModel& sharing, bool honourCaps)
+    : RateSolver(table, sharing),
       m_honourCaps(honourCaps)
 {
     for (uint32_t gi = 0; gi < 2; ++gi)
     {
         Links& g = m_links[gi];
-        g.capacity = engine.m_groups[gi].capacity;
+        g.capacity = table.Group(gi).capacity;
         g.count.assign(g.capacity.size(), 0);
         g.xorOf.assign(g.capacity.size(), 0);
     }
@@ -45,9 +46,9 @@ MaxMinSolver::IsSharedLink(uint32_t gi, uint32_t l) const
 void
 MaxMinSolver::Activated(uint32_t ci)
 {
-    const uint32_t gi = m_e.m_conns[ci].dir;
+    const uint32_t gi = m_t.Conn(ci).dir;
     CountLinks(ci, true);
-    m_e.Join(ci, ClassOf(gi, KeyOf(ci)));
+    m_t.Join(ci, ClassOf(gi, KeyOf(ci)));
 }
 
 void
@@ -59,7 +60,7 @@ MaxMinSolver::Deactivated(uint32_t ci)
 void
 MaxMinSolver::ClassReleased(uint32_t k)
 {
-    m_links[m_e.m_classes[k].group].byKey.erase(m_keys[k]);
+    m_links[m_t.Class(k).group].byKey.erase(m_keys[k]);
 }
 
 uint32_t
@@ -71,7 +72,7 @@ MaxMinSolver::ClassOf(uint32_t gi, const ClassKey& key)
     {
         return it->second;
     }
-    const uint32_t k = m_e.NewClass(gi);
+    const uint32_t k = m_t.NewClass(gi);
     if (m_keys.size() <= k)
     {
         m_keys.resize(k + 1);
@@ -84,13 +85,13 @@ MaxMinSolver::ClassOf(uint32_t gi, const ClassKey& key)
 void
 MaxMinSolver::CountLinks(uint32_t ci, bool add)
 {
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     Links& g = m_links[c.dir];
     std::array<uint32_t, SharingModel::MAX_LINKS> others;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
-        const uint32_t l = m_e.m_pathLinks[c.path + i];
+        const uint32_t l = m_t.Links(c)[i];
         g.xorOf[l] ^= ci;
         g.count[l] += add ? 1 : -1;
         if (g.count[l] == (add ? 2 : 1))
@@ -125,14 +126,14 @@ MaxMinSolver::LinkKeyOf(uint32_t ci) const
 {
     // A link that only this connection crosses limits it like a cap of its capacity: it is part
     // of the cap, so that connections behind their own NICs can share one class.
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     const Links& g = m_links[c.dir];
     ClassKey key;
-    key.cap = m_honourCaps ? m_e.m_flowCap : INF;
-    key.slot = m_e.m_windowCount.empty() ? 0 : c.server + 1; // the window cap is per server
+    key.cap = m_honourCaps ? m_t.FlowCap() : INF;
+    key.slot = !m_t.HasWindowModel() ? 0 : c.server + 1; // the window cap is per server
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
-        const uint32_t l = m_e.m_pathLinks[c.path + i];
+        const uint32_t l = m_t.Links(c)[i];
         if (IsSharedLink(c.dir, l))
         {
             key.links[key.nLinks++] = l;
@@ -149,7 +150,7 @@ MaxMinSolver::LinkKeyOf(uint32_t ci) const
 void
 MaxMinSolver::Rekey(uint32_t ci)
 {
-    Connection& c = m_e.m_conns[ci];
+    Connection& c = m_t.Conn(ci);
     if (!c.active)
     {
         return;
@@ -160,9 +161,9 @@ MaxMinSolver::Rekey(uint32_t ci)
     {
         return;
     }
-    m_e.Advance(c, m_e.m_now);
-    m_e.Leave(ci);
-    m_e.Join(ci, ClassOf(c.dir, key));
+    m_t.Advance(c, m_t.Now());
+    m_t.Leave(ci);
+    m_t.Join(ci, ClassOf(c.dir, key));
 }
 
 void
@@ -174,7 +175,7 @@ SharingModel::Flow
 MaxMinSolver::AggregateOf(uint32_t k, std::size_t i) const
 {
     const ClassKey& key = m_keys[k];
-    const double n = static_cast<double>(m_e.m_classes[k].members.size());
+    const double n = static_cast<double>(m_t.Class(k).members.size());
     SharingModel::Flow f;
     f.links = key.links;
     f.nLinks = key.nLinks;
@@ -182,9 +183,9 @@ MaxMinSolver::AggregateOf(uint32_t k, std::size_t i) const
     f.start = 0;
     // The window model's cap (one per direction and server) changes with the active counts of
     // both directions: taken now, for the class as a whole.
-    const double cap = m_e.m_windowCount.empty()
+    const double cap = !m_t.HasWindowModel()
                            ? key.cap
-                           : std::min(key.cap, m_e.WindowCap(m_e.m_classes[k].group, key.slot - 1));
+                           : std::min(key.cap, m_t.WindowCap(m_t.Class(k).group, key.slot - 1));
     f.cap = cap < INF ? cap * n : INF;
     return f;
 }
@@ -195,18 +196,18 @@ MaxMinSolver::Solve(uint32_t gi)
     // Plain max-min gives every flow of a class the same rate, so each class is one flow of
     // weight = its members (and a cap of members x theirs): the cost is per class, not per flow.
     Prepare(gi);
-    const auto& classes = m_e.m_groups[gi].classes;
+    const auto& classes = m_t.Group(gi).classes;
     m_flows.resize(classes.size());
     m_weights.resize(classes.size());
     for (std::size_t i = 0; i < classes.size(); ++i)
     {
         m_flows[i] = AggregateOf(classes[i], i);
-        m_weights[i] = static_cast<double>(m_e.m_classes[classes[i]].members.size());
+        m_weights[i] = static_cast<double>(m_t.Class(classes[i]).members.size());
     }
-    m_e.m_sharing.AssignAggregateRates(m_flows, m_weights, m_links[gi].capacity, m_rates);
+    m_sharing.AssignAggregateRates(m_flows, m_weights, m_links[gi].capacity, m_rates);
     for (std::size_t i = 0; i < classes.size(); ++i)
     {
-        m_e.SetClassRate(classes[i], m_weights[i] == 1 ? m_rates[i] : m_rates[i] / m_weights[i]);
+        m_t.SetClassRate(classes[i], m_weights[i] == 1 ? m_rates[i] : m_rates[i] / m_weights[i]);
     }
     return m_flows.size();
 }
@@ -214,13 +215,13 @@ MaxMinSolver::Solve(uint32_t gi)
 void
 MaxMinSolver::CountShared(uint32_t ci, bool add)
 {
-    const Connection& c = m_e.m_conns[ci];
+    const Connection& c = m_t.Conn(ci);
     // Count every link first, so that a connection re-keyed below sees all of them.
     std::array<std::pair<uint32_t, uint32_t>, SharingModel::MAX_LINKS> changed;
     uint32_t n = 0;
     for (uint32_t i = 0; i < c.nLinks; ++i)
     {
-        const uint32_t l = m_e.m_pathLinks[c.path + i];
+        const uint32_t l = m_t.Links(c)[i];
         const uint32_t owner = m_shared->Count(l, m_sharedId, add);
         if (owner != 0)
         {
@@ -232,7 +233,7 @@ MaxMinSolver::CountShared(uint32_t ci, bool add)
         const auto [l, owner] = changed[i];
         if (owner != m_sharedId)
         {
-            m_shared->GetJob(owner)->RekeyLink(l, m_e.m_now);
+            m_shared->GetJob(owner)->RekeyLink(l, m_t.Now());
             continue;
         }
         // This job: a connection of the same direction is re-keyed by CountLinks (its own
@@ -263,30 +264,32 @@ MaxMinSolver::CollectShared(std::vector<SharingModel::Flow>& flows, std::vector<
     // As Solve: one flow per rate class, of weight = its members.
     for (uint32_t gi = 0; gi < 2; ++gi)
     {
-        FlowPsEngine::Group& g = m_e.m_groups[gi];
+        LinkGroup& g = m_t.Group(gi);
         g.dirty = false;
         for (std::size_t i = 0; i < g.classes.size(); ++i)
         {
             flows.push_back(AggregateOf(g.classes[i], i));
-            weights.push_back(static_cast<double>(m_e.m_classes[g.classes[i]].members.size()));
+            weights.push_back(static_cast<double>(m_t.Class(g.classes[i]).members.size()));
         }
     }
 }
 
-void
+std::array<uint64_t, 2>
 MaxMinSolver::ApplyShared(const double* rates)
 {
+    std::array<uint64_t, 2> flows{};
     for (uint32_t gi = 0; gi < 2; ++gi)
     {
-        const auto& classes = m_e.m_groups[gi].classes;
+        const auto& classes = m_t.Group(gi).classes;
         for (uint32_t k : classes)
         {
-            const double n = static_cast<double>(m_e.m_classes[k].members.size());
-            m_e.SetClassRate(k, n == 1 ? *rates : *rates / n);
+            const double n = static_cast<double>(m_t.Class(k).members.size());
+            m_t.SetClassRate(k, n == 1 ? *rates : *rates / n);
             ++rates;
         }
-        m_e.Solved(gi, classes.size());
+        flows[gi] = classes.size();
     }
+    return flows;
 }
 
 } // namespace flow

@@ -29,10 +29,11 @@ class MaxMinSolver : public RateSolver
 {
   public:
     /**
-     * \param engine the engine it serves
+     * \param table the run's connections and rate classes
+     * \param sharing the sharing model
      * \param honourCaps the model honours the flow cap
      */
-    MaxMinSolver(FlowPsEngine& engine, bool honourCaps);
+    MaxMinSolver(TransferTable& table, const SharingModel& sharing, bool honourCaps);
 
     void Activated(uint32_t ci) override;
     void Deactivated(uint32_t ci) override;
@@ -40,7 +41,7 @@ class MaxMinSolver : public RateSolver
     uint64_t Solve(uint32_t gi) override;
     void CollectShared(std::vector<SharingModel::Flow>& flows,
                        std::vector<double>& weights) override;
-    void ApplyShared(const double* rates) override;
+    std::array<uint64_t, 2> ApplyShared(const double* rates) override;
     void RekeyLink(uint32_t l) override;
     void ShareLinks(SharedLinks* links, uint32_t id) override;
 

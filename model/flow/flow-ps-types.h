@@ -18,7 +18,8 @@ namespace ns3
 namespace flow
 {
 
-// The records of a FlowPsEngine run that its parts (the engine, its rate solvers) share.
+// The records of a FlowPsEngine run that its parts (the transfer table, the step machine, the rate
+// solvers) share.
 
 enum Direction : uint8_t
 {
@@ -28,7 +29,7 @@ enum Direction : uint8_t
 
 /**
  * A piece of one tensor sent on a connection (a whole tensor unless WIN splits it); its bytes
- * follow from the layer and the two flags (FlowPsEngine::SegmentBytes). Kept to 8 bytes.
+ * follow from the layer and the two flags (TransferTable::SegmentBytes). Kept to 8 bytes.
  */
 struct Segment
 {
@@ -43,10 +44,10 @@ struct Segment
  * Why so compact: with thousands of asynchronous workers a connection's state is written when
  * its step starts and read when its queue drains, about K transfers later, so it comes from
  * memory, not the cache, and its size decides the run's memory traffic. Its segment list is
- * therefore not its own unless it must be (FlowPsEngine::m_segPool: one list per server and
+ * therefore not its own unless it must be (TransferTable::m_segPool: one list per server and
  * direction, per connection only for a random order), its ready times are one value unless
  * gradients leave one by one (overlap on), and of its tensors' arrival times it keeps the latest
- * (per-layer times only where something reads them: FlowPsEngine::m_ends). Two cache lines.
+ * (per-layer times only where something reads them: TransferTable::m_ends). Two cache lines.
  */
 struct alignas(64) Connection
 {
@@ -70,18 +71,42 @@ struct alignas(64) Connection
     double queued{0};        //!< unsent bytes of the admitted segments
     double lastTime{0};      //!< time up to which the bytes above are accounted
     double baseV{0};         //!< its rate class's virtual bytes at lastTime
-    double ready{0};         //!< when its segments may be sent (unless FlowPsEngine::m_readyPool)
+    double ready{0};         //!< when its segments may be sent (unless TransferTable::m_readyPool)
     double lastEnd{0};       //!< the latest arrival of one of its tensors this step
     double activeSince{0};   //!< when it last became active (age-dependent sharing)
     double windowBytes{0};   //!< bytes sent inside the measurement window (each path link's)
     uint64_t priority{0};    //!< activation order (FCFS)
 };
 
+/**
+ * \param servers the run's servers
+ * \param w worker
+ * \param p server
+ * \param d direction
+ * \return the index of that connection (worker-major, then server, then direction)
+ */
+inline uint32_t
+ConnIndex(uint32_t servers, uint32_t w, uint32_t p, Direction d)
+{
+    return (w * servers + p) * 2 + d;
+}
+
 /// An entry of a group's list of active connections (stale once the connection left).
 struct ActiveEntry
 {
     uint32_t conn;     //!< connection index
     uint64_t priority; //!< its activation order when listed
+};
+
+/// The links of one direction and the connections active on them (a TransferTable group).
+struct LinkGroup
+{
+    std::vector<ActiveEntry> active; //!< active connections in activation order (some stale)
+    uint32_t nActive{0};             //!< active connections
+    std::vector<double> capacity;    //!< per directed link of the fabric (bytes/s)
+    bool dirty{false};               //!< the active set changed since the last computation
+    uint64_t version{0};             //!< version of the pending check event
+    std::vector<uint32_t> classes;   //!< its live rate classes
 };
 
 /// What makes flows interchangeable for plain max-min: the links they share, and their cap.
@@ -120,7 +145,7 @@ eturn strict weak order
     }
 };
 
-/// One worker's state for its current step (its per-layer times are in FlowPsEngine::m_ends).
+/// One worker's state for its current step (its per-layer times are in TransferTable::m_ends).
 struct WorkerState
 {
     uint32_t step{0};               //!< current step

@@ -8,7 +8,7 @@
 #include "flow-each-flow-solver.h"
 #include "flow-fcfs-solver.h"
 #include "flow-max-min-solver.h"
-#include "flow-ps-engine.h"
+#include "flow-transfer-table.h"
 
 #include "ns3/abort.h"
 
@@ -19,34 +19,53 @@ namespace ns3
 namespace flow
 {
 
+SolverChoice
+SolverChoice::Of(const SharingModel& sharing)
+{
+    SolverChoice choice;
+    if (sharing.IsPlainMaxMin(choice.honoursCaps))
+    {
+        choice.rule = MAX_MIN;
+    }
+    else if (sharing.IsFirstComeFirstServed())
+    {
+        choice.rule = FCFS;
+    }
+    return choice;
+}
+
 std::unique_ptr<RateSolver>
 RateSolver::Create(const SharingModel& sharing,
-                   FlowPsEngine& engine,
+                   TransferTable& table,
                    uint32_t servers,
                    bool windowModel)
 {
+    const SolverChoice choice = SolverChoice::Of(sharing);
     // With the window model too: its caps are per direction and server (WindowCap), a class's
     // members all have the same one, and a class's cap is taken at each rate computation.
-    bool honoursCaps = false;
-    if (sharing.IsPlainMaxMin(honoursCaps))
+    if (choice.rule == SolverChoice::MAX_MIN)
     {
         if (servers > 1)
         {
-            return std::make_unique<BundledMaxMinSolver>(engine, honoursCaps, servers);
+            return std::make_unique<BundledMaxMinSolver>(table,
+                                                         sharing,
+                                                         choice.honoursCaps,
+                                                         servers);
         }
-        return std::make_unique<MaxMinSolver>(engine, honoursCaps);
+        return std::make_unique<MaxMinSolver>(table, sharing, choice.honoursCaps);
     }
     // The window model gives every connection its own cap, which FCFS ignores: the model's own
     // AssignRates then sees them all.
-    if (!windowModel && sharing.IsFirstComeFirstServed())
+    if (!windowModel && choice.rule == SolverChoice::FCFS)
     {
-        return std::make_unique<FcfsSolver>(engine, servers);
+        return std::make_unique<FcfsSolver>(table, sharing, servers);
     }
-    return std::make_unique<EachFlowSolver>(engine);
+    return std::make_unique<EachFlowSolver>(table, sharing);
 }
 
-RateSolver::RateSolver(FlowPsEngine& engine)
-    : m_e(engine)
+RateSolver::RateSolver(TransferTable& table, const SharingModel& sharing)
+    : m_t(table),
+      m_sharing(sharing)
 {
 }
 
@@ -72,24 +91,24 @@ RateSolver::NextDrain(uint32_t gi)
 {
     // A rate computation changes the drain times of all classes and already costs per class
     // (rebuilding a heap would cost more): a scan.
-    const auto& classes = m_e.m_groups[gi].classes;
+    const auto& classes = m_t.Group(gi).classes;
     double next = INF;
     for (uint32_t k : classes)
     {
-        next = std::min(next, m_e.m_classes[k].nextTime);
+        next = std::min(next, m_t.Class(k).nextTime);
     }
-    m_e.classWork += classes.size();
+    m_t.classWork += classes.size();
     return next;
 }
 
 void
 RateSolver::DueClasses(uint32_t gi, std::vector<uint32_t>& due)
 {
-    const auto& classes = m_e.m_groups[gi].classes;
-    m_e.classWork += classes.size();
+    const auto& classes = m_t.Group(gi).classes;
+    m_t.classWork += classes.size();
     for (uint32_t k : classes)
     {
-        if (m_e.m_classes[k].nextTime <= m_e.m_now)
+        if (m_t.Class(k).nextTime <= m_t.Now())
         {
             due.push_back(k);
         }
@@ -109,10 +128,11 @@ RateSolver::CollectShared(std::vector<SharingModel::Flow>& /* flows */,
     NS_ABORT_MSG("a shared run's jobs aggregate (MaxMinSolver) or not (EachFlowSolver)");
 }
 
-void
+std::array<uint64_t, 2>
 RateSolver::ApplyShared(const double* /* rates */)
 {
     NS_ABORT_MSG("a shared run's jobs aggregate (MaxMinSolver) or not (EachFlowSolver)");
+    return {};
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "sharing-model.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -17,17 +18,44 @@ namespace flow
 {
 
 class ClassHeap;
-class FlowPsEngine;
 class SharedLinks;
+class TransferTable;
+
+/**
+ * What a sharing model is, as far as the flow engines' rates go: the one place that asks the
+ * model (SharingModel::IsPlainMaxMin, IsFirstComeFirstServed). The parameter-server engine
+ * chooses its RateSolver from it, the ring engine whether its hops take their FCFS turn as one,
+ * and a shared run of several jobs whether their flows aggregate into rate classes.
+ */
+struct SolverChoice
+{
+    /// The rule the model's rates follow.
+    enum Rule
+    {
+        EACH_FLOW, //!< none the engines know: the model's AssignRates sees every flow
+        MAX_MIN,   //!< plain max-min: interchangeable flows aggregate (AssignAggregateRates)
+        FCFS,      //!< first come, first served (FcfsRule)
+    };
+
+    /**
+     * \param sharing a sharing model
+     * \return what it is
+     */
+    static SolverChoice Of(const SharingModel& sharing);
+
+    Rule rule{EACH_FLOW};    //!< the rule
+    bool honoursCaps{false}; //!< MAX_MIN: the model honours the flow cap
+};
 
 /**
  * The rates of a FlowPsEngine's active connections: the one interface the engine asks. A solver
  * sorts each activated connection into a rate class (flow-rate-class.h) and, when the active set
  * of a direction changed, sets every class's rate; it also says when the next class drains. Its
  * state (keys, link counts, queues) is its own; the connections, their classes and the links'
- * capacities are the engine's.
+ * capacities are the TransferTable's, which it reads and changes through that table's public
+ * interface (and which tells it of every activation and class change).
  *
- * The solvers, chosen once per run from the sharing model by Create:
+ * The solvers, chosen once per run from the sharing model by Create (SolverChoice):
  *  - EachFlowSolver: any model; every active connection its own class and flow (AssignRates);
  *  - MaxMinSolver: plain max-min; interchangeable connections aggregate into one class, one
  *    aggregate flow per class (SharingModel::AssignAggregateRates);
@@ -40,18 +68,21 @@ class RateSolver
     /**
      * \brief The solver for a run of the engine: chosen once, from what the sharing model is.
      * \param sharing the sharing model
-     * \param engine the engine it serves
+     * \param table the run's connections and rate classes
      * \param servers the run's parameter servers
      * \param windowModel the window model is on (its caps are per direction and server)
      * \return the solver
      */
     static std::unique_ptr<RateSolver> Create(const SharingModel& sharing,
-                                              FlowPsEngine& engine,
+                                              TransferTable& table,
                                               uint32_t servers,
                                               bool windowModel);
 
-    /** \param engine the engine it serves */
-    explicit RateSolver(FlowPsEngine& engine);
+    /**
+     * \param table the run's connections and rate classes
+     * \param sharing the sharing model
+     */
+    RateSolver(TransferTable& table, const SharingModel& sharing);
     virtual ~RateSolver();
 
     /**
@@ -94,7 +125,7 @@ class RateSolver
     /**
      * \param gi group index
      * \return the group's classes ordered by next drain time, or null (NextDrain and
-     *         DueClasses scan); the engine tells it of every change of a drain time
+     *         DueClasses scan); the table tells it of every change of a drain time
      */
     virtual ClassHeap* ByTime(uint32_t gi);
 
@@ -111,8 +142,9 @@ class RateSolver
     /**
      * \brief Take the rates of CollectShared's flows, in its order.
      * \param rates their rates (bytes/s)
+     * \return the flows of each direction the sharing model saw
      */
-    virtual void ApplyShared(const double* rates);
+    virtual std::array<uint64_t, 2> ApplyShared(const double* rates);
     /**
      * \brief Another job's flow made link l shared, or left one of this job's alone on it.
      * \param l link
@@ -126,7 +158,8 @@ class RateSolver
     virtual void ShareLinks(SharedLinks* links, uint32_t id);
 
   protected:
-    FlowPsEngine& m_e; //!< the engine: connections, classes, capacities
+    TransferTable& m_t;            //!< connections, classes, capacities
+    const SharingModel& m_sharing; //!< the sharing model
 };
 
 } // namespace flow

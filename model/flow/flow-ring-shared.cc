@@ -8,7 +8,9 @@
 // buckets and the ring's time are the closed form's (flow-ring-engine.cc); only the transfer
 // term 2(K-1)/K M_b / r is integrated over the rates r(t) the ring gets while it runs.
 
+#include "flow-rate-solver.h"
 #include "flow-ring-engine.h"
+
 #include "ns3/training-network.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -115,7 +117,7 @@ FlowRingEngine::ClaimLinks()
     // ring moves at its slowest hop's pace: the first would hold the link for good and the ring
     // never finish. So the ring takes its turn as one: each link once (by the first hop that
     // crosses it), and a hop's rate serves all the ring's hops on its links.
-    m_collective = m_sharing.IsFirstComeFirstServed();
+    m_collective = SolverChoice::Of(m_sharing).rule == SolverChoice::FCFS;
     m_claimed.assign(m_paths.size(), {});
     m_multiplicity.assign(m_paths.size(), 1);
     std::map<uint32_t, std::pair<uint32_t, double>> owner; // link -> (first hop, hops on it)

@@ -213,6 +213,7 @@ def build(bld):
         'model/flow/flow-shared-job.h',
         'model/core/json-input.h',
         'model/flow/flow-level-simulator.h',
+        'model/flow/flow-run-options.h',
         'model/analytic/mva-solver.h',
         'model/analytic/osf-model.h',
         'model/core/output-file.h',

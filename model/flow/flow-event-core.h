@@ -7,7 +7,7 @@
 
 #include "ns3/distributed-training-compat.h"
 #include "ns3/fabric-topology.h"
-#include "flow-level-simulator.h"
+#include "flow-run-options.h"
 #include "sharing-model.h"
 #include "ns3/split-mix64.h"
 
@@ -322,7 +322,7 @@ struct EngineInputs
     const TrainingProfile& profile;             //!< the DNN
     const TrainingScenario& scenario;           //!< the scenario
     const SharingModel& sharing;                //!< the sharing model
-    const FlowLevelSimulator::Options& options; //!< run options
+    const FlowRunOptions& options; //!< run options
     const FlowFabric& fabric;                   //!< the placed fabric: capacities and paths
     double flowCap;                             //!< per-flow cap (bytes/s, infinity for none)
     TrainingResult& result;                     //!< where records go

@@ -5,6 +5,7 @@
 #ifndef FLOW_LEVEL_SIMULATOR_H
 #define FLOW_LEVEL_SIMULATOR_H
 
+#include "flow-run-options.h"
 #include "sharing-model.h"
 
 #include "ns3/ptr.h"
@@ -73,32 +74,7 @@ class FlowLevelSimulator
 {
   public:
     /// Knobs of one run (set by FlowBackend from its attributes).
-    struct Options
-    {
-        /// Link capacity = TCP goodput of the NIC rate (true) or the raw NIC rate (false).
-        bool useGoodput{true};
-        /// Keep one TransferRecord per tensor (false saves memory on long runs).
-        bool recordTransfers{true};
-        /// Where the results' records go (the run context's sink); nullptr: kept in them.
-        std::shared_ptr<TrainingResult::RecordSink> records;
-        /// alpha of 001 Sec. 3.2.1: receiver's parsing time per byte of a tensor (seconds).
-        double parsingPerByte{0};
-        /// beta of 001 Sec. 3.2.1: receiver's parsing time per tensor (seconds).
-        double parsingPerTensor{0};
-        /**
-         * Window model (parameter servers; 0 = off): every TCP connection sends at most this
-         * many bytes per round trip (its socket buffer), and a round trip includes the standing
-         * queues in front of the server's link in both directions. See
-         * doc/reference/backend-flow.rst, "Window model".
-         */
-        double windowBytes{0};
-        /// Window model: round trip of the empty path (seconds).
-        double baseRtt{0};
-        /// Window model: buffer of a host NIC (the server's sending queue), bytes.
-        double hostBufferBytes{0};
-        /// Window model: buffer of a switch port (the queue towards a server), bytes.
-        double switchBufferBytes{0};
-    };
+    using Options = FlowRunOptions;
 
     /**
      * \param profile the DNN (validated)
@@ -130,7 +106,7 @@ class FlowLevelSimulator
     /**
      * \return the parameter-server engine's own work in the last run besides the sharing model:
      * rate classes scanned for the next check or the drained ones, plus members advanced by
-     * rebases (FlowPsEngine::classWork); per event it does not grow with K where classes
+     * rebases (FlowPsEngine::GetClassWork); per event it does not grow with K where classes
      * aggregate (async PS on the star)
      */
     uint64_t GetClassWork() const;

@@ -148,7 +148,7 @@ class PsStepMachine
     EventQueue& m_queue;                   //!< the engine's pending events
     const TrainingProfile& m_profile;      //!< the DNN
     const TrainingScenario& m_scenario;    //!< the scenario
-    FlowLevelSimulator::Options m_options; //!< parsing overheads
+    FlowRunOptions m_options; //!< parsing overheads
     TrainingResult& m_result;              //!< step records go here
     uint32_t m_k;                          //!< workers
     uint32_t m_p;                          //!< servers

@@ -5,10 +5,11 @@
 #ifndef ANALYTIC_BACKEND_H
 #define ANALYTIC_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/nstime.h"
 #include "ns3/osf-model.h"
 #include "ns3/traced-callback.h"
-#include "training-backend.h"
 #include "ns3/training-result.h"
 
 #include <cstdint>
@@ -192,6 +193,17 @@ eturn ring-eq11, stash
      */
     std::vector<TrainingResult> RunRingClosedForms(const AnalyticInputs& in,
                                                    const TrainingScenario& s) const;
+
+    /**
+     * \brief AllReduce with --collective=halving-doubling or tree: CollectiveCostModel's
+     * alpha-beta time of each fused bucket, the buckets one after another after the backward
+     * pass (alpha: the hop latency, beta: 1 / B, gamma: 1 / ReductionRate).
+     * \param in the models' inputs
+     * \param s the scenario
+     * \return allreduce-halving-doubling or allreduce-tree
+     */
+    std::vector<TrainingResult> RunCollective(const AnalyticInputs& in,
+                                              const TrainingScenario& s) const;
 
     /**
      * rief Ring AllReduce with overlap and tensor fusion, 004 Eq. (3)-(18).

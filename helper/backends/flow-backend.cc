@@ -4,8 +4,6 @@
 
 #include "flow-backend.h"
 
-#include "ns3/training-job-set.h"
-
 #include "ns3/abort.h"
 #include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
@@ -21,6 +19,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
 
 #include <algorithm>
@@ -364,12 +363,30 @@ FlowBackend::MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps)
     return hybrid;
 }
 
+std::string
+FlowBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
+                                  const TrainingScenario& scenario) const
+{
+    if (scenario.collective == "ring")
+    {
+        return "";
+    }
+    return "--collective: " + scenario.collective
+           + " with the flow backend (expected ring: the flow level models the ring's "
+             "transfers only; use --backend=packet or analytic)";
+}
+
 std::vector<TrainingResult>
 FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
     NS_LOG_FUNCTION(this);
     profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
     scenario.Validate(profile);
+    const std::string unsupported = GetUnsupportedReason(profile, scenario);
+    if (!unsupported.empty())
+    {
+        throw TrainingInputError(unsupported);
+    }
 
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
     {

@@ -5,10 +5,11 @@
 #ifndef FLOW_BACKEND_H
 #define FLOW_BACKEND_H
 
+#include "training-backend.h"
+
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-#include "training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -74,6 +75,15 @@ class FlowBackend : public TrainingBackend
      * \return its name, as accepted by ParseSharing()
      */
     static std::string GetSharingName(Sharing sharing);
+
+    /**
+     * \param profile the DNN
+     * \param scenario the scenario (valid)
+     * \return why a collective other than the ring cannot run here (not modelled at the flow
+     *         level yet), else ""
+     */
+    std::string GetUnsupportedReason(const TrainingProfile& profile,
+                                     const TrainingScenario& scenario) const override;
 
     /**
      * \brief Simulate the scenario.

@@ -331,6 +331,22 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                          }
                          r.scenario.reductionRate = rate;
                      }));
+    o.push_back(Make("collective",
+                     "ring",
+                     "AllReduce algorithm of --arch=ring: ring, halving-doubling (Rabenseifner) "
+                     "or tree (NCCL's double binary tree); packet, linux and analytic backends",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.scenario.collective = v; // TrainingScenario::Validate checks it
+                     }));
+    o.push_back(Make("treeChunk",
+                     "512KiB",
+                     "Pipelining unit of --collective=tree in bytes, e.g. 512KiB (NCCL's order "
+                     "of magnitude)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.treeChunkBytes = S::ParseBytes(n, v);
+                     }));
     o.push_back(Make("gpusPerNode",
                      "1",
                      "GPUs per node G (intra-node reduce and broadcast)",

@@ -88,6 +88,7 @@ def build(bld):
         'model/packet/ring-allreduce-application.cc',
         'model/protocol/ring-allreduce-protocol.cc',
         'model/analytic/ring-allreduce-model.cc',
+        'model/analytic/collective-cost-model.cc',
         'model/flow/sharing-index.cc',
         'model/flow/sharing-model.cc',
         'model/analytic/sync-ps-model.cc',
@@ -113,6 +114,7 @@ def build(bld):
     module_test = bld.create_ns3_module_test_library('distributed-training')
     module_test.source = [
         'test/allreduce-schedule-test-suite.cc',
+        'test/collective-test-suite.cc',
         'test/analytic-backend-test-suite.cc',
         'test/analytic-models-test-suite.cc',
         'test/build-lists-test-suite.cc',
@@ -228,6 +230,7 @@ def build(bld):
         'model/packet/ring-allreduce-application.h',
         'model/protocol/ring-allreduce-protocol.h',
         'model/analytic/ring-allreduce-model.h',
+        'model/analytic/collective-cost-model.h',
         'model/flow/sharing-index.h',
         'model/flow/sharing-model.h',
         'model/core/split-mix64.h',

@@ -5,6 +5,7 @@
 #include "analytic-backend.h"
 
 #include "ns3/async-ps-model.h"
+#include "ns3/collective-cost-model.h"
 #include "ns3/cynthia-model.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
@@ -16,6 +17,7 @@
 #include "ns3/ring-allreduce-model.h"
 #include "ns3/string.h"
 #include "ns3/sync-ps-model.h"
+#include "ns3/tensor-fusion.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
@@ -72,6 +74,7 @@ struct AnalyticInputs
     /// The run context's record sink: each result takes a run number in it, as the
     /// simulating backends' results do (the --recordsFile summary lines tell them apart).
     std::shared_ptr<TrainingResult::RecordSink> records;
+    std::vector<double> bucketBytes; //!< ring: bytes of each fused bucket (TensorFusion)
 };
 
 namespace
@@ -109,6 +112,16 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
         }
         d.serverBytes = *std::max_element(bytes.begin(), bytes.end());
         d.update = *std::max_element(update.begin(), update.end());
+    }
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        for (const auto& b : TensorFusion::FormBuckets(profile,
+                                                       scenario.bucketBytes,
+                                                       scenario.firstBucketBytes,
+                                                       scenario.fusionTimeout))
+        {
+            d.bucketBytes.push_back(static_cast<double>(b.bytes));
+        }
     }
     d.flowRate = TrainingNetwork::GetGoodputBytesPerSecond(scenario);
     if (!(d.flowRate > 0) || !std::isfinite(d.flowRate))
@@ -440,11 +453,18 @@ IsSyncPs(const TrainingScenario& s)
     return s.architecture == TrainingScenario::PARAMETER_SERVER && s.mode == TrainingScenario::SYNC;
 }
 
-/// \return true for ring AllReduce scenarios
+/// \return true for ring AllReduce scenarios whose collective is the ring (the seeds' models)
 bool
 IsRing(const TrainingScenario& s)
 {
-    return s.architecture == TrainingScenario::RING_ALLREDUCE;
+    return s.architecture == TrainingScenario::RING_ALLREDUCE && s.collective == "ring";
+}
+
+/// \return true for AllReduce scenarios with another collective (CollectiveCostModel)
+bool
+IsOtherCollective(const TrainingScenario& s)
+{
+    return s.architecture == TrainingScenario::RING_ALLREDUCE && s.collective != "ring";
 }
 
 /// The async PS model's stations: the busiest server's share at the link rate is queued;
@@ -579,6 +599,7 @@ AnalyticBackend::GetEvaluators()
         {"002 Eq. (10)-(11): PS read bounds", IsSyncPs, &AnalyticBackend::RunReadBounds},
         {"000 Eq. (11), 003 Sec. 6.2: ring", IsRing, &AnalyticBackend::RunRingClosedForms},
         {"004 Eq. (3)-(18): OSF and fusion", IsRing, &AnalyticBackend::RunOsf},
+        {"alpha-beta: halving-doubling, tree", IsOtherCollective, &AnalyticBackend::RunCollective},
     };
     return evaluators;
 }
@@ -897,6 +918,45 @@ AnalyticBackend::RunRingClosedForms(const AnalyticInputs& d, const TrainingScena
         = RingAllReduceModel::StashStepTime(d.workers, compute, tau, d.modelBytes, d.flowRate)
           + d.intra;
     results.push_back(RingResult(d, scenario, "stash", best == "stash", stashStep, stash));
+    results.back().wallSeconds = Since(start);
+    return results;
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::RunCollective(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    AllReduceSchedule::Algorithm algorithm = AllReduceSchedule::RING;
+    AllReduceSchedule::FromName(scenario.collective, algorithm);
+    CollectiveCostModel::Params p;
+    p.workers = d.workers;
+    p.alpha = d.hopLatency;
+    p.beta = 1 / d.flowRate;
+    p.gamma = scenario.reductionRate > 0 ? 1 / scenario.reductionRate : 0;
+    p.chunkBytes = static_cast<double>(scenario.treeChunkBytes);
+    // The buckets one after another after the backward pass (no overlap), each with its
+    // intra-node reduce and broadcast.
+    double allReduce = 0;
+    for (double bytes : d.bucketBytes)
+    {
+        p.bytes = bytes;
+        allReduce += CollectiveCostModel::Time(algorithm, p);
+    }
+    const double compute = d.maxScale * (d.forward + d.backward);
+    const std::string name = "allreduce-" + scenario.collective;
+    TrainingResult r = NewResult(d, name);
+    r.inputs["alpha_s"] = p.alpha;
+    r.inputs["beta_s_per_byte"] = p.beta;
+    r.inputs["gamma_s_per_byte"] = p.gamma;
+    r.inputs["buckets"] = static_cast<double>(d.bucketBytes.size());
+    r.inputs["T_allreduce_s"] = allReduce;
+    if (algorithm == AllReduceSchedule::DOUBLE_BINARY_TREE)
+    {
+        r.inputs["tree_chunk_bytes"] = p.chunkBytes;
+        r.inputs["tree_depth"] = CollectiveCostModel::TreeDepth(d.workers);
+    }
+    std::vector<TrainingResult> results;
+    results.push_back(RingResult(d, scenario, name, true, compute + allReduce + d.intra, r));
     results.back().wallSeconds = Since(start);
     return results;
 }

@@ -150,7 +150,7 @@ class AnalyticBackend : public TrainingBackend
     static const std::vector<Evaluator>& GetEvaluators();
 
     /**
-     * rief Async PS, 000 Eq. (1)-(6): exact or approximate MVA with FCFS or PS links, the
+     * \brief Async PS, 000 Eq. (1)-(6): exact or approximate MVA with FCFS or PS links, the
      * hybrid choice by rho_T and the overlap correction.
      * \param in the models' inputs
      * \param s the scenario
@@ -161,7 +161,7 @@ eturn mva-fcfs, mva-ps, mva-hybrid, mva-hybrid-overlap
                                             const TrainingScenario& s) const;
 
     /**
-     * rief Async PS baseline of 001 Sec. 1 (Cynthia), with and without T_C halved (Sec. 4.4).
+     * \brief Async PS baseline of 001 Sec. 1 (Cynthia), with and without T_C halved (Sec. 4.4).
      * \param in the models' inputs
      * \param s the scenario
      *
@@ -171,7 +171,7 @@ eturn cynthia, cynthia-halved
                                            const TrainingScenario& s) const;
 
     /**
-     * rief Sync PS, 000 Eq. (7)-(10).
+     * \brief Sync PS, 000 Eq. (7)-(10).
      * \param in the models' inputs
      * \param s the scenario
      *
@@ -181,7 +181,7 @@ eturn sync-eq7 .. sync-eq10
                                           const TrainingScenario& s) const;
 
     /**
-     * rief Sync PS with 002's read-time bounds, Eq. (10)-(11), as the downlink of Eq. (9).
+     * \brief Sync PS with 002's read-time bounds, Eq. (10)-(11), as the downlink of Eq. (9).
      * \param in the models' inputs
      * \param s the scenario
      *
@@ -191,7 +191,7 @@ eturn ps-read-worst, ps-read-best
                                               const TrainingScenario& s) const;
 
     /**
-     * rief Ring AllReduce, 000 Eq. (11) and 003's idealised scaling (STASH).
+     * \brief Ring AllReduce, 000 Eq. (11) and 003's idealised scaling (STASH).
      * \param in the models' inputs
      * \param s the scenario
      *
@@ -201,7 +201,18 @@ eturn ring-eq11, stash
                                                    const TrainingScenario& s) const;
 
     /**
-     * rief Ring AllReduce with overlap and tensor fusion, 004 Eq. (3)-(18).
+     * \brief AllReduce with --collective=halving-doubling or tree: CollectiveCostModel's
+     * alpha-beta time of each fused bucket, the buckets one after another after the backward
+     * pass (alpha: the hop latency, beta: 1 / B, gamma: 1 / ReductionRate).
+     * \param in the models' inputs
+     * \param s the scenario
+     * \return allreduce-halving-doubling or allreduce-tree
+     */
+    std::vector<TrainingResult> RunCollective(const AnalyticInputs& in,
+                                              const TrainingScenario& s) const;
+
+    /**
+     * \brief Ring AllReduce with overlap and tensor fusion, 004 Eq. (3)-(18).
      * \param in the models' inputs
      * \param s the scenario
      *

@@ -406,12 +406,30 @@ FlowBackend::MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps)
     return hybrid;
 }
 
+std::string
+FlowBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
+                                  const TrainingScenario& scenario) const
+{
+    if (scenario.collective == "ring")
+    {
+        return "";
+    }
+    return "--collective: " + scenario.collective
+           + " with the flow backend (expected ring: the flow level models the ring's "
+             "transfers only; use --backend=packet or analytic)";
+}
+
 std::vector<TrainingResult>
 FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
     NS_LOG_FUNCTION(this);
     profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
     scenario.Validate(profile);
+    const std::string unsupported = GetUnsupportedReason(profile, scenario);
+    if (!unsupported.empty())
+    {
+        throw TrainingInputError(unsupported);
+    }
 
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
     {

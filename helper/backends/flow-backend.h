@@ -78,6 +78,15 @@ class FlowBackend : public TrainingBackend
     static std::string GetSharingName(Sharing sharing);
 
     /**
+     * \param profile the DNN
+     * \param scenario the scenario (valid)
+     * \return why a collective other than the ring cannot run here (not modelled at the flow
+     *         level yet), else ""
+     */
+    std::string GetUnsupportedReason(const TrainingProfile& profile,
+                                     const TrainingScenario& scenario) const override;
+
+    /**
      * \brief Simulate the scenario.
      * \param profile the DNN
      * \param scenario the scenario (validated here against the profile)

@@ -121,11 +121,16 @@ struct Apps
     std::vector<std::unique_ptr<LinuxRingNode>> nodes;          //!< ring nodes
 };
 
-/// Ring: every node listens (in its namespace), then connects to its successor.
+/// AllReduce: every node listens (in its namespace), then connects to the nodes it sends to.
 void
 StartRing(const Run& run, const LinuxTestbed& bed, LinuxJob& job, Apps& apps, double pace)
 {
     const uint32_t k = run.scenario.workers;
+    std::vector<std::string> addresses;
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        addresses.push_back(LinuxTestbed::GetAddress(w));
+    }
     for (uint32_t w = 0; w < k; ++w)
     {
         apps.nodes.push_back(std::make_unique<LinuxRingNode>(job, w, w));
@@ -148,10 +153,7 @@ StartRing(const Run& run, const LinuxTestbed& bed, LinuxJob& job, Apps& apps, do
         bed.RunIn(w,
                   [&]
                   {
-                      apps.nodes[w]->Connect(LinuxTestbed::GetAddress((w + 1) % k),
-                                             run.port,
-                                             run.congestion,
-                                             pace);
+                      apps.nodes[w]->Connect(addresses, run.port, run.congestion, pace);
                   });
     }
 }

@@ -556,11 +556,17 @@ void
 LinuxRingNode::Listen(uint16_t port, const std::string& congestion, double pace)
 {
     m_acceptor = OpenAcceptor(m_job.io, port, congestion, pace);
+    Accept();
+}
+
+void
+LinuxRingNode::Accept()
+{
     AcceptOne(m_job,
               *m_acceptor,
               [this](tcp::socket socket)
               {
-                  m_prev = std::make_shared<LinuxTensorConnection>(
+                  auto c = std::make_shared<LinuxTensorConnection>(
                       m_job,
                       std::move(socket),
                       0,
@@ -568,27 +574,36 @@ LinuxRingNode::Listen(uint16_t port, const std::string& congestion, double pace)
                       {
                           m_protocol->Receive(h);
                       });
-                  m_prev->Start();
-                  m_protocol->PredecessorUp();
+                  m_incoming.push_back(c);
+                  c->Start();
+                  m_protocol->IncomingUp();
+                  if (m_incoming.size() < m_protocol->GetReceivePeers().size())
+                  {
+                      Accept();
+                  }
               });
 }
 
 void
-LinuxRingNode::Connect(const std::string& successor,
+LinuxRingNode::Connect(const std::vector<std::string>& workers,
                        uint16_t port,
                        const std::string& congestion,
                        double pace)
 {
-    m_next = OpenConnection(m_job, congestion, pace, 0, nullptr);
-    m_next->Connect(
-        tcp::endpoint(boost::asio::ip::make_address_v4(successor), port),
-        OnConnected("ring worker " + std::to_string(m_index) + ": connection to its successor",
-                    [this]
-                    {
-                        m_next->Start(); // nothing comes back; reading detects a
-                                         // peer that went away
-                        m_protocol->SuccessorUp();
-                    }));
+    for (uint32_t peer : m_protocol->GetSendPeers())
+    {
+        auto c = OpenConnection(m_job, congestion, pace, 0, nullptr);
+        m_outgoing.push_back(c);
+        c->Connect(tcp::endpoint(boost::asio::ip::make_address_v4(workers.at(peer)), port),
+                   OnConnected("AllReduce worker " + std::to_string(m_index)
+                                   + ": connection to worker " + std::to_string(peer),
+                               [this, c]
+                               {
+                                   c->Start(); // nothing comes back; reading detects a
+                                               // peer that went away
+                                   m_protocol->OutgoingUp();
+                               }));
+    }
 }
 
 void
@@ -598,9 +613,9 @@ LinuxRingNode::MaybeStart()
 }
 
 TensorSink&
-LinuxRingNode::GetPeer(uint32_t /* peer */)
+LinuxRingNode::GetPeer(uint32_t peer)
 {
-    return *m_next;
+    return *m_outgoing.at(peer);
 }
 
 void

@@ -283,9 +283,9 @@ class LinuxTrainingWorker : public LinuxProtocolHost
 
 /**
  * \ingroup distributed-training
- * \brief A ring AllReduce node over kernel TCP: RingAllReduceProtocol (the protocol of
- * RingAllReduceApplication) with a LinuxTensorConnection to the successor and one from the
- * predecessor.
+ * \brief An AllReduce node over kernel TCP: RingAllReduceProtocol (the protocol of
+ * RingAllReduceApplication, any collective) with a LinuxTensorConnection to each node its plan
+ * sends to and one from each node that sends to it (the ring: successor and predecessor).
  */
 class LinuxRingNode : public LinuxProtocolHost
 {
@@ -297,20 +297,21 @@ class LinuxRingNode : public LinuxProtocolHost
      */
     LinuxRingNode(LinuxJob& job, uint32_t index, int64_t stream);
     /**
-     * \brief Listen for the predecessor (inside this node's namespace).
+     * \brief Listen for the nodes that send to this one (inside this node's namespace).
      * \param port TCP port
      * \param congestion the TCP congestion control
      * \param paceBytesPerSecond per-socket pacing cap (0: none)
      */
     void Listen(uint16_t port, const std::string& congestion, double paceBytesPerSecond);
     /**
-     * \brief Connect to the successor (inside this node's namespace, after every Listen()).
-     * \param successor its address
+     * \brief Connect to the nodes this one sends to (inside this node's namespace, after every
+     * Listen()).
+     * \param workers every worker's address, by index
      * \param port TCP port
      * \param congestion the TCP congestion control
      * \param paceBytesPerSecond per-socket pacing cap (0: none)
      */
-    void Connect(const std::string& successor,
+    void Connect(const std::vector<std::string>& workers,
                  uint16_t port,
                  const std::string& congestion,
                  double paceBytesPerSecond);
@@ -320,12 +321,14 @@ class LinuxRingNode : public LinuxProtocolHost
   private:
     TensorSink& GetPeer(uint32_t peer) override;
     void StepCompleted(const TrainingResult::StepRecord& record) override;
+    /// Accept the next node that sends to this one.
+    void Accept();
 
-    uint32_t m_index;                                           //!< ring position
-    std::unique_ptr<boost::asio::ip::tcp::acceptor> m_acceptor; //!< for the predecessor
-    std::shared_ptr<LinuxTensorConnection> m_next;              //!< to the successor
-    std::shared_ptr<LinuxTensorConnection> m_prev;              //!< from the predecessor
-    std::unique_ptr<RingAllReduceProtocol> m_protocol;          //!< the protocol
+    uint32_t m_index;                                               //!< ring position
+    std::unique_ptr<boost::asio::ip::tcp::acceptor> m_acceptor;     //!< for the senders
+    std::vector<std::shared_ptr<LinuxTensorConnection>> m_outgoing; //!< to the send peers
+    std::vector<std::shared_ptr<LinuxTensorConnection>> m_incoming; //!< from the senders
+    std::unique_ptr<RingAllReduceProtocol> m_protocol;              //!< the protocol
 };
 
 } // namespace ns3

@@ -362,6 +362,26 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                  }
                  r.scenario.reductionRate = rate;
              }));
+    o.push_back(Make("collective",
+                     OptionScope::JOB,
+                     "packet linux analytic",
+                     "ring",
+                     "AllReduce algorithm of --arch=ring: ring, halving-doubling (Rabenseifner) "
+                     "or tree (NCCL's double binary tree); the flow backend refuses the last two",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.scenario.collective = v; // TrainingScenario::Validate checks it
+                     }));
+    o.push_back(Make("treeChunk",
+                     OptionScope::JOB,
+                     "packet linux analytic",
+                     "512KiB",
+                     "Pipelining unit of --collective=tree in bytes, e.g. 512KiB (NCCL's order "
+                     "of magnitude)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.treeChunkBytes = UnitParser::ParseBytes(n, v);
+                     }));
     o.push_back(Make("gpusPerNode",
                      OptionScope::JOB,
                      "",

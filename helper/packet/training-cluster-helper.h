@@ -101,7 +101,8 @@ class TrainingClusterHelper : public Object
 
     /**
      * \brief Install a RingAllReduceApplication on every worker node (there are no server
-     * nodes with --arch=ring): worker w connects to worker (w + 1) mod K on Port.
+     * nodes with --arch=ring): worker w connects to each worker its AllReduce plan sends to (the
+     * ring: (w + 1) mod K) on Port.
      * \param profile the DNN
      * \param scenario overlap, compute scale, steps, sampling, tensor fusion, GPUs per node
      * \return the applications, worker 0 first

@@ -190,7 +190,9 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
         app->SetAttribute("FirstBucketBytes", UintegerValue(scenario.firstBucketBytes));
         app->SetAttribute("FusionTimeout", TimeValue(scenario.fusionTimeout));
         app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
-        app->SetModel(profile, addresses[(w + 1) % scenario.workers]);
+        app->SetAttribute("Collective", StringValue(scenario.collective));
+        app->SetAttribute("TreeChunkBytes", UintegerValue(scenario.treeChunkBytes));
+        app->SetModel(profile, addresses);
         workers.Get(w)->AddApplication(app);
         apps.Add(app);
     }

@@ -8,6 +8,7 @@
 #include "training-profile.h"
 #include "unit-parser.h"
 
+#include "ns3/allreduce-schedule.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/queue-size.h"
@@ -72,6 +73,11 @@ ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     j["gpus_per_node"] = s.gpusPerNode;
     j["intra_bandwidth_bps"] = s.intraBandwidth.GetBitRate();
     j["intra_latency_s"] = s.intraLatency.GetSeconds();
+    if (s.collective != "ring")
+    {
+        j["collective"] = s.collective; // (ring scenarios print as before)
+        j["tree_chunk_bytes"] = s.treeChunkBytes;
+    }
 }
 
 /// Link, queue, TCP and host-model knobs (TrainingScenario::ToJson).
@@ -162,6 +168,26 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
 }
 
 void
+TrainingScenario::ValidateCollective() const
+{
+    AllReduceSchedule::Algorithm algorithm;
+    if (!AllReduceSchedule::FromName(collective, algorithm))
+    {
+        Fail("--collective", "'" + collective + "'", "ring, halving-doubling or tree");
+    }
+    if (collective != "ring" && architecture != RING_ALLREDUCE)
+    {
+        Fail("--collective",
+             collective + " with --arch=" + GetArchitectureName(),
+             "--arch=ring: the collective is the AllReduce of the ring architecture");
+    }
+    if (treeChunkBytes == 0 || treeChunkBytes == UNLIMITED_BUCKET)
+    {
+        Fail("--treeChunk", std::to_string(treeChunkBytes), "a size in bytes >= 1, e.g. 512KiB");
+    }
+}
+
+void
 TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
 {
     if (workers == 0)
@@ -190,6 +216,7 @@ TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
     {
         Fail("--mode", "async with --arch=ring", "sync: ring AllReduce is synchronous");
     }
+    ValidateCollective();
     if (computeScale.size() > 1 && computeScale.size() != workers)
     {
         Fail("--computeScale",

@@ -82,6 +82,12 @@ class TrainingScenario
     uint32_t gpusPerNode{1};        //!< G, GPUs per node (intra-node reduction first)
     DataRate intraBandwidth{DataRate("300Gbps")}; //!< intra-node interconnect
     Time intraLatency{MicroSeconds(5)};           //!< intra-node per-message latency
+    /// --collective: the AllReduce algorithm of each bucket (AllReduceSchedule::GetNames():
+    /// ring, halving-doubling, tree)
+    std::string collective{"ring"};
+    /// --treeChunk: pipelining unit of the double binary tree (512 KiB: NCCL's order of
+    /// magnitude, its default chunk of a tree channel)
+    uint64_t treeChunkBytes{512 * 1024};
 
     // ---- network ------------------------------------------------------------------------
     DataRate nicRate{DataRate("10Gbps")}; //!< every point-to-point link's rate
@@ -161,6 +167,8 @@ class TrainingScenario
   private:
     /// Validate(): workers, servers, mode and per-worker compute scales.
     void ValidateArchitecture(const TrainingProfile& profile) const;
+    /// ValidateArchitecture(): the collective's name, its architecture and the tree chunk.
+    void ValidateCollective() const;
     /// Validate(): rates, cap, delay, MTU, queues, host model, jitter and minimum RTO.
     void ValidateNetwork() const;
     /// Validate(): the cross-traffic options.

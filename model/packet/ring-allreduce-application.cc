@@ -5,15 +5,16 @@
 #include "ring-allreduce-application.h"
 
 #include "training-app-attributes.h"
-#include "ns3/training-scenario.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-small-queues.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/training-scenario.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -50,7 +51,22 @@ RingAllReduceApplication::AddFusionAttributes(TypeId tid)
                       "(0: free)",
                       DoubleValue(d.reductionRate),
                       MakeDoubleAccessor(&RingAllReduceApplication::m_reductionRate),
-                      MakeDoubleChecker<double>(0));
+                      MakeDoubleChecker<double>(0))
+        .AddAttribute("Collective",
+                      "The AllReduce algorithm of each bucket (AllReduceSchedule)",
+                      EnumValue(AllReduceSchedule::RING),
+                      MakeEnumAccessor(&RingAllReduceApplication::m_collective),
+                      MakeEnumChecker(AllReduceSchedule::RING,
+                                      "ring",
+                                      AllReduceSchedule::HALVING_DOUBLING,
+                                      "halving-doubling",
+                                      AllReduceSchedule::DOUBLE_BINARY_TREE,
+                                      "tree"))
+        .AddAttribute("TreeChunkBytes",
+                      "Pipelining unit of the double binary tree in bytes",
+                      UintegerValue(d.treeChunkBytes),
+                      MakeUintegerAccessor(&RingAllReduceApplication::m_treeChunk),
+                      MakeUintegerChecker<uint64_t>(1));
 }
 
 TypeId
@@ -72,12 +88,12 @@ RingAllReduceApplication::GetTypeId()
                             MakeUintegerAccessor(&RingAllReduceApplication::m_index),
                             MakeUintegerChecker<uint32_t>())
               .AddAttribute("Workers",
-                            "Number of workers (nodes) K in the ring",
+                            "Number of workers (nodes) K of the AllReduce",
                             UintegerValue(1),
                             MakeUintegerAccessor(&RingAllReduceApplication::m_workers),
                             MakeUintegerChecker<uint32_t>(1))
               .AddAttribute("Port",
-                            "TCP port every worker listens on for its predecessor",
+                            "TCP port every worker listens on for the nodes that send to it",
                             UintegerValue(5000),
                             MakeUintegerAccessor(&RingAllReduceApplication::m_port),
                             MakeUintegerChecker<uint16_t>(1))
@@ -108,7 +124,7 @@ RingAllReduceApplication::GetTypeId()
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_stepTrace),
                               "ns3::RingAllReduceApplication::StepTracedCallback")
               .AddTraceSource("TransferCompleted",
-                              "A ring chunk from the predecessor arrived completely",
+                              "An AllReduce message from a peer arrived completely",
                               MakeTraceSourceAccessor(&RingAllReduceApplication::m_transferTrace),
                               "ns3::RingAllReduceApplication::TransferTracedCallback")
               .AddTraceSource("BucketReduced",
@@ -142,6 +158,8 @@ RingAllReduceApplication::RingAllReduceApplication()
       m_firstBucket(0),
       m_fusionTimeout(Seconds(0)),
       m_reductionRate(0),
+      m_collective(AllReduceSchedule::RING),
+      m_treeChunk(TrainingScenario().treeChunkBytes),
       m_gpusPerNode(1),
       m_intraBandwidth("300Gbps"),
       m_intraLatency(MicroSeconds(5))
@@ -163,16 +181,16 @@ RingAllReduceApplication::DoDispose()
     {
         m_protocol->Stop(); // its pending compute and delay events do nothing from now on
     }
-    if (m_next)
+    for (auto& c : m_outgoing)
     {
-        m_next->Dispose();
-        m_next = nullptr;
+        c->Dispose();
     }
-    if (m_prev)
+    m_outgoing.clear();
+    for (auto& c : m_incoming)
     {
-        m_prev->Dispose();
-        m_prev = nullptr;
+        c->Dispose();
     }
+    m_incoming.clear();
     if (m_listener)
     {
         m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
@@ -186,11 +204,11 @@ RingAllReduceApplication::DoDispose()
 
 void
 RingAllReduceApplication::SetModel(std::shared_ptr<const TrainingProfile> profile,
-                                   Ipv4Address successor)
+                                   const std::vector<Ipv4Address>& workers)
 {
-    NS_LOG_FUNCTION(this << successor);
+    NS_LOG_FUNCTION(this << workers.size());
     m_profile = profile;
-    m_successor = successor;
+    m_addresses = workers;
 }
 
 int64_t
@@ -216,13 +234,23 @@ RingAllReduceApplication::GetBuckets() const
 uint64_t
 RingAllReduceApplication::GetPayloadBytesSent() const
 {
-    return m_next ? m_next->GetPayloadBytesSent() : 0;
+    uint64_t bytes = 0;
+    for (const auto& c : m_outgoing)
+    {
+        bytes += c->GetPayloadBytesSent();
+    }
+    return bytes;
 }
 
 uint64_t
 RingAllReduceApplication::GetPayloadBytesReceived() const
 {
-    return m_prev ? m_prev->GetPayloadBytesReceived() : 0;
+    uint64_t bytes = 0;
+    for (const auto& c : m_incoming)
+    {
+        bytes += c->GetPayloadBytesReceived();
+    }
+    return bytes;
 }
 
 uint64_t
@@ -241,13 +269,17 @@ RingAllReduceApplication::StartApplication()
                                                              << m_workers);
     WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
     config.timing = WorkerTiming::Make(m_scale, m_gpusPerNode, m_intraBandwidth, m_intraLatency);
-    const RingAllReduceProtocol::RingConfig ring{m_workers,
-                                                 m_bucketBytes,
-                                                 m_firstBucket,
-                                                 m_fusionTimeout,
-                                                 m_reductionRate};
+    RingAllReduceProtocol::RingConfig ring{m_workers,
+                                           m_bucketBytes,
+                                           m_firstBucket,
+                                           m_fusionTimeout,
+                                           m_reductionRate};
+    ring.collective = m_collective;
+    ring.treeChunkBytes = m_treeChunk;
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<RingAllReduceProtocol>(transport, m_profile, config, ring, m_rng);
+    NS_ABORT_MSG_IF(m_workers > 1 && m_addresses.size() != m_workers,
+                    "RingAllReduceApplication: SetModel() with every worker's address first");
     if (m_workers == 1)
     {
         m_protocol->MaybeStart(); // no network
@@ -265,7 +297,15 @@ RingAllReduceApplication::StartApplication()
     m_listener->SetAcceptCallback(
         MakeCallback(&RingAllReduceApplication::HandleConnectionRequest, this),
         MakeCallback(&RingAllReduceApplication::HandleAccept, this));
+    for (uint32_t peer : m_protocol->GetSendPeers())
+    {
+        Connect(m_addresses[peer]);
+    }
+}
 
+void
+RingAllReduceApplication::Connect(Ipv4Address peer)
+{
     Ptr<Socket> s = TcpSmallQueuesSocket::CreateTcpSocket(GetNode(),
                                                           m_tcpSmallQueues,
                                                           m_sendBuffer,
@@ -273,12 +313,13 @@ RingAllReduceApplication::StartApplication()
     s->Bind();
     s->SetConnectCallback(MakeCallback(&RingAllReduceApplication::HandleConnected, this),
                           MakeCallback(&RingAllReduceApplication::HandleConnectionFailed, this));
-    m_next = CreateObject<TensorConnection>();
-    // Nothing comes back on the connection to the successor.
-    m_next->Attach(s, 0, MakeNullCallback<void, Ptr<TensorConnection>, const TensorChunkHeader&>());
-    m_next->SetStartJitter(m_startJitter, m_rng);
+    Ptr<TensorConnection> c = CreateObject<TensorConnection>();
+    // Nothing comes back on a connection this node opened.
+    c->Attach(s, 0, MakeNullCallback<void, Ptr<TensorConnection>, const TensorChunkHeader&>());
+    c->SetStartJitter(m_startJitter, m_rng);
+    m_outgoing.push_back(c);
     m_socketTrace(s);
-    s->Connect(InetSocketAddress(m_successor, m_port));
+    s->Connect(InetSocketAddress(peer, m_port));
 }
 
 void
@@ -289,13 +330,13 @@ RingAllReduceApplication::StopApplication()
     {
         m_protocol->Stop();
     }
-    if (m_next)
+    for (auto& c : m_outgoing)
     {
-        m_next->GetSocket()->Close();
+        c->GetSocket()->Close();
     }
-    if (m_prev)
+    for (auto& c : m_incoming)
     {
-        m_prev->GetSocket()->Close();
+        c->GetSocket()->Close();
     }
     if (m_listener)
     {
@@ -307,30 +348,32 @@ bool
 RingAllReduceApplication::HandleConnectionRequest(Ptr<Socket> /* socket */,
                                                   const Address& /* from */)
 {
-    return !m_prev; // only the predecessor connects, once
+    // only the nodes that send to this one connect, once each
+    return m_protocol && m_incoming.size() < m_protocol->GetReceivePeers().size();
 }
 
 void
 RingAllReduceApplication::HandleAccept(Ptr<Socket> socket, const Address& from)
 {
     NS_LOG_FUNCTION(this << socket << from);
-    m_prev = CreateObject<TensorConnection>();
-    m_prev->Attach(socket, 0, MakeCallback(&RingAllReduceApplication::HandleChunk, this));
+    Ptr<TensorConnection> c = CreateObject<TensorConnection>();
+    c->Attach(socket, 0, MakeCallback(&RingAllReduceApplication::HandleChunk, this));
+    m_incoming.push_back(c);
     m_socketTrace(socket);
-    m_protocol->PredecessorUp();
+    m_protocol->IncomingUp();
 }
 
 void
 RingAllReduceApplication::HandleConnected(Ptr<Socket> socket)
 {
     NS_LOG_FUNCTION(this << socket);
-    m_protocol->SuccessorUp();
+    m_protocol->OutgoingUp();
 }
 
 void
 RingAllReduceApplication::HandleConnectionFailed(Ptr<Socket> /* socket */)
 {
-    NS_FATAL_ERROR("ring worker " << m_index << ": connection to its successor failed");
+    NS_FATAL_ERROR("AllReduce worker " << m_index << ": a connection to a peer failed");
 }
 
 void
@@ -341,9 +384,9 @@ RingAllReduceApplication::HandleChunk(Ptr<TensorConnection> /* connection */,
 }
 
 TensorSink&
-RingAllReduceApplication::GetPeer(uint32_t /* peer */)
+RingAllReduceApplication::GetPeer(uint32_t peer)
 {
-    return *m_next;
+    return *m_outgoing.at(peer);
 }
 
 void

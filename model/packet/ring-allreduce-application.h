@@ -5,17 +5,17 @@
 #ifndef RING_ALLREDUCE_APPLICATION_H
 #define RING_ALLREDUCE_APPLICATION_H
 
-#include "ns3/ring-allreduce-protocol.h"
 #include "tensor-connection.h"
-#include "ns3/tensor-fusion.h"
-#include "ns3/training-profile.h"
-#include "ns3/training-result.h"
 
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/ring-allreduce-protocol.h"
+#include "ns3/tensor-fusion.h"
 #include "ns3/traced-callback.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
 
 #include <map>
 #include <memory>
@@ -68,9 +68,11 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
 
     /**
      * \param profile the DNN
-     * \param successor address of worker (WorkerIndex + 1) mod Workers (ignored when Workers = 1)
+     * \param workers every worker's address, by index (ignored when Workers = 1); the node
+     *        connects to those its AllReduce plan sends to (the ring: its successor)
      */
-    void SetModel(std::shared_ptr<const TrainingProfile> profile, Ipv4Address successor);
+    void SetModel(std::shared_ptr<const TrainingProfile> profile,
+                  const std::vector<Ipv4Address>& workers);
 
     /**
      * \brief Assign a fixed random variable stream number to the random variables used here.
@@ -83,11 +85,11 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
     uint32_t GetStepsCompleted() const;
     /** \return the bucket membership in use (valid after the application started) */
     const std::vector<Bucket>& GetBuckets() const;
-    /** \return payload bytes handed to TCP towards the successor */
+    /** \return payload bytes handed to TCP towards its peers (the ring: the successor) */
     uint64_t GetPayloadBytesSent() const;
-    /** \return payload bytes received from the predecessor */
+    /** \return payload bytes received from its peers (the ring: the predecessor) */
     uint64_t GetPayloadBytesReceived() const;
-    /** \return chunks received for a (step, bucket, round) that had already arrived */
+    /** \return messages received for a (step, bucket, sender, tag) that had already arrived */
     uint64_t GetDuplicateChunks() const;
 
     /// TracedCallback signature for step records.
@@ -131,10 +133,12 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
     void StartApplication() override;
     void StopApplication() override;
 
+    /** \param peer open a connection to this node */
+    void Connect(Ipv4Address peer);
     /**
      * \param socket the listening socket
      * \param from the peer
-     * \return true (accept the predecessor)
+     * \return true while a node that sends to this one has not connected
      */
     bool HandleConnectionRequest(Ptr<Socket> socket, const Address& from);
     /**
@@ -152,28 +156,30 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
 
-    uint32_t m_index;          //!< worker index w
-    uint32_t m_workers;        //!< K
-    uint16_t m_port;           //!< ring port (every worker listens on it)
-    uint32_t m_steps;          //!< steps to run
-    bool m_overlap;            //!< start buckets during backward
-    double m_scale;            //!< compute time multiplier
-    bool m_sampleSteps;        //!< draw each step from the profile's samples
-    uint64_t m_bucketBytes;    //!< Q
-    uint64_t m_firstBucket;    //!< first bucket size (0: Q)
-    Time m_fusionTimeout;      //!< fusion timeout (0: none)
-    double m_reductionRate;    //!< bytes/s of reducing a received chunk (0: free)
-    uint32_t m_gpusPerNode;    //!< G
-    DataRate m_intraBandwidth; //!< intra-node interconnect
-    Time m_intraLatency;       //!< intra-node per-operation latency
-    Time m_startJitter;        //!< largest random start delay (first step, transfers)
+    uint32_t m_index;                          //!< worker index w
+    uint32_t m_workers;                        //!< K
+    uint16_t m_port;                           //!< ring port (every worker listens on it)
+    uint32_t m_steps;                          //!< steps to run
+    bool m_overlap;                            //!< start buckets during backward
+    double m_scale;                            //!< compute time multiplier
+    bool m_sampleSteps;                        //!< draw each step from the profile's samples
+    uint64_t m_bucketBytes;                    //!< Q
+    uint64_t m_firstBucket;                    //!< first bucket size (0: Q)
+    Time m_fusionTimeout;                      //!< fusion timeout (0: none)
+    double m_reductionRate;                    //!< bytes/s of reducing a received chunk (0: free)
+    AllReduceSchedule::Algorithm m_collective; //!< each bucket's AllReduce
+    uint64_t m_treeChunk;                      //!< pipelining unit of the double binary tree
+    uint32_t m_gpusPerNode;                    //!< G
+    DataRate m_intraBandwidth;                 //!< intra-node interconnect
+    Time m_intraLatency;                       //!< intra-node per-operation latency
+    Time m_startJitter; //!< largest random start delay (first step, transfers)
 
     Ptr<UniformRandomVariable> m_rng;                  //!< step sampling
     std::shared_ptr<const TrainingProfile> m_profile;  //!< the DNN
-    Ipv4Address m_successor;                           //!< address of w+1
+    std::vector<Ipv4Address> m_addresses;              //!< every worker's address
     Ptr<Socket> m_listener;                            //!< listening socket
-    Ptr<TensorConnection> m_next;                      //!< to the successor
-    Ptr<TensorConnection> m_prev;                      //!< from the predecessor
+    std::vector<Ptr<TensorConnection>> m_outgoing;     //!< to GetSendPeers(), in that order
+    std::vector<Ptr<TensorConnection>> m_incoming;     //!< from the nodes sending here
     std::unique_ptr<RingAllReduceProtocol> m_protocol; //!< the protocol (from StartApplication)
 
     TracedCallback<const TrainingResult::StepRecord&> m_stepTrace;         //!< step done

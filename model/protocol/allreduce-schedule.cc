@@ -90,14 +90,14 @@ class AllReduceSchedule::Builder
                  const std::vector<uint32_t>& after)
     {
         const uint32_t tag = m_pairCount[{from, to}]++;
-        Send send{to, tag, offset, bytes, {}};
+        Send send{to, tag, offset, bytes, {}, m_channel};
         for (uint32_t id : after)
         {
             send.after.push_back(m_receiveIndex.at(id)); // a receive of the sender, by design
         }
         m_plans[from].sends.push_back(std::move(send));
         m_receiveIndex.push_back(static_cast<uint32_t>(m_plans[to].receives.size()));
-        m_plans[to].receives.push_back({from, tag, offset, bytes, reduce});
+        m_plans[to].receives.push_back({from, tag, offset, bytes, reduce, m_channel});
         return static_cast<uint32_t>(m_receiveIndex.size() - 1);
     }
 
@@ -121,14 +121,18 @@ class AllReduceSchedule::Builder
     /**
      * One chunk of one tree: reduce up to the root, broadcast down.
      * \param links the tree \param topDown its nodes, parents first
+     * \param credit per node: the message id a leaf's up-send waits for, or -1
      * \param offset first byte \param bytes length
+     * \return per node: the id of the broadcast message it received, or -1 (the root)
      */
-    void TreeChunk(const std::vector<TreeLinks>& links,
-                   const std::vector<uint32_t>& topDown,
-                   uint64_t offset,
-                   uint64_t bytes);
+    std::vector<int64_t> TreeChunk(const std::vector<TreeLinks>& links,
+                                   const std::vector<uint32_t>& topDown,
+                                   const std::vector<int64_t>& credit,
+                                   uint64_t offset,
+                                   uint64_t bytes);
 
     std::vector<NodePlan> m_plans;        //!< per node
+    uint32_t m_channel{0};                //!< the channel of the messages added now
     std::vector<uint32_t> m_receiveIndex; //!< message id -> receiver's index
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_pairCount; //!< (from, to) -> messages
 };
@@ -229,9 +233,10 @@ AllReduceSchedule::Builder::HalvingDoubling(uint32_t k, uint64_t bytes)
     }
 }
 
-void
+std::vector<int64_t>
 AllReduceSchedule::Builder::TreeChunk(const std::vector<TreeLinks>& links,
                                       const std::vector<uint32_t>& topDown,
+                                      const std::vector<int64_t>& credit,
                                       uint64_t offset,
                                       uint64_t bytes)
 {
@@ -242,8 +247,10 @@ AllReduceSchedule::Builder::TreeChunk(const std::vector<TreeLinks>& links,
         if (links[*it].parent >= 0)
         {
             const auto parent = static_cast<uint32_t>(links[*it].parent);
-            fromChildren[parent].push_back(
-                Add(*it, parent, offset, bytes, true, fromChildren[*it]));
+            // A leaf waits for its credit: the broadcast of an earlier chunk.
+            const std::vector<uint32_t> after
+                = links[*it].children.empty() ? After(credit[*it]) : fromChildren[*it];
+            fromChildren[parent].push_back(Add(*it, parent, offset, bytes, true, after));
         }
     }
     std::vector<int64_t> fromParent(k, -1);
@@ -256,6 +263,7 @@ AllReduceSchedule::Builder::TreeChunk(const std::vector<TreeLinks>& links,
             fromParent[c] = Add(n, c, offset, bytes, false, after);
         }
     }
+    return fromParent;
 }
 
 void
@@ -274,6 +282,18 @@ AllReduceSchedule::Builder::DoubleTree(uint32_t k, uint64_t bytes, uint64_t chun
     const uint64_t half[2] = {bytes / 2, bytes - bytes / 2};
     const uint64_t start[2] = {0, bytes / 2};
     const uint64_t chunks = std::max((half[0] + chunk - 1) / chunk, (half[1] + chunk - 1) / chunk);
+    // A leaf's up-send of chunk j waits for chunk j - credits to come back down (NCCL's
+    // bounded steps): without it leaves queue their whole half at once, and TCP shares their
+    // links with that bulk instead of the chunks on the critical path. credits = 2 D keeps the
+    // pipeline full: a chunk's round trip is 2 D hops.
+    uint32_t depth = 0;
+    while ((uint64_t{1} << depth) < k)
+    {
+        ++depth;
+    }
+    const std::size_t credits = 2 * depth;
+    const std::vector<int64_t> none(k, -1);
+    std::vector<std::vector<int64_t>> down[2]; // per tree: broadcast receives, by chunk
     for (uint64_t j = 0; j < chunks; ++j)
     {
         for (int t = 0; t < 2; ++t)
@@ -281,7 +301,13 @@ AllReduceSchedule::Builder::DoubleTree(uint32_t k, uint64_t bytes, uint64_t chun
             const uint64_t off = j * chunk;
             if (off < half[t])
             {
-                TreeChunk(links[t], order[t], start[t] + off, std::min(chunk, half[t] - off));
+                m_channel = static_cast<uint32_t>(t);
+                const std::vector<int64_t>& credit = j < credits ? none : down[t][j - credits];
+                down[t].push_back(TreeChunk(links[t],
+                                            order[t],
+                                            credit,
+                                            start[t] + off,
+                                            std::min(chunk, half[t] - off)));
             }
         }
     }

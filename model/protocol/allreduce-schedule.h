@@ -35,7 +35,12 @@ namespace ns3
  *   its root and broadcasting it back down, pipelined in chunks (Sanders, Speck and Traeff,
  *   Parallel Computing 35(12), 2009; the trees NCCL uses). A node is an inner node of at most
  *   one tree, so every node sends about M bytes up and M down in all; latency grows with the
- *   trees' depth, log2 K, instead of K.
+ *   trees' depth, log2 K, instead of K. Each tree's messages travel on a channel of their own
+ *   (as NCCL's tree channels): a node's parent in one tree can be its child in the other, and
+ *   on one connection its broadcast in one tree would wait behind its reduction in the other.
+ *   A leaf sends chunk j up only after chunk j - 2D came back down (D = ceil(log2 K), the
+ *   trees' depth): the bounded buffers of NCCL's steps, which keep a leaf from queueing its
+ *   whole half at once.
  */
 class AllReduceSchedule
 {
@@ -51,11 +56,12 @@ class AllReduceSchedule
     /// One message a node receives.
     struct Receive
     {
-        uint32_t peer;   //!< the sender
-        uint32_t tag;    //!< the Send::tag the sender gave it
-        uint64_t offset; //!< first byte of the buffer it carries
-        uint64_t bytes;  //!< its length
-        bool reduce;     //!< reduced into the node's buffer (else it replaces those bytes)
+        uint32_t peer;       //!< the sender
+        uint32_t tag;        //!< the Send::tag the sender gave it
+        uint64_t offset;     //!< first byte of the buffer it carries
+        uint64_t bytes;      //!< its length
+        bool reduce;         //!< reduced into the node's buffer (else it replaces those bytes)
+        uint32_t channel{0}; //!< the connection it travels on (the tree: 0 or 1; else 0)
     };
 
     /// One message a node sends.
@@ -66,6 +72,7 @@ class AllReduceSchedule
         uint64_t offset;             //!< first byte of the buffer it carries
         uint64_t bytes;              //!< its length
         std::vector<uint32_t> after; //!< indices of the node's receives it waits for
+        uint32_t channel{0};         //!< the connection it travels on (the tree: 0 or 1; else 0)
     };
 
     /// Everything one node does for one AllReduce.

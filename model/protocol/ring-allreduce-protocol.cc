@@ -5,9 +5,11 @@
 #include "ring-allreduce-protocol.h"
 
 #include "ns3/log.h"
+#include "ns3/training-input-error.h"
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 namespace ns3
 {
@@ -38,6 +40,64 @@ RingAllReduceProtocol::RingAllReduceProtocol(ProtocolTransport& transport,
             m_bucketOfLayer[l] = static_cast<uint32_t>(b);
         }
     }
+    PlanBuckets();
+}
+
+void
+RingAllReduceProtocol::PlanBuckets()
+{
+    // Buckets of one size share a plan: compute each size's once (PlanAll plans every node).
+    std::map<uint64_t, AllReduceSchedule::NodePlan> bySize;
+    std::set<std::pair<uint32_t, uint32_t>> to; // (node, channel)
+    std::set<std::pair<uint32_t, uint32_t>> from;
+    for (const TensorFusion::Bucket& bucket : m_buckets)
+    {
+        auto it = bySize.find(bucket.bytes);
+        if (it == bySize.end() && m_ring.workers > 1)
+        {
+            it = bySize
+                     .emplace(bucket.bytes,
+                              AllReduceSchedule::Plan(m_ring.collective,
+                                                      m_config.index,
+                                                      m_ring.workers,
+                                                      bucket.bytes,
+                                                      m_ring.treeChunkBytes))
+                     .first;
+        }
+        m_plans.push_back(it == bySize.end() ? AllReduceSchedule::NodePlan{} : it->second);
+        m_receiveIndex.emplace_back();
+        const AllReduceSchedule::NodePlan& plan = m_plans.back();
+        for (uint32_t i = 0; i < plan.receives.size(); ++i)
+        {
+            m_receiveIndex.back()[{plan.receives[i].peer, plan.receives[i].tag}] = i;
+            from.insert({plan.receives[i].peer, plan.receives[i].channel});
+        }
+        for (const AllReduceSchedule::Send& send : plan.sends)
+        {
+            to.insert({send.peer, send.channel});
+        }
+    }
+    for (const auto& [node, channel] : to)
+    {
+        m_peerSlot[{node, channel}] = static_cast<uint32_t>(m_sendPeers.size());
+        m_sendPeers.push_back(node);
+    }
+    for (const auto& peer : from)
+    {
+        m_receivePeers.push_back(peer.first);
+    }
+}
+
+const std::vector<uint32_t>&
+RingAllReduceProtocol::GetSendPeers() const
+{
+    return m_sendPeers;
+}
+
+const std::vector<uint32_t>&
+RingAllReduceProtocol::GetReceivePeers() const
+{
+    return m_receivePeers;
 }
 
 RingAllReduceProtocol::~RingAllReduceProtocol()
@@ -79,7 +139,14 @@ RingAllReduceProtocol::GetDuplicateChunks() const
 RingAllReduceProtocol::RingConfig
 RingAllReduceProtocol::RingConfig::FromScenario(const TrainingScenario& s)
 {
-    return {s.workers, s.bucketBytes, s.firstBucketBytes, s.fusionTimeout, s.reductionRate};
+    RingConfig ring{s.workers, s.bucketBytes, s.firstBucketBytes, s.fusionTimeout, s.reductionRate};
+    if (!AllReduceSchedule::FromName(s.collective, ring.collective))
+    {
+        throw TrainingInputError("--collective: '" + s.collective
+                                 + "' (expected ring, halving-doubling or tree)");
+    }
+    ring.treeChunkBytes = s.treeChunkBytes;
+    return ring;
 }
 
 void
@@ -89,16 +156,16 @@ RingAllReduceProtocol::Stop()
 }
 
 void
-RingAllReduceProtocol::SuccessorUp()
+RingAllReduceProtocol::OutgoingUp()
 {
-    m_nextUp = true;
+    ++m_outUp;
     MaybeStart();
 }
 
 void
-RingAllReduceProtocol::PredecessorUp()
+RingAllReduceProtocol::IncomingUp()
 {
-    m_prevUp = true;
+    ++m_inUp;
     MaybeStart();
 }
 
@@ -109,7 +176,7 @@ RingAllReduceProtocol::MaybeStart()
     {
         return;
     }
-    if (m_ring.workers > 1 && (!m_nextUp || !m_prevUp))
+    if (m_outUp < m_sendPeers.size() || m_inUp < m_receivePeers.size())
     {
         return;
     }
@@ -247,7 +314,8 @@ void
 RingAllReduceProtocol::StartRing()
 {
     m_ringStart = m_transport.Now();
-    if (m_ring.workers == 1)
+    const AllReduceSchedule::NodePlan& plan = m_plans[m_nextBucket];
+    if (plan.sends.empty() && plan.receives.empty())
     {
         m_ringEnd = m_ringStart;
         RingDone();
@@ -255,45 +323,93 @@ RingAllReduceProtocol::StartRing()
     }
     m_ringActive = true;
     m_reducing = false;
-    m_nextRound = 0;
+    m_sent.assign(plan.sends.size(), false);
+    m_reduced.assign(plan.receives.size(), false);
+    m_have.assign(plan.receives.size(), false);
+    m_firstUnsent = 0;
+    m_sentCount = 0;
+    m_haveCount = 0;
+    for (uint32_t i = 0; i < plan.receives.size(); ++i) // those that arrived early
+    {
+        const AllReduceSchedule::Receive& r = plan.receives[i];
+        if (m_arrived.count(ChunkKey{m_step, m_nextBucket, r.peer, r.tag}) > 0)
+        {
+            m_have[i] = true;
+            ++m_haveCount;
+        }
+    }
     Advance();
+}
+
+int64_t
+RingAllReduceProtocol::NextReadySend() const
+{
+    const AllReduceSchedule::NodePlan& plan = m_plans[m_nextBucket];
+    for (std::size_t i = m_firstUnsent; i < plan.sends.size(); ++i)
+    {
+        if (m_sent[i])
+        {
+            continue;
+        }
+        const std::vector<uint32_t>& after = plan.sends[i].after;
+        if (std::all_of(after.begin(),
+                        after.end(),
+                        [this](uint32_t r)
+                        {
+                            return m_have[r];
+                        }))
+        {
+            return static_cast<int64_t>(i);
+        }
+    }
+    return -1;
+}
+
+bool
+RingAllReduceProtocol::NeedsReduction(uint32_t send, uint64_t& bytes) const
+{
+    const AllReduceSchedule::NodePlan& plan = m_plans[m_nextBucket];
+    bool needed = false;
+    bytes = 0;
+    for (uint32_t r : plan.sends[send].after)
+    {
+        if (plan.receives[r].reduce && !m_reduced[r])
+        {
+            needed = true; // even of 0 bytes (a bucket smaller than K): the ring always had it
+            bytes += plan.receives[r].bytes;
+        }
+    }
+    return needed;
 }
 
 void
 RingAllReduceProtocol::Advance()
 {
-    const uint32_t k = m_ring.workers;
-    const uint32_t rounds = 2 * (k - 1);
+    const AllReduceSchedule::NodePlan& plan = m_plans[m_nextBucket];
     while (m_ringActive && !m_reducing)
     {
-        if (m_nextRound >= rounds)
+        const int64_t next = NextReadySend();
+        if (next < 0)
         {
-            if (m_arrived.count(ChunkKey{m_step, m_nextBucket, rounds - 1}) > 0)
+            if (m_sentCount == plan.sends.size() && m_haveCount == plan.receives.size())
             {
                 m_ringActive = false;
                 RingDone();
             }
+            return; // wait for a receive
+        }
+        const auto send = static_cast<uint32_t>(next);
+        uint64_t reduce = 0;
+        if (NeedsReduction(send, reduce) && m_ring.reductionRate > 0)
+        {
+            // Reduce the received data into ours before forwarding it.
+            m_reducing = true;
+            m_reducingFor = send;
+            ScheduleWhileRunning(Seconds(static_cast<double>(reduce) / m_ring.reductionRate),
+                                 &RingAllReduceProtocol::ReductionDone);
             return;
         }
-        if (m_nextRound > 0)
-        {
-            const uint32_t previous = m_nextRound - 1;
-            if (m_arrived.count(ChunkKey{m_step, m_nextBucket, previous}) == 0)
-            {
-                return; // wait for the predecessor's chunk
-            }
-            if (previous < k - 1 && m_ring.reductionRate > 0)
-            {
-                // Reduce the received reduce-scatter chunk into ours before forwarding it.
-                const uint32_t chunk = ChunkOfRound((m_config.index + k - 1) % k, k, previous);
-                const uint64_t bytes = ChunkBytes(m_buckets[m_nextBucket].bytes, k, chunk);
-                m_reducing = true;
-                ScheduleWhileRunning(Seconds(static_cast<double>(bytes) / m_ring.reductionRate),
-                                     &RingAllReduceProtocol::ReductionDone);
-                return;
-            }
-        }
-        SendRound(m_nextRound++);
+        SendMessage(send);
     }
 }
 
@@ -301,25 +417,33 @@ void
 RingAllReduceProtocol::ReductionDone()
 {
     m_reducing = false;
-    SendRound(m_nextRound++);
+    for (uint32_t r : m_plans[m_nextBucket].sends[m_reducingFor].after)
+    {
+        m_reduced[r] = true;
+    }
+    SendMessage(m_reducingFor);
     Advance();
 }
 
 void
-RingAllReduceProtocol::SendRound(uint32_t round)
+RingAllReduceProtocol::SendMessage(uint32_t send)
 {
-    const uint32_t chunk = ChunkOfRound(m_config.index, m_ring.workers, round);
+    const AllReduceSchedule::Send& s = m_plans[m_nextBucket].sends[send];
+    m_sent[send] = true;
+    ++m_sentCount;
+    while (m_firstUnsent < m_sent.size() && m_sent[m_firstUnsent])
+    {
+        ++m_firstUnsent;
+    }
     TensorChunkHeader h;
     h.SetType(TensorChunkHeader::RING);
     h.SetTensor(static_cast<int32_t>(m_nextBucket));
     h.SetStep(m_step);
     h.SetWorker(m_config.index);
-    h.SetAux(round);
+    h.SetAux(s.tag);
     NS_LOG_LOGIC("worker " << m_config.index << " step " << m_step << " bucket " << m_nextBucket
-                           << " round " << round << " chunk " << chunk);
-    m_transport.GetPeer(0).SendTensor(
-        h,
-        ChunkBytes(m_buckets[m_nextBucket].bytes, m_ring.workers, chunk));
+                           << " to " << s.peer << " tag " << s.tag << " offset " << s.offset);
+    m_transport.GetPeer(m_peerSlot.at({s.peer, s.channel})).SendTensor(h, s.bytes);
 }
 
 void
@@ -330,7 +454,10 @@ RingAllReduceProtocol::Receive(const TensorChunkHeader& header)
     {
         return;
     }
-    ChunkKey key{header.GetStep(), static_cast<uint32_t>(header.GetTensor()), header.GetAux()};
+    ChunkKey key{header.GetStep(),
+                 static_cast<uint32_t>(header.GetTensor()),
+                 header.GetWorker(),
+                 header.GetAux()};
     uint64_t& got = m_partial[key];
     got += header.GetLength();
     if (got < header.GetTensorBytes())
@@ -345,8 +472,7 @@ RingAllReduceProtocol::Receive(const TensorChunkHeader& header)
         ++m_duplicates;
         return;
     }
-    const uint32_t k = m_ring.workers;
-    m_transport.TransferCompleted({(m_config.index + k - 1) % k,
+    m_transport.TransferCompleted({header.GetWorker(),
                                    m_config.index,
                                    header.GetStep(),
                                    header.GetTensor(),
@@ -356,6 +482,16 @@ RingAllReduceProtocol::Receive(const TensorChunkHeader& header)
                                    m_transport.Now().GetSeconds()});
     if (m_ringActive && std::get<0>(key) == m_step && std::get<1>(key) == m_nextBucket)
     {
+        auto it = m_receiveIndex[m_nextBucket].find({header.GetWorker(), header.GetAux()});
+        if (it == m_receiveIndex[m_nextBucket].end())
+        {
+            m_transport.Fail("AllReduce node " + std::to_string(m_config.index)
+                             + ": unexpected message from " + std::to_string(header.GetWorker())
+                             + " tag " + std::to_string(header.GetAux()));
+            return;
+        }
+        m_have[it->second] = true;
+        ++m_haveCount;
         Advance();
     }
 }
@@ -372,9 +508,9 @@ RingAllReduceProtocol::BucketDone()
 {
     uint32_t chunks = 0;
     uint64_t bytes = 0;
-    for (uint32_t r = 0; m_ring.workers > 1 && r < 2 * (m_ring.workers - 1); ++r)
+    for (const AllReduceSchedule::Receive& r : m_plans[m_nextBucket].receives)
     {
-        auto it = m_arrived.find(ChunkKey{m_step, m_nextBucket, r});
+        auto it = m_arrived.find(ChunkKey{m_step, m_nextBucket, r.peer, r.tag});
         if (it != m_arrived.end())
         {
             ++chunks;

@@ -165,7 +165,7 @@ class CollectivePacketTestCase : public TestCase
      */
     CollectivePacketTestCase(const std::string& collective, uint32_t workers, double tolerance)
         : TestCase(collective + ", K = " + std::to_string(workers)
-                   + ", one 8 MB bucket: packet level matches the closed form"),
+                   + ", one 8 MB bucket, packet level matches the closed form"),
           m_collective(collective),
           m_workers(workers),
           m_tolerance(tolerance)

@@ -364,7 +364,7 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
              }));
     o.push_back(Make("collective",
                      OptionScope::JOB,
-                     "packet linux analytic",
+                     "", // the flow backend refuses what it does not model
                      "ring",
                      "AllReduce algorithm of --arch=ring: ring, halving-doubling (Rabenseifner) "
                      "or tree (NCCL's double binary tree); the flow backend refuses the last two",
@@ -374,7 +374,7 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                      }));
     o.push_back(Make("treeChunk",
                      OptionScope::JOB,
-                     "packet linux analytic",
+                     "", // the flow backend refuses what it does not model
                      "512KiB",
                      "Pipelining unit of --collective=tree in bytes, e.g. 512KiB (NCCL's order "
                      "of magnitude)",

@@ -5,9 +5,8 @@
 #ifndef TRAINING_JOB_SET_H
 #define TRAINING_JOB_SET_H
 
-#include "ns3/scenario-options.h"
-
 #include "ns3/fabric-topology.h"
+#include "ns3/scenario-options.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"

@@ -4,10 +4,9 @@
 
 #include "configuration-optimizer.h"
 
-#include "ns3/training-backend.h"
-
 #include "ns3/boolean.h"
 #include "ns3/string.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-result.h"
 

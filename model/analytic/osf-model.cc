@@ -4,10 +4,9 @@
 
 #include "osf-model.h"
 
-#include "ns3/training-input-error.h"
-
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/training-input-error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,8 @@
 
 #include "sync-ps-model.h"
 
-#include "ns3/training-input-error.h"
-
 #include "ns3/log.h"
+#include "ns3/training-input-error.h"
 
 #include <algorithm>
 #include <cmath>

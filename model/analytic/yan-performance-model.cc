@@ -5,6 +5,7 @@
 #include "yan-performance-model.h"
 
 #include "ps-read-bounds-model.h"
+
 #include "ns3/training-input-error.h"
 
 #include <algorithm>

@@ -5,11 +5,11 @@
 #include "ecmp-collisions.h"
 
 #include "fabric-topology.h"
+
 #include "ns3/flow-event-core.h"
+#include "ns3/log.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
-
-#include "ns3/log.h"
 
 #include <algorithm>
 #include <map>

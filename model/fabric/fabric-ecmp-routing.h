@@ -5,9 +5,9 @@
 #ifndef FABRIC_ECMP_ROUTING_H
 #define FABRIC_ECMP_ROUTING_H
 
-#include "ns3/distributed-training-compat.h"
 #include "fabric-topology.h"
 
+#include "ns3/distributed-training-compat.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-routing-helper.h"
 #include "ns3/ipv4-routing-protocol.h"

@@ -5,10 +5,11 @@
 #ifndef FLOW_EVENT_CORE_H
 #define FLOW_EVENT_CORE_H
 
-#include "ns3/distributed-training-compat.h"
-#include "ns3/fabric-topology.h"
 #include "flow-run-options.h"
 #include "sharing-model.h"
+
+#include "ns3/distributed-training-compat.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/split-mix64.h"
 
 #include <cstdint>
@@ -319,13 +320,13 @@ class FlowFabric
 /// What a flow engine (FlowPsEngine, FlowRingEngine) runs on: one run's inputs and its result.
 struct EngineInputs
 {
-    const TrainingProfile& profile;             //!< the DNN
-    const TrainingScenario& scenario;           //!< the scenario
-    const SharingModel& sharing;                //!< the sharing model
-    const FlowRunOptions& options; //!< run options
-    const FlowFabric& fabric;                   //!< the placed fabric: capacities and paths
-    double flowCap;                             //!< per-flow cap (bytes/s, infinity for none)
-    TrainingResult& result;                     //!< where records go
+    const TrainingProfile& profile;   //!< the DNN
+    const TrainingScenario& scenario; //!< the scenario
+    const SharingModel& sharing;      //!< the sharing model
+    const FlowRunOptions& options;    //!< run options
+    const FlowFabric& fabric;         //!< the placed fabric: capacities and paths
+    double flowCap;                   //!< per-flow cap (bytes/s, infinity for none)
+    TrainingResult& result;           //!< where records go
 };
 
 } // namespace flow

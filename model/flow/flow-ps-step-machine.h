@@ -144,25 +144,25 @@ class PsStepMachine
      */
     double StartDelay(const Connection& c) const;
 
-    TransferTable& m_table;                //!< the connections
-    EventQueue& m_queue;                   //!< the engine's pending events
-    const TrainingProfile& m_profile;      //!< the DNN
-    const TrainingScenario& m_scenario;    //!< the scenario
-    FlowRunOptions m_options; //!< parsing overheads
-    TrainingResult& m_result;              //!< step records go here
-    uint32_t m_k;                          //!< workers
-    uint32_t m_p;                          //!< servers
-    uint32_t m_l;                          //!< layers
-    TrainingProfile::StepTimes m_mean;     //!< the mean step
-    StartJitter m_jitter;                  //!< --startJitter's delays
-    std::vector<WorkerState> m_workers;    //!< per worker
-    std::vector<uint32_t> m_order;         //!< scratch: transmission order
-    std::vector<double> m_usable;          //!< scratch: per layer, when its parameters are usable
-    std::vector<uint32_t> m_byArrival;     //!< scratch: layers in arrival order
-    std::vector<uint8_t> m_flag;           //!< scratch: per-server flags
-    uint32_t m_barrierCount{0};            //!< sync: workers at barrier
-    uint32_t m_warmDone{0};                //!< async: workers past warm-up
-    bool m_windowClosed{false};            //!< async: window already closed
+    TransferTable& m_table;             //!< the connections
+    EventQueue& m_queue;                //!< the engine's pending events
+    const TrainingProfile& m_profile;   //!< the DNN
+    const TrainingScenario& m_scenario; //!< the scenario
+    FlowRunOptions m_options;           //!< parsing overheads
+    TrainingResult& m_result;           //!< step records go here
+    uint32_t m_k;                       //!< workers
+    uint32_t m_p;                       //!< servers
+    uint32_t m_l;                       //!< layers
+    TrainingProfile::StepTimes m_mean;  //!< the mean step
+    StartJitter m_jitter;               //!< --startJitter's delays
+    std::vector<WorkerState> m_workers; //!< per worker
+    std::vector<uint32_t> m_order;      //!< scratch: transmission order
+    std::vector<double> m_usable;       //!< scratch: per layer, when its parameters are usable
+    std::vector<uint32_t> m_byArrival;  //!< scratch: layers in arrival order
+    std::vector<uint8_t> m_flag;        //!< scratch: per-server flags
+    uint32_t m_barrierCount{0};         //!< sync: workers at barrier
+    uint32_t m_warmDone{0};             //!< async: workers past warm-up
+    bool m_windowClosed{false};         //!< async: window already closed
 };
 
 } // namespace flow

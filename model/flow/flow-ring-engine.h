@@ -8,6 +8,7 @@
 #include "flow-event-core.h"
 #include "flow-run-options.h"
 #include "flow-shared-job.h"
+
 #include "ns3/training-profile.h"
 
 #include <cstdint>
@@ -181,7 +182,7 @@ class FlowRingEngine
 
     const TrainingProfile& m_profile;           //!< the DNN
     const TrainingScenario& m_scenario;         //!< the scenario
-    FlowRunOptions m_options;      //!< run options
+    FlowRunOptions m_options;                   //!< run options
     TrainingResult& m_result;                   //!< records go here
     TrainingProfile::StepTimes m_mean;          //!< the mean step
     std::vector<std::vector<uint32_t>> m_paths; //!< per worker w: the links of ring flow w -> w+1

@@ -267,7 +267,7 @@ class TransferTable
     void Record(const Connection& c, const Segment& s);
 
     const TrainingProfile& m_profile;         //!< the DNN (the records' tensor sizes)
-    FlowRunOptions m_options;    //!< window model and records
+    FlowRunOptions m_options;                 //!< window model and records
     TrainingResult& m_result;                 //!< transfer records go here
     uint32_t m_k;                             //!< workers
     uint32_t m_p;                             //!< servers

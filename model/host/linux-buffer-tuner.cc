@@ -4,13 +4,12 @@
 
 #include "linux-buffer-tuner.h"
 
-#include "ns3/training-network.h"
-
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-rx-buffer.h"
 #include "ns3/tcp-tx-buffer.h"
+#include "ns3/training-network.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>

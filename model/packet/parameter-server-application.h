@@ -5,14 +5,14 @@
 #ifndef PARAMETER_SERVER_APPLICATION_H
 #define PARAMETER_SERVER_APPLICATION_H
 
-#include "ns3/ps-server-protocol.h"
 #include "tensor-connection.h"
-#include "ns3/training-profile.h"
-#include "ns3/training-result.h"
 
 #include "ns3/application.h"
+#include "ns3/ps-server-protocol.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
 
 #include <deque>
 #include <map>

@@ -5,10 +5,6 @@
 #ifndef TENSOR_CONNECTION_H
 #define TENSOR_CONNECTION_H
 
-#include "ns3/tensor-chunk-header.h"
-#include "ns3/tensor-framing.h"
-#include "ns3/training-protocol.h"
-
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -16,6 +12,9 @@
 #include "ns3/packet.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/socket.h"
+#include "ns3/tensor-chunk-header.h"
+#include "ns3/tensor-framing.h"
+#include "ns3/training-protocol.h"
 
 namespace ns3
 {

@@ -5,11 +5,10 @@
 #ifndef TRAINING_APP_ATTRIBUTES_H
 #define TRAINING_APP_ATTRIBUTES_H
 
-#include "ns3/training-scenario.h"
-
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
+#include "ns3/training-scenario.h"
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 

@@ -5,7 +5,6 @@
 #include "training-worker-application.h"
 
 #include "training-app-attributes.h"
-#include "ns3/training-scenario.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -14,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-small-queues.h"
 #include "ns3/tcp-socket-factory.h"
+#include "ns3/training-scenario.h"
 #include "ns3/uinteger.h"
 
 namespace ns3

@@ -5,16 +5,16 @@
 #ifndef TRAINING_WORKER_APPLICATION_H
 #define TRAINING_WORKER_APPLICATION_H
 
-#include "ns3/ps-worker-protocol.h"
 #include "tensor-connection.h"
-#include "ns3/training-profile.h"
-#include "ns3/training-result.h"
 
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ps-worker-protocol.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
 
 #include <memory>
 #include <vector>

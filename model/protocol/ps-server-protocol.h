@@ -6,6 +6,7 @@
 #define PS_SERVER_PROTOCOL_H
 
 #include "training-protocol.h"
+
 #include "ns3/training-scenario.h"
 
 #include <deque>

@@ -4,10 +4,9 @@
 
 #include "training-protocol.h"
 
-#include "ns3/training-network.h"
-
 #include "ns3/fatal-error.h"
 #include "ns3/simulator.h"
+#include "ns3/training-network.h"
 
 namespace ns3
 {

@@ -6,13 +6,13 @@
 #define TRAINING_PROTOCOL_H
 
 #include "tensor-chunk-header.h"
-#include "ns3/training-profile.h"
-#include "ns3/training-result.h"
-#include "ns3/training-scenario.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/training-profile.h"
+#include "ns3/training-result.h"
+#include "ns3/training-scenario.h"
 
 #include <functional>
 #include <string>

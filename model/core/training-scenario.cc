@@ -167,6 +167,9 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     ValidateFabric();
 }
 
+/// The most pipelining chunks of one tree's half of a bucket (--treeChunk).
+constexpr uint64_t kMaxTreeChunks = 65536;
+
 void
 TrainingScenario::ValidateCollective() const
 {
@@ -183,7 +186,9 @@ TrainingScenario::ValidateCollective() const
     }
     if (treeChunkBytes == 0 || treeChunkBytes == UNLIMITED_BUCKET)
     {
-        Fail("--treeChunk", std::to_string(treeChunkBytes), "a size in bytes >= 1, e.g. 512KiB");
+        Fail("--treeChunk",
+             treeChunkBytes == 0 ? "0" : "unlimited",
+             "a size in bytes >= 1, e.g. 512KiB");
     }
 }
 
@@ -217,6 +222,19 @@ TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
         Fail("--mode", "async with --arch=ring", "sync: ring AllReduce is synchronous");
     }
     ValidateCollective();
+    // Every chunk of every tree is a message of every node's plan: a chunk far below the
+    // buckets would build millions of messages and a run that never ends.
+    const uint64_t half = (profile.GetTotalParamBytes() + 1) / 2;
+    const uint64_t chunks = half / treeChunkBytes + (half % treeChunkBytes != 0);
+    if (collective == "tree" && chunks > kMaxTreeChunks)
+    {
+        Fail("--treeChunk",
+             std::to_string(treeChunkBytes) + " bytes cut half of a "
+                 + std::to_string(profile.GetTotalParamBytes()) + "-byte model into "
+                 + std::to_string(chunks) + " chunks",
+             "at most " + std::to_string(kMaxTreeChunks) + " chunks per tree: at least "
+                 + std::to_string(half / kMaxTreeChunks + 1) + " bytes");
+    }
     if (computeScale.size() > 1 && computeScale.size() != workers)
     {
         Fail("--computeScale",

@@ -110,6 +110,16 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.servers = UnitParser::ParseUnsigned(n, v, 1, MAX_HOSTS);
                      }));
+}
+
+/// Options of the order and overlap of a step's transfers and the parameter partition.
+void
+AddSchedule(std::vector<ScenarioOptions::Option>& o)
+{
+    auto sc = [](RunRequest& r) -> TrainingScenario&
+    {
+        return r.scenario;
+    };
     o.push_back(Make("overlap",
                      OptionScope::JOB,
                      "",
@@ -362,6 +372,12 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                  }
                  r.scenario.reductionRate = rate;
              }));
+}
+
+/// Options of the AllReduce algorithm and of the GPUs inside a node.
+void
+AddCollective(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("collective",
                      OptionScope::JOB,
                      "", // the flow backend refuses what it does not model
@@ -510,6 +526,12 @@ AddNetwork(std::vector<ScenarioOptions::Option>& o)
                          UnitParser::ParseQueueSize(n, v);
                          r.scenario.hostQueueSize = v;
                      }));
+}
+
+/// Options of the queue discipline and the hosts' TCP.
+void
+AddTransport(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("queueDisc",
                      OptionScope::SCENARIO,
                      "packet",
@@ -899,12 +921,15 @@ ScenarioOptions::GetOptions()
         std::vector<Option> o;
         AddOutput(o);
         AddArchitecture(o);
+        AddSchedule(o);
         AddSteps(o);
         AddNetwork(o);
+        AddTransport(o);
         AddHostModel(o);
         AddCongestion(o);
         AddFabric(o);
         AddRing(o);
+        AddCollective(o);
         AddBackend(o);
         AddLinux(o);
         return o;

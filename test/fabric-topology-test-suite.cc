@@ -223,7 +223,7 @@ class ScenarioFabricTestCase : public TestCase
     {
         TrainingScenario s;
         s.workers = 3;
-        auto star = FabricTopology::FromScenario(s);
+        auto star = s.BuildFabric();
         NS_TEST_ASSERT_MSG_EQ(star.GetNHosts(), 4, "3 workers + 1 server");
         NS_TEST_ASSERT_MSG_EQ(star.GetLink(star.GetHostUplink(0)).name,
                               "worker0->switch",
@@ -234,7 +234,7 @@ class ScenarioFabricTestCase : public TestCase
         s.topology = "leafspine";
         s.leaves = 2;
         s.placement = "spread";
-        auto ls = FabricTopology::FromScenario(s);
+        auto ls = s.BuildFabric();
         NS_TEST_ASSERT_MSG_EQ(ls.GetNHosts(), 4, "2 leaves x ceil(4/2) hosts");
         NS_TEST_ASSERT_MSG_EQ(ls.GetRack(ls.GetRoleHost(3)), 1, "server in rack 1");
         s.topology = "fattree";

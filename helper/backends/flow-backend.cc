@@ -524,7 +524,7 @@ SharedHostNames(const TrainingJob& job)
     std::unordered_map<std::string, std::string> hosts;
     for (uint32_t r = 0; r < job.GetNRoles(); ++r)
     {
-        const std::string n = TrainingNetwork::GetHostName(job.scenario, r);
+        const std::string n = job.scenario.GetRoleName(r);
         hosts.emplace(n, job.name + "." + n);
     }
     return hosts;

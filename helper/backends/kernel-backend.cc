@@ -217,7 +217,7 @@ FillUtilisation(const TrainingScenario& s,
     double best = -1;
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        const std::string name = TrainingNetwork::GetHostName(s, h);
+        const std::string name = s.GetRoleName(h);
         // Counted bytes / (undilated rate x undilated window) = the dilated run's fraction.
         const double up = (after[h].up - before[h].up) * 8.0 / (rate * window);
         const double down = (after[h].down - before[h].down) * 8.0 / (rate * window);
@@ -268,8 +268,7 @@ FillCongestion(const TrainingScenario& s,
         // Which host lost: per host where non-zero, as the packet backend's "drops:PORT".
         if (own["Tcp:RetransSegs"] > 0)
         {
-            result.inputs["retransmitted_segments:" + TrainingNetwork::GetHostName(s, h)]
-                = own["Tcp:RetransSegs"];
+            result.inputs["retransmitted_segments:" + s.GetRoleName(h)] = own["Tcp:RetransSegs"];
         }
     }
     for (const auto& [counter, input] : keys)

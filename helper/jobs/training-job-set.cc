@@ -338,7 +338,7 @@ TrainingJobSet::Place(const std::string& where)
     }
     try
     {
-        m_fabric = FabricTopology::Unplaced(base, roles);
+        m_fabric = base.BuildUnplacedFabric(roles);
     }
     catch (const TrainingInputError& e)
     {
@@ -356,7 +356,7 @@ TrainingJobSet::Place(const std::string& where)
         for (uint32_t r = 0; r < job.hosts.size(); ++r)
         {
             allHosts.push_back(job.hosts[r]);
-            allNames.push_back(job.name + "." + TrainingNetwork::GetHostName(job.scenario, r));
+            allNames.push_back(job.name + "." + job.scenario.GetRoleName(r));
         }
     }
     m_fabric.SetRoles(allHosts, allNames);

@@ -114,7 +114,7 @@ TrainingClusterHelper::Configure(const TrainingScenario& scenario)
     m_scenario = scenario;
     m_fabric = scenario.topology == "star"
                    ? nullptr
-                   : std::make_shared<const FabricTopology>(FabricTopology::FromScenario(scenario));
+                   : std::make_shared<const FabricTopology>(scenario.BuildFabric());
 }
 
 void

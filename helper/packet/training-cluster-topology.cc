@@ -410,7 +410,7 @@ TrainingClusterHelper::GetHostName(uint32_t host) const
     }
     TrainingScenario s;
     s.workers = m_scenario.workers;
-    return TrainingNetwork::GetHostName(s, host);
+    return s.GetRoleName(host);
 }
 
 } // namespace ns3

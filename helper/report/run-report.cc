@@ -97,7 +97,7 @@ RunReport::FormatHeading(const TrainingProfile& profile, const TrainingScenario&
         scenario.overlap ? "on" : "off");
     if (scenario.topology != "star")
     {
-        text += Format("fabric: %s\n", FabricTopology::FromScenario(scenario).Describe().c_str());
+        text += Format("fabric: %s\n", scenario.BuildFabric().Describe().c_str());
     }
     return text;
 }

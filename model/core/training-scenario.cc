@@ -400,7 +400,7 @@ TrainingScenario::ValidateFabric() const
         return; // the star has one host per role: nothing to check (and nothing to build)
     }
     // Builds the fabric: checks the file, the number of hosts and the placement.
-    FabricTopology::FromScenario(*this);
+    BuildFabric();
 }
 
 std::string
@@ -677,6 +677,58 @@ TrainingScenario::SetComputeScale(const std::string& option, const std::string& 
         Fail(option, "empty list", expected);
     }
     computeScale = values;
+}
+
+std::string
+TrainingScenario::GetRoleName(uint32_t role) const
+{
+    return role < workers ? "worker" + std::to_string(role)
+                          : "server" + std::to_string(role - workers);
+}
+
+FabricTopology
+TrainingScenario::BuildFabric() const
+{
+    const uint32_t roles = workers + (architecture == PARAMETER_SERVER ? servers : 0);
+    FabricTopology t = BuildUnplacedFabric(roles);
+    std::vector<std::string> names;
+    for (uint32_t r = 0; r < roles; ++r)
+    {
+        names.push_back(GetRoleName(r));
+    }
+    t.SetRoles(t.Place("--placement", placement, roles, seed), names);
+    return t;
+}
+
+FabricTopology
+TrainingScenario::BuildUnplacedFabric(uint32_t roles) const
+{
+    const TrainingScenario& s = *this;
+    using LinkSpec = FabricTopology::LinkSpec;
+    LinkSpec host{s.nicRate, s.linkDelay, s.queueSize};
+    LinkSpec uplink{s.uplinkRate.GetBitRate() > 0 ? s.uplinkRate : s.nicRate,
+                    s.linkDelay,
+                    s.queueSize};
+    FabricTopology t;
+    if (s.topology == "star")
+    {
+        t = FabricTopology::Star(roles, host);
+    }
+    else if (s.topology == "leafspine")
+    {
+        uint32_t perLeaf = s.hostsPerLeaf > 0 ? s.hostsPerLeaf : (roles + s.leaves - 1) / s.leaves;
+        t = FabricTopology::LeafSpine(s.leaves, s.spines, perLeaf, host, uplink);
+    }
+    else if (s.topology == "fattree")
+    {
+        t = FabricTopology::FatTree(s.fatTreeK, host, uplink, uplink);
+    }
+    else
+    {
+        t = FabricTopology::FromJsonFile(s.topology);
+    }
+    t.SetEcmpSeed(s.ecmpSeed);
+    return t;
 }
 
 } // namespace ns3

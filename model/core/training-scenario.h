@@ -17,6 +17,7 @@
 namespace ns3
 {
 
+class FabricTopology;
 class TrainingProfile;
 
 /**
@@ -212,6 +213,32 @@ class TrainingScenario
     std::string GetOrderName() const;
     /// \return "greedy" or "round-robin"
     std::string GetPartitionName() const;
+
+    /**
+     * \param role a role: workers first, then servers (--arch=ps)
+     * \return its host's name, "worker<i>" or "server<p>" (every backend's name for it)
+     */
+    std::string GetRoleName(uint32_t role) const;
+
+    /**
+     * \brief The fabric of this scenario with its roles placed: star (one host per role),
+     * leafspine, fattree or a JSON file (topology), host links at nicRate / linkDelay /
+     * queueSize, switch-switch links at uplinkRate (nicRate if 0), ECMP seed ecmpSeed; roles
+     * (workers, then servers with --arch=ps) placed by placement and their hosts renamed
+     * GetRoleName().
+     * \return the placed fabric
+     * \throws TrainingInputError for a bad file, too few hosts or a bad placement
+     */
+    FabricTopology BuildFabric() const;
+
+    /**
+     * \brief This scenario's fabric before placement (BuildFabric without its last step): a
+     * star gets one host per role, a leaf-spine without hostsPerLeaf just enough hosts for them.
+     * \param roles roles the fabric must hold (sizes the star and an unsized leaf-spine)
+     * \return the fabric, no role placed
+     * \throws TrainingInputError for a bad topology file
+     */
+    FabricTopology BuildUnplacedFabric(uint32_t roles) const;
 
     /**
      * \brief Parse an option value (shared by the driver and tests).

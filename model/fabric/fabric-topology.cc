@@ -10,8 +10,6 @@
 #include "ns3/log.h"
 #include "ns3/split-mix64.h"
 #include "ns3/training-input-error.h"
-#include "ns3/training-network.h"
-#include "ns3/training-scenario.h"
 #include "ns3/unit-parser.h"
 
 #include <algorithm>
@@ -905,49 +903,6 @@ FabricTopology::SetHostName(uint32_t host, const std::string& name)
 
 namespace ns3
 {
-
-FabricTopology
-FabricTopology::FromScenario(const TrainingScenario& s)
-{
-    const uint32_t servers = s.architecture == TrainingScenario::PARAMETER_SERVER ? s.servers : 0;
-    const uint32_t roles = s.workers + servers;
-    FabricTopology t = Unplaced(s, roles);
-    t.m_roleHost = t.Place("--placement", s.placement, roles, s.seed);
-    for (uint32_t r = 0; r < roles; ++r)
-    {
-        t.SetHostName(t.m_roleHost[r], TrainingNetwork::GetHostName(s, r));
-    }
-    return t;
-}
-
-FabricTopology
-FabricTopology::Unplaced(const TrainingScenario& s, uint32_t roles)
-{
-    LinkSpec host{s.nicRate, s.linkDelay, s.queueSize};
-    LinkSpec uplink{s.uplinkRate.GetBitRate() > 0 ? s.uplinkRate : s.nicRate,
-                    s.linkDelay,
-                    s.queueSize};
-    FabricTopology t;
-    if (s.topology == "star")
-    {
-        t = Star(roles, host);
-    }
-    else if (s.topology == "leafspine")
-    {
-        uint32_t perLeaf = s.hostsPerLeaf > 0 ? s.hostsPerLeaf : (roles + s.leaves - 1) / s.leaves;
-        t = LeafSpine(s.leaves, s.spines, perLeaf, host, uplink);
-    }
-    else if (s.topology == "fattree")
-    {
-        t = FatTree(s.fatTreeK, host, uplink, uplink);
-    }
-    else
-    {
-        t = FromJsonFile(s.topology);
-    }
-    t.SetEcmpSeed(s.ecmpSeed);
-    return t;
-}
 
 void
 FabricTopology::SetRoles(const std::vector<uint32_t>& hosts, const std::vector<std::string>& names)

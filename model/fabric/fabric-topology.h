@@ -18,8 +18,6 @@
 namespace ns3
 {
 
-class TrainingScenario;
-
 /**
  * \ingroup distributed-training
  * \brief The network fabric of a training cluster as a graph: hosts (the nodes that run workers
@@ -147,28 +145,6 @@ class FabricTopology
      * \throws TrainingInputError naming where and the JSON path
      */
     static FabricTopology FromJsonText(const std::string& text, const std::string& where);
-
-    /**
-     * \brief The fabric of a scenario with its roles placed: star (one host per role),
-     * leafspine, fattree or a JSON file (TrainingScenario::topology), host links at nicRate /
-     * linkDelay / queueSize, switch-switch links at uplinkRate (nicRate if 0), ECMP seed
-     * ecmpSeed; roles (workers, then servers with --arch=ps) placed by placement and their
-     * hosts renamed "worker<i>" / "server<p>".
-     * \param scenario the scenario
-     * \return the placed fabric
-     * \throws TrainingInputError for a bad file, too few hosts or a bad placement
-     */
-    static FabricTopology FromScenario(const TrainingScenario& scenario);
-
-    /**
-     * \brief The scenario's fabric before placement (FromScenario without its last step): a
-     * star gets one host per role, a leaf-spine without hostsPerLeaf just enough hosts for them.
-     * \param scenario the scenario (its fabric fields)
-     * \param roles roles the fabric must hold (sizes the star and an unsized leaf-spine)
-     * \return the fabric, no role placed
-     * \throws TrainingInputError for a bad topology file
-     */
-    static FabricTopology Unplaced(const TrainingScenario& scenario, uint32_t roles);
 
     /**
      * \brief Place roles on chosen hosts and rename those hosts (several jobs on one fabric:

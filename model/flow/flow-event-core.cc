@@ -15,7 +15,7 @@ namespace flow
 {
 
 FlowFabric::FlowFabric(const TrainingScenario& scenario, bool useGoodput)
-    : m_topology(FabricTopology::FromScenario(scenario))
+    : m_topology(scenario.BuildFabric())
 {
     SetCapacities(scenario, useGoodput);
 }
@@ -29,7 +29,7 @@ FlowFabric::FlowFabric(const TrainingScenario& scenario,
     std::vector<std::string> names;
     for (uint32_t r = 0; r < hosts.size(); ++r)
     {
-        names.push_back(TrainingNetwork::GetHostName(scenario, r));
+        names.push_back(scenario.GetRoleName(r));
     }
     m_topology.SetRoles(hosts, names);
     SetCapacities(scenario, useGoodput);

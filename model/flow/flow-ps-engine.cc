@@ -4,7 +4,10 @@
 
 #include "flow-ps-engine.h"
 
+#include "flow-bundled-solver.h"
 #include "flow-each-flow-solver.h"
+#include "flow-fcfs-solver.h"
+#include "flow-max-min-solver.h"
 
 #include "ns3/training-scenario.h"
 
@@ -15,15 +18,56 @@ namespace ns3
 namespace flow
 {
 
+namespace
+{
+
+/**
+ * \brief The solver for a run of the engine: chosen once, from what the sharing model is
+ * (SolverChoice). It lives here, with the engine that composes the solvers, so that the solvers'
+ * base class does not include its subclasses.
+ * \param sharing the sharing model
+ * \param table the run's connections and rate classes
+ * \param servers the run's parameter servers
+ * \param windowModel the window model is on (its caps are per direction and server)
+ * \return the solver
+ */
+std::unique_ptr<RateSolver>
+CreateSolver(const SharingModel& sharing, TransferTable& table, uint32_t servers, bool windowModel)
+{
+    const SolverChoice choice = SolverChoice::Of(sharing);
+    // With the window model too: its caps are per direction and server (WindowCap), a class's
+    // members all have the same one, and a class's cap is taken at each rate computation.
+    if (choice.rule == SolverChoice::MAX_MIN)
+    {
+        if (servers > 1)
+        {
+            return std::make_unique<BundledMaxMinSolver>(table,
+                                                         sharing,
+                                                         choice.honoursCaps,
+                                                         servers);
+        }
+        return std::make_unique<MaxMinSolver>(table, sharing, choice.honoursCaps);
+    }
+    // The window model gives every connection its own cap, which FCFS ignores: the model's own
+    // AssignRates then sees them all.
+    if (!windowModel && choice.rule == SolverChoice::FCFS)
+    {
+        return std::make_unique<FcfsSolver>(table, sharing, servers);
+    }
+    return std::make_unique<EachFlowSolver>(table, sharing);
+}
+
+} // namespace
+
 FlowPsEngine::FlowPsEngine(const EngineInputs& in)
     : m_sharing(in.sharing),
       m_table(in),
       m_steps(in, m_table, m_queue)
 {
-    UseSolver(RateSolver::Create(in.sharing,
-                                 m_table,
-                                 std::max<uint32_t>(1, in.scenario.servers),
-                                 in.options.windowBytes > 0));
+    UseSolver(CreateSolver(in.sharing,
+                           m_table,
+                           std::max<uint32_t>(1, in.scenario.servers),
+                           in.options.windowBytes > 0));
 }
 
 void

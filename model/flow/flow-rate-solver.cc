@@ -4,12 +4,6 @@
 
 #include "flow-rate-solver.h"
 
-#include "flow-bundled-solver.h"
-#include "flow-each-flow-solver.h"
-#include "flow-fcfs-solver.h"
-#include "flow-max-min-solver.h"
-#include "flow-transfer-table.h"
-
 #include "ns3/abort.h"
 
 #include <algorithm>
@@ -32,35 +26,6 @@ SolverChoice::Of(const SharingModel& sharing)
         choice.rule = FCFS;
     }
     return choice;
-}
-
-std::unique_ptr<RateSolver>
-RateSolver::Create(const SharingModel& sharing,
-                   TransferTable& table,
-                   uint32_t servers,
-                   bool windowModel)
-{
-    const SolverChoice choice = SolverChoice::Of(sharing);
-    // With the window model too: its caps are per direction and server (WindowCap), a class's
-    // members all have the same one, and a class's cap is taken at each rate computation.
-    if (choice.rule == SolverChoice::MAX_MIN)
-    {
-        if (servers > 1)
-        {
-            return std::make_unique<BundledMaxMinSolver>(table,
-                                                         sharing,
-                                                         choice.honoursCaps,
-                                                         servers);
-        }
-        return std::make_unique<MaxMinSolver>(table, sharing, choice.honoursCaps);
-    }
-    // The window model gives every connection its own cap, which FCFS ignores: the model's own
-    // AssignRates then sees them all.
-    if (!windowModel && choice.rule == SolverChoice::FCFS)
-    {
-        return std::make_unique<FcfsSolver>(table, sharing, servers);
-    }
-    return std::make_unique<EachFlowSolver>(table, sharing);
 }
 
 RateSolver::RateSolver(TransferTable& table, const SharingModel& sharing)

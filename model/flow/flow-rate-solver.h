@@ -5,6 +5,7 @@
 #ifndef FLOW_RATE_SOLVER_H
 #define FLOW_RATE_SOLVER_H
 
+#include "flow-transfer-table.h"
 #include "sharing-model.h"
 
 #include <array>
@@ -19,7 +20,6 @@ namespace flow
 
 class ClassHeap;
 class SharedLinks;
-class TransferTable;
 
 /**
  * What a sharing model is, as far as the flow engines' rates go: the one place that asks the
@@ -55,56 +55,32 @@ struct SolverChoice
  * capacities are the TransferTable's, which it reads and changes through that table's public
  * interface (and which tells it of every activation and class change).
  *
- * The solvers, chosen once per run from the sharing model by Create (SolverChoice):
+ * The solvers, chosen once per run from the sharing model (SolverChoice) by the engine that
+ * composes them (FlowPsEngine):
  *  - EachFlowSolver: any model; every active connection its own class and flow (AssignRates);
  *  - MaxMinSolver: plain max-min; interchangeable connections aggregate into one class, one
  *    aggregate flow per class (SharingModel::AssignAggregateRates);
  *  - BundledMaxMinSolver: the same with several servers (a worker's bundle of connections);
  *  - FcfsSolver: first come, first served, served queue by queue (FcfsRule).
  */
-class RateSolver
+class RateSolver : public TableListener
 {
   public:
-    /**
-     * \brief The solver for a run of the engine: chosen once, from what the sharing model is.
-     * \param sharing the sharing model
-     * \param table the run's connections and rate classes
-     * \param servers the run's parameter servers
-     * \param windowModel the window model is on (its caps are per direction and server)
-     * \return the solver
-     */
-    static std::unique_ptr<RateSolver> Create(const SharingModel& sharing,
-                                              TransferTable& table,
-                                              uint32_t servers,
-                                              bool windowModel);
-
     /**
      * \param table the run's connections and rate classes
      * \param sharing the sharing model
      */
     RateSolver(TransferTable& table, const SharingModel& sharing);
-    virtual ~RateSolver();
+    ~RateSolver() override;
 
-    /**
-     * \brief An activated connection (accounted up to now) joins a rate class.
-     * \param ci connection index
-     */
-    virtual void Activated(uint32_t ci) = 0;
-    /**
-     * \brief A connection became inactive (it has left its class).
-     * \param ci connection index
-     */
-    virtual void Deactivated(uint32_t ci);
-    /**
-     * \brief A new live class (nextTime infinity).
-     * \param k rate class
-     */
-    virtual void ClassAdded(uint32_t k);
-    /**
-     * \brief A class lost its last member.
-     * \param k rate class
-     */
-    virtual void ClassReleased(uint32_t k);
+    /// \copydoc TableListener::Activated
+    void Activated(uint32_t ci) override = 0;
+    /// \copydoc TableListener::Deactivated
+    void Deactivated(uint32_t ci) override;
+    /// \copydoc TableListener::ClassAdded
+    void ClassAdded(uint32_t k) override;
+    /// \copydoc TableListener::ClassReleased
+    void ClassReleased(uint32_t k) override;
     /**
      * \brief Set the rate of every class of a direction (the sharing model's answer).
      * \param gi group (direction) index
@@ -116,18 +92,10 @@ class RateSolver
      * \return the earliest drain time of its classes (infinity if none); a scan by default
      */
     virtual double NextDrain(uint32_t gi);
-    /**
-     * \brief The group's classes whose next drain time is not after now.
-     * \param gi group index
-     * \param due where to append them
-     */
-    virtual void DueClasses(uint32_t gi, std::vector<uint32_t>& due);
-    /**
-     * \param gi group index
-     * \return the group's classes ordered by next drain time, or null (NextDrain and
-     *         DueClasses scan); the table tells it of every change of a drain time
-     */
-    virtual ClassHeap* ByTime(uint32_t gi);
+    /// \copydoc TableListener::DueClasses
+    void DueClasses(uint32_t gi, std::vector<uint32_t>& due) override;
+    /// \copydoc TableListener::ByTime
+    ClassHeap* ByTime(uint32_t gi) override;
 
     // ---- several jobs on one fabric (FlowJobSimulator, through FlowPsEngine) ----
 

@@ -5,7 +5,6 @@
 #include "flow-transfer-table.h"
 
 #include "flow-class-heap.h"
-#include "flow-rate-solver.h"
 
 #include "ns3/assert.h"
 #include "ns3/training-profile.h"
@@ -77,7 +76,7 @@ TransferTable::TransferTable(const EngineInputs& in)
 }
 
 void
-TransferTable::SetSolver(RateSolver& solver)
+TransferTable::SetSolver(TableListener& solver)
 {
     m_solver = &solver;
     for (uint32_t gi = 0; gi < 2; ++gi)

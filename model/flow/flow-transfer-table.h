@@ -22,7 +22,48 @@ namespace flow
 {
 
 class ClassHeap;
-class RateSolver;
+
+/**
+ * What a TransferTable tells its rate solver of, and asks of it (RateSolver implements it). The
+ * table knows only this interface, so the solvers depend on the table and not the other way round.
+ */
+class TableListener
+{
+  public:
+    virtual ~TableListener() = default;
+    /**
+     * \brief An activated connection (accounted up to now) joins a rate class.
+     * \param ci connection index
+     */
+    virtual void Activated(uint32_t ci) = 0;
+    /**
+     * \brief A connection became inactive (it has left its class).
+     * \param ci connection index
+     */
+    virtual void Deactivated(uint32_t ci) = 0;
+    /**
+     * \brief A new live class (nextTime infinity).
+     * \param k rate class
+     */
+    virtual void ClassAdded(uint32_t k) = 0;
+    /**
+     * \brief A class lost its last member.
+     * \param k rate class
+     */
+    virtual void ClassReleased(uint32_t k) = 0;
+    /**
+     * \brief The group's classes whose next drain time is not after now.
+     * \param gi group index
+     * \param due where to append them
+     */
+    virtual void DueClasses(uint32_t gi, std::vector<uint32_t>& due) = 0;
+    /**
+     * \param gi group index
+     * \return the group's classes ordered by next drain time, or null (NextDrain and
+     *         DueClasses scan); the table tells it of every change of a drain time
+     */
+    virtual ClassHeap* ByTime(uint32_t gi) = 0;
+};
 
 /**
  * The transfers of a FlowPsEngine run: one connection per worker, server and direction with its
@@ -43,7 +84,7 @@ class TransferTable
      * \brief Tell this solver of activations and class changes from now on.
      * \param solver the engine's rate solver
      */
-    void SetSolver(RateSolver& solver);
+    void SetSolver(TableListener& solver);
     /** \param seq a shared activation counter (several jobs: FCFS order across them) */
     void SharePriorities(uint64_t* seq);
 
@@ -286,7 +327,7 @@ class TransferTable
     double m_now{0};                          //!< current time (s)
     bool m_counting{false};                   //!< inside the measurement window
     uint32_t m_realLinks{0};                  //!< links of the fabric
-    RateSolver* m_solver{nullptr};            //!< told of activations and class changes
+    TableListener* m_solver{nullptr};         //!< told of activations and class changes
     ClassHeap* m_byTime[2]{nullptr, nullptr}; //!< per group: the solver's classes by drain time
 };
 

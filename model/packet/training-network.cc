@@ -192,13 +192,6 @@ TrainingNetwork::GetIntraNodeHalfSeconds(uint32_t gpus,
 }
 
 std::string
-TrainingNetwork::GetHostName(const TrainingScenario& s, uint32_t host)
-{
-    return host < s.workers ? "worker" + std::to_string(host)
-                            : "server" + std::to_string(host - s.workers);
-}
-
-std::string
 TrainingNetwork::GetLinkName(const std::string& host, bool toSwitch)
 {
     return toSwitch ? host + "->switch" : "switch->" + host;

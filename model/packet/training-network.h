@@ -224,13 +224,6 @@ class TrainingNetwork
                                           double bytes);
 
     /**
-     * \param s the scenario
-     * \param host host index: workers 0..K-1, then servers K..K+P-1
-     * \return "worker<i>" or "server<j>"
-     */
-    static std::string GetHostName(const TrainingScenario& s, uint32_t host);
-
-    /**
      * \param host a host name
      * \param toSwitch direction
      * \return "<host>->switch" or "switch-><host>", as every backend names its links

@@ -20,10 +20,10 @@
 
 #include "ns3/boolean.h"
 #include "ns3/distributed-training-module.h"
-#include "ns3/enum.h"
 #include "ns3/flow-backend.h"
 #include "ns3/program-options.h"
 #include "ns3/scenario-options.h"
+#include "ns3/string.h"
 #include "ns3/training-job-set.h"
 
 #include <chrono>
@@ -83,7 +83,7 @@ ParseOptions(int argc, char* argv[])
     cmd.Add("servers", "Parameter servers per job", o.servers, 1, 1024);
     cmd.Add("steps", "Steps per worker", o.steps, 2, 1000000);
     cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
-    cmd.Add("sharing", "Flow backend sharing model", o.sharing, {"fcfs", "ps", "capped"});
+    cmd.Add("sharing", "Flow backend sharing model", o.sharing, SharingModelRegistry::Names());
     cmd.Add("vsStar", "Also run every case on the star and print the events/s ratio", o.vsStar);
     cmd.Add("repeat", "Runs per case (the fastest is reported)", o.repeat, 1, 100);
     cmd.Parse(argc, argv);
@@ -108,7 +108,7 @@ MakeBackend(const Options& o)
         return CreateObject<PacketBackend>();
     }
     Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-    flow->SetAttribute("Sharing", EnumValue(FlowBackend::ParseSharing(o.sharing)));
+    flow->SetAttribute("Sharing", StringValue(o.sharing));
     flow->SetAttribute("RecordTransfers", BooleanValue(false));
     return flow;
 }

@@ -20,9 +20,9 @@
 
 #include "ns3/boolean.h"
 #include "ns3/distributed-training-module.h"
-#include "ns3/enum.h"
 #include "ns3/flow-backend.h"
 #include "ns3/program-options.h"
+#include "ns3/string.h"
 #include "ns3/synthetic-profile.h"
 
 #include <chrono>
@@ -67,7 +67,7 @@ ParseOptions(int argc, char* argv[])
     cmd.Add("servers", "Parameter servers", o.servers, 1, 100000);
     cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
     cmd.Add("overlap", "Overlap communication and computation", o.overlap);
-    cmd.Add("sharing", "Sharing model", o.sharing, {"fcfs", "ps", "capped", "hybrid", "allreduce"});
+    cmd.Add("sharing", "Sharing model", o.sharing, SharingModelRegistry::Names());
     cmd.Add("records", "Keep per-transfer records (memory: ~90 bytes each)", o.records);
     cmd.Add("repeat", "Runs to time (the fastest is reported)", o.repeat, 1, 1000);
     cmd.Add("compareWorkers",
@@ -213,7 +213,7 @@ Benchmark(const Options& o)
     scenario.Validate(profile);
 
     Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
-    backend->SetAttribute("Sharing", EnumValue(FlowBackend::ParseSharing(o.sharing)));
+    backend->SetAttribute("Sharing", StringValue(o.sharing));
     backend->SetAttribute("RecordTransfers", BooleanValue(o.records));
     double best = 1e300;
     std::vector<TrainingResult> results;

@@ -13,11 +13,11 @@
 #include "ns3/analytic-backend.h"
 #include "ns3/boolean.h"
 #include "ns3/distributed-training-compat.h"
-#include "ns3/enum.h"
 #include "ns3/flow-backend.h"
 #include "ns3/flow-event-core.h"
 #include "ns3/nstime.h"
 #include "ns3/packet-backend.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
@@ -60,7 +60,7 @@ RunFlow(const TrainingProfile& p,
         bool useGoodput = false)
 {
     Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
-    backend->SetAttribute("Sharing", EnumValue(FlowBackend::ParseSharing(sharing)));
+    backend->SetAttribute("Sharing", StringValue(sharing));
     backend->SetAttribute("UseGoodput", BooleanValue(useGoodput));
     return backend->Run(p, s).at(0);
 }

@@ -3,22 +3,33 @@
  *
  * The sharing models of the flow-level simulator on hand-worked flow sets: Algorithm 1's FCFS and
  * PS (000_466ded720105ddf3.txt Sec. 2.2.2), the per-flow cap of 000 Sec. 4.4, the two-server rule
- * of 001_33040fda0f1f6815.txt Sec. 5, and the max-min fairness conditions on random flow sets.
+ * of 001_33040fda0f1f6815.txt Sec. 5, and the max-min fairness conditions on random flow sets;
+ * SharingModelRegistry, the one list of models by name, and a model registered from this file.
  */
 
+#include "training-test-utils.h"
+
 #include "ns3/allreduce-sharing.h"
+#include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
 #include "ns3/capped-sharing.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/fcfs-sharing.h"
+#include "ns3/flow-backend.h"
 #include "ns3/nstime.h"
 #include "ns3/ps-sharing.h"
+#include "ns3/sharing-model-registry.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/training-input-error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -526,6 +537,210 @@ class CalibratedPropertyTestCase : public TestCase
 };
 
 /**
+ * A sharing model that only this test library registers, as a user's module would: every flow
+ * gets its slowest link's capacity divided by the number of active flows (so no link carries more
+ * than its capacity). With one flow at a time it is ps.
+ */
+class EvenTestSharing : public SharingModel
+{
+  public:
+    /// \return the object TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::EvenTestSharing")
+                                .SetParent<SharingModel>()
+                                .SetGroupName("DistributedTraining")
+                                .AddConstructor<EvenTestSharing>();
+        return tid;
+    }
+
+    void AssignRates(const std::vector<Flow>& flows,
+                     const std::vector<double>& capacity,
+                     std::vector<double>& rates) const override
+    {
+        rates.assign(flows.size(), 0.0);
+        for (std::size_t i = 0; i < flows.size(); ++i)
+        {
+            double slowest = INF;
+            for (uint32_t k = 0; k < flows[i].nLinks; ++k)
+            {
+                slowest = std::min(slowest, capacity[flows[i].links[k]]);
+            }
+            rates[i] = slowest / flows.size();
+        }
+    }
+
+    /// \return "test-even"
+    std::string GetName() const override
+    {
+        return "test-even";
+    }
+};
+
+DT_REGISTER_SHARING("test-even",
+                    EvenTestSharing,
+                    1000,
+                    0,
+                    "",
+                    "test only: every flow gets its slowest link over the active flow count");
+
+/**
+ * \ingroup distributed-training
+ * The registry lists the models once, in a fixed order.
+ *
+ * Names(): fcfs, ps, capped, hybrid, calibrated, allreduce (ranks 10 to 60), then this file's
+ * test-even (rank 1000). --backend=all and the runner's default variants (IN_ALL) are the first
+ * five; allreduce is the ring's model; hybrid is the mean of fcfs and ps; every single model's
+ * object answers GetName() with its registered name.
+ */
+class RegistryOrderTestCase : public TestCase
+{
+  public:
+    RegistryOrderTestCase()
+        : TestCase("sharing registry lists the six models in order, hybrid = mean of fcfs and ps")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using R = SharingModelRegistry;
+        const std::vector<std::string> six{"fcfs", "ps", "capped", "hybrid", "calibrated"};
+        std::vector<std::string> all = six;
+        all.push_back("allreduce");
+        all.push_back("test-even");
+        NS_TEST_EXPECT_MSG_EQ((R::Names() == all), true, R::Join(R::Names(), ", "));
+        NS_TEST_EXPECT_MSG_EQ((R::Names(R::IN_ALL) == six), true, "--backend=all");
+        NS_TEST_EXPECT_MSG_EQ(R::GetRing().name, "allreduce", "the ring's model");
+        NS_TEST_EXPECT_MSG_EQ(R::ListNames(),
+                              "fcfs, ps, capped, hybrid, calibrated, test-even (ring: allreduce)",
+                              "--sharing help");
+        const R::Entry hybrid = R::Find("hybrid");
+        NS_TEST_EXPECT_MSG_EQ(hybrid.IsComposite(), true, "hybrid has no object");
+        NS_TEST_EXPECT_MSG_EQ(hybrid.meanOf.first + "+" + hybrid.meanOf.second, "fcfs+ps", "parts");
+        NS_TEST_EXPECT_MSG_EQ(R::Find("ps").cappedForm, "capped", "ps under caps");
+        for (const auto& e : R::GetEntries())
+        {
+            NS_TEST_EXPECT_MSG_EQ(e.summary.empty(), false, e.name << " has a summary");
+            if (!e.IsComposite())
+            {
+                NS_TEST_EXPECT_MSG_EQ(R::Create(e.name)->GetName(), e.name, "its object's name");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * An unknown name is refused with one message that lists every registered name.
+ *
+ * "fifo": the registry, FlowBackend::Configure (--sharing) and the Sharing attribute's checker
+ * all refuse it; the first two with "--sharing: unknown value 'fifo' (expected fcfs, ps, capped,
+ * hybrid, calibrated, allreduce, test-even)".
+ */
+class RegistryUnknownTestCase : public TestCase
+{
+  public:
+    RegistryUnknownTestCase()
+        : TestCase("unknown sharing name, the message lists every registered name")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string expected = "--sharing: unknown value 'fifo' (expected fcfs, ps, capped, "
+                                     "hybrid, calibrated, allreduce, test-even)";
+        std::string msg;
+        try
+        {
+            SharingModelRegistry::Find("fifo");
+        }
+        catch (const TrainingInputError& e)
+        {
+            msg = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(msg, expected, "registry");
+        msg.clear();
+        BackendSettings settings;
+        settings.sharing = "fifo";
+        try
+        {
+            CreateObject<FlowBackend>()->Configure(settings);
+        }
+        catch (const TrainingInputError& e)
+        {
+            msg = e.what();
+        }
+        NS_TEST_EXPECT_MSG_EQ(msg, expected, "--sharing");
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        NS_TEST_EXPECT_MSG_EQ(flow->SetAttributeFailSafe("Sharing", StringValue("fifo")),
+                              false,
+                              "the attribute's checker");
+        NS_TEST_EXPECT_MSG_EQ(flow->SetAttributeFailSafe("Sharing", StringValue("capped")),
+                              true,
+                              "a registered name");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * A model registered from this file is chosen by name and runs; --backend=all leaves it out.
+ *
+ * One worker, one server, one 1 MB tensor, no compute, no link delay, raw 10 Gbps (1.25e9 B/s):
+ * one flow at a time, so test-even gives it the whole link, as ps does: a step is a push and a
+ * pull of 1e6 / 1.25e9 = 0.8 ms each, 1.6 ms. --backend=all (RunComparison) runs fcfs, ps,
+ * capped, hybrid, calibrated, then ps-window (test-even is not IN_ALL).
+ */
+class RegisteredModelRunsTestCase : public TestCase
+{
+  public:
+    RegisteredModelRunsTestCase()
+        : TestCase("a model registered by a test runs as --sharing=test-even, 1 MB step 1.6 ms")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = tests::MakeProfile({1000000}, 0, 0, 0);
+        TrainingScenario s; // the default steps and warm-up
+        s.workers = 1;
+        s.linkDelay = Seconds(0);
+        s.nicRate = DataRate("10Gbps");
+        BackendSettings settings;
+        settings.sharing = "test-even";
+        Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+        flow->Configure(settings);
+        flow->SetAttribute("UseGoodput", BooleanValue(false));
+        const std::vector<TrainingResult> even = flow->Run(p, s);
+        NS_TEST_ASSERT_MSG_EQ(even.size(), 1, "one result");
+        NS_TEST_EXPECT_MSG_EQ(even[0].variant, "test-even", "variant = the registered name");
+        NS_TEST_EXPECT_MSG_EQ_TOL(even[0].stepTimeMean, 1.6e-3, 1e-12, "push + pull");
+        flow->SetAttribute("Sharing", StringValue("ps"));
+        NS_TEST_EXPECT_MSG_EQ_TOL(even[0].throughput,
+                                  flow->Run(p, s)[0].throughput,
+                                  1e-9,
+                                  "equals ps with one flow at a time");
+
+        std::vector<std::string> variants;
+        for (const auto& r : flow->RunComparison(p, s))
+        {
+            variants.push_back(r.variant);
+        }
+        const std::vector<std::string> expected{"fcfs",
+                                                "ps",
+                                                "capped",
+                                                "hybrid",
+                                                "calibrated",
+                                                "ps-window"};
+        NS_TEST_EXPECT_MSG_EQ((variants == expected),
+                              true,
+                              SharingModelRegistry::Join(variants, ", "));
+    }
+};
+
+/**
  * \ingroup distributed-training
  * The sharing models of the flow-level backend.
  */
@@ -543,6 +758,9 @@ class SharingModelTestSuite : public TestSuite
         AddTestCase(new MaxMinPropertyTestCase, DT_TEST_QUICK);
         AddTestCase(new CalibratedShareTestCase, DT_TEST_QUICK);
         AddTestCase(new CalibratedPropertyTestCase, DT_TEST_QUICK);
+        AddTestCase(new RegistryOrderTestCase, DT_TEST_QUICK);
+        AddTestCase(new RegistryUnknownTestCase, DT_TEST_QUICK);
+        AddTestCase(new RegisteredModelRunsTestCase, DT_TEST_QUICK);
     }
 };
 

@@ -57,14 +57,15 @@ MakeRow(const std::string& scenario,
 /**
  * The matrix's expansion into driver jobs.
  *
- * Two scenarios with K = {1, 2} and {4} expand into 3 x (packet + analytic + 4 flow variants) = 18
- * jobs with the scenario options over the defaults.
+ * Two scenarios with K = {1, 2} and {4} expand into 3 x (packet + analytic + 5 flow variants) = 21
+ * jobs with the scenario options over the defaults; the default flow variants are the sharing
+ * models of --backend=all (SharingModelRegistry IN_ALL: fcfs, ps, capped, hybrid, calibrated).
  */
 class ValidationExpansionTestCase : public TestCase
 {
   public:
     ValidationExpansionTestCase()
-        : TestCase("validation matrix, two scenarios expand into 18 jobs")
+        : TestCase("validation matrix, two scenarios expand into 21 jobs")
     {
     }
 
@@ -73,10 +74,10 @@ class ValidationExpansionTestCase : public TestCase
     {
         ValidationMatrix m = ValidationMatrix::Parse(TWO_SCENARIOS, "two.json");
         NS_TEST_ASSERT_MSG_EQ(m.GetVariants().size(),
-                              4,
-                              "default variants fcfs, ps, hybrid, capped");
+                              5,
+                              "default variants fcfs, ps, capped, hybrid, calibrated");
         auto jobs = m.ExpandFirstPhase("/repo");
-        NS_TEST_ASSERT_MSG_EQ(jobs.size(), 18, "job count");
+        NS_TEST_ASSERT_MSG_EQ(jobs.size(), 21, "job count");
         NS_TEST_ASSERT_MSG_EQ(m.ExpandSecondPhase("/repo", 0.5).size(), 0, "no calibration");
 
         const auto& first = jobs.front();
@@ -112,7 +113,7 @@ class ValidationExpansionTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(has(j, "--computeScale=1,1,2,2"), true, "per-K option");
             }
         }
-        NS_TEST_ASSERT_MSG_EQ(flows, 12, "4 variants x 3 (scenario, K)");
+        NS_TEST_ASSERT_MSG_EQ(flows, 15, "5 variants x 3 (scenario, K)");
         NS_TEST_ASSERT_MSG_EQ(records, 2, "records only for the timeline's packet and flow ps");
     }
 };

@@ -5,19 +5,14 @@
 #include "flow-backend.h"
 
 #include "ns3/abort.h"
-#include "ns3/allreduce-sharing.h"
 #include "ns3/boolean.h"
 #include "ns3/calibrated-sharing.h"
-#include "ns3/capped-sharing.h"
-#include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/fabric-topology.h"
-#include "ns3/fcfs-sharing.h"
 #include "ns3/flow-level-simulator.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
-#include "ns3/ps-sharing.h"
+#include "ns3/string.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-job-set.h"
 #include "ns3/training-network.h"
@@ -42,6 +37,28 @@ DT_REGISTER_BACKEND("flow",
                     true,
                     "flow-level simulator, Algorithm 1 of 000 with pluggable sharing (ms)");
 
+namespace
+{
+/// hybrid, a composite: no model object of its own; Run and RunJobs run its two models and
+/// average them (MakeMean), so it is registered here, where that is done.
+const bool g_hybridRegistered = []
+{
+    SharingModelRegistry::Add({"hybrid",
+                               "the mean of an fcfs and a ps run's throughputs and step times, "
+                               "computed by FlowBackend (000 Sec. 3.2.1)",
+                               40,
+                               SharingModelRegistry::IN_ALL,
+                               "",
+                               {"fcfs", "ps"},
+                               ""});
+    return true;
+}();
+
+/// The Sharing attribute's default, and the model --backend=all also runs with the window model:
+/// Algorithm 1's PS (000 Sec. 2.2.2).
+const char* const DEFAULT_SHARING = "ps";
+} // namespace
+
 TypeId
 FlowBackend::GetTypeId()
 {
@@ -51,25 +68,12 @@ FlowBackend::GetTypeId()
               .SetGroupName("DistributedTraining")
               .AddConstructor<FlowBackend>()
               .AddAttribute("Sharing",
-                            "How concurrent transfers share the links: fcfs, ps, capped (max-min "
-                            "with the scenario's per-flow cap), hybrid (mean of fcfs and ps, 000 "
-                            "Sec. 3.2.1), calibrated (age-weighted, CalibratedSharing; its "
-                            "attributes set its parameters) or allreduce (full bandwidth). Ring "
-                            "scenarios always use allreduce.",
-                            EnumValue(PS),
-                            DtMakeEnumAccessor<Sharing>(&FlowBackend::m_sharing),
-                            MakeEnumChecker(FCFS,
-                                            "fcfs",
-                                            PS,
-                                            "ps",
-                                            CAPPED,
-                                            "capped",
-                                            HYBRID,
-                                            "hybrid",
-                                            CALIBRATED,
-                                            "calibrated",
-                                            ALLREDUCE,
-                                            "allreduce"))
+                            "How concurrent transfers share the links: the name of a sharing "
+                            "model registered with SharingModelRegistry (--sharing's help lists "
+                            "them). Ring scenarios always use the registry's ring model.",
+                            StringValue(DEFAULT_SHARING),
+                            MakeStringAccessor(&FlowBackend::m_sharing),
+                            SharingModelRegistry::MakeNameChecker())
               .AddAttribute("UseGoodput",
                             "Link capacity B = TCP goodput of the NIC rate (payload/wire bytes of "
                             "a full segment, as TrainingScenario::GetGoodputBytesPerSecond), so "
@@ -121,7 +125,7 @@ FlowBackend::GetTypeId()
 }
 
 FlowBackend::FlowBackend()
-    : m_sharing(PS),
+    : m_sharing(DEFAULT_SHARING),
       m_useGoodput(true),
       m_recordTransfers(true),
       m_hybridParts(true),
@@ -145,67 +149,20 @@ FlowBackend::DoDispose()
     Object::DoDispose();
 }
 
-FlowBackend::Sharing
-FlowBackend::ParseSharing(const std::string& value)
-{
-    for (Sharing s : {FCFS, PS, CAPPED, HYBRID, CALIBRATED, ALLREDUCE})
-    {
-        if (value == GetSharingName(s))
-        {
-            return s;
-        }
-    }
-    throw TrainingInputError("--sharing: unknown value '" + value
-                             + "' (expected fcfs, ps, capped, hybrid, calibrated)");
-}
-
 std::string
-FlowBackend::GetSharingName(Sharing sharing)
+FlowBackend::GetModelToRun(const std::string& sharing, bool window)
 {
-    switch (sharing)
-    {
-        case FCFS:
-            return "fcfs";
-        case PS:
-            return "ps";
-        case CAPPED:
-            return "capped";
-        case HYBRID:
-            return "hybrid";
-        case CALIBRATED:
-            return "calibrated";
-        case ALLREDUCE:
-            return "allreduce";
-    }
-    return "?";
-}
-
-Ptr<SharingModel>
-FlowBackend::CreateSharing(Sharing sharing)
-{
-    switch (sharing)
-    {
-        case FCFS:
-            return CreateObject<FcfsSharing>();
-        case PS:
-            return CreateObject<PsSharing>();
-        case CAPPED:
-            return CreateObject<CappedSharing>();
-        case ALLREDUCE:
-            return CreateObject<AllReduceSharing>();
-        case CALIBRATED:
-            return CreateObject<CalibratedSharing>();
-        case HYBRID:
-            break;
-    }
-    NS_FATAL_ERROR("no single sharing model for " << GetSharingName(sharing));
-    return nullptr;
+    // The window model works through per-flow caps: a model that ignores them runs as its capped
+    // form (ps as capped, which is ps while no cap binds). CheckWindowSharing refused the others.
+    const SharingModelRegistry::Entry entry = SharingModelRegistry::Find(sharing);
+    return window && !entry.Has(SharingModelRegistry::HONOURS_CAPS) ? entry.cappedForm : sharing;
 }
 
 void
 FlowBackend::Configure(const BackendSettings& settings)
 {
-    SetChecked("--sharing", *this, "Sharing", EnumValue(ParseSharing(settings.sharing)));
+    SharingModelRegistry::Find(settings.sharing); // the unknown-name message, naming --sharing
+    SetChecked("--sharing", *this, "Sharing", StringValue(settings.sharing));
     SetChecked("--windowModel", *this, "WindowModel", BooleanValue(settings.windowModel));
     SetChecked("--records", *this, "RecordTransfers", BooleanValue(settings.recordTransfers));
     // Checked here, before any run, against the calibrated model's own attribute checkers.
@@ -280,28 +237,64 @@ FlowBackend::MakeOptions(const TrainingScenario& scenario) const
 }
 
 void
-FlowBackend::AddWindowInputs(Sharing sharing,
+FlowBackend::AddWindowInputs(const std::string& sharing,
                              const FlowLevelSimulator::Options& options,
                              TrainingResult& result)
 {
-    result.variant = GetSharingName(sharing) + "-window";
+    result.variant = sharing + "-window";
     result.inputs["window_bytes"] = options.windowBytes;
     result.inputs["window_base_rtt_s"] = options.baseRtt;
     result.inputs["window_host_buffer_bytes"] = options.hostBufferBytes;
     result.inputs["window_switch_buffer_bytes"] = options.switchBufferBytes;
 }
 
+namespace
+{
+
+/**
+ * \brief The notes on per-flow caps: the model that ran ignores the scenario's cap, or, without a
+ * cap, the model asked for is another's capped form and so equals it (capped: ps).
+ * \param scenario the scenario
+ * \param sharing the model asked for
+ * \param run the model that ran (FlowBackend::GetModelToRun)
+ * \param result the result to complete
+ */
+void
+AddCapNotes(const TrainingScenario& scenario,
+            const std::string& sharing,
+            const std::string& run,
+            TrainingResult& result)
+{
+    const bool capped = scenario.flowCap.GetBitRate() > 0;
+    if (capped && !SharingModelRegistry::Find(run).Has(SharingModelRegistry::HONOURS_CAPS))
+    {
+        std::ostringstream os;
+        os << "the " << sharing << " model ignores the per-flow cap of "
+           << scenario.flowCap.GetBitRate() / 1e9 << " Gbps (as Algorithm 1 does); "
+           << "--sharing=capped honours it";
+        result.notes.push_back(os.str());
+    }
+    for (const auto& e : SharingModelRegistry::GetEntries())
+    {
+        if (!capped && e.cappedForm == sharing && e.name != sharing)
+        {
+            result.notes.push_back("no --flowCap: " + sharing + " sharing equals " + e.name);
+        }
+    }
+}
+
+} // namespace
+
 TrainingResult
 FlowBackend::RunOne(const TrainingProfile& profile,
                     const TrainingScenario& scenario,
-                    Sharing sharing) const
+                    const std::string& sharing) const
 {
-    NS_LOG_FUNCTION(this << GetSharingName(sharing));
+    NS_LOG_FUNCTION(this << sharing);
     const bool window
         = m_windowModel && scenario.architecture == TrainingScenario::PARAMETER_SERVER;
-    // The window model works through per-flow caps, which PsSharing ignores; with caps that do
-    // not bind, CappedSharing is PsSharing.
-    Ptr<SharingModel> model = CreateSharing(window && sharing == PS ? CAPPED : sharing);
+    const std::string run = GetModelToRun(sharing, window);
+    Ptr<SharingModel> model = SharingModelRegistry::Create(run);
     ConfigureModel(model);
     FlowLevelSimulator::Options options = MakeOptions(scenario);
     FlowLevelSimulator simulator(profile, scenario, model, options);
@@ -311,18 +304,7 @@ FlowBackend::RunOne(const TrainingProfile& profile,
     {
         AddWindowInputs(sharing, options, result);
     }
-    if (scenario.flowCap.GetBitRate() > 0 && (sharing == FCFS || (sharing == PS && !window)))
-    {
-        std::ostringstream os;
-        os << "the " << GetSharingName(sharing) << " model ignores the per-flow cap of "
-           << scenario.flowCap.GetBitRate() / 1e9 << " Gbps (as Algorithm 1 does); "
-           << "--sharing=capped honours it";
-        result.notes.push_back(os.str());
-    }
-    if (sharing == CAPPED && scenario.flowCap.GetBitRate() == 0)
-    {
-        result.notes.push_back("no --flowCap: capped sharing equals ps");
-    }
+    AddCapNotes(scenario, sharing, run, result);
     if (m_parsingPerByte > 0 || m_parsingPerTensor.IsStrictlyPositive())
     {
         result.inputs["parsing_alpha_s_per_byte"] = m_parsingPerByte;
@@ -337,10 +319,10 @@ FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenari
     NS_LOG_FUNCTION(this);
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
     {
-        return {RunOne(profile, scenario, ALLREDUCE)};
+        return {RunOne(profile, scenario, SharingModelRegistry::GetRing().name)};
     }
     std::vector<TrainingResult> results;
-    for (Sharing sharing : {FCFS, PS, CAPPED, HYBRID, CALIBRATED})
+    for (const std::string& sharing : SharingModelRegistry::Names(SharingModelRegistry::IN_ALL))
     {
         Ptr<FlowBackend> one = CopyObject<FlowBackend>(this);
         one->m_sharing = sharing;
@@ -353,7 +335,7 @@ FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenari
         }
     }
     Ptr<FlowBackend> window = CopyObject<FlowBackend>(this);
-    window->m_sharing = PS;
+    window->m_sharing = DEFAULT_SHARING;
     window->m_windowModel = true;
     window->m_customSharing = nullptr;
     for (auto& r : window->Run(profile, scenario))
@@ -366,44 +348,59 @@ FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenari
 void
 FlowBackend::CheckWindowSharing(bool parameterServer) const
 {
-    if (m_windowModel && parameterServer && !m_customSharing
-        && (m_sharing == FCFS || m_sharing == HYBRID))
+    if (!m_windowModel || !parameterServer || m_customSharing
+        || !GetModelToRun(m_sharing, true).empty())
     {
-        throw TrainingInputError("--windowModel: needs --sharing=ps, capped or calibrated (the "
-                                 "window limit is a per-flow cap, which "
-                                 + GetSharingName(m_sharing) + " ignores)");
+        return;
     }
+    // The models to suggest: those of --backend=all that honour caps or have a capped form.
+    std::vector<std::string> usable;
+    for (const auto& e : SharingModelRegistry::GetEntries())
+    {
+        if (e.Has(SharingModelRegistry::IN_ALL) && !GetModelToRun(e.name, true).empty())
+        {
+            usable.push_back(e.name);
+        }
+    }
+    throw TrainingInputError(
+        "--windowModel: needs --sharing=" + SharingModelRegistry::Join(usable, " or ")
+        + " (the window limit is a per-flow cap, which " + m_sharing + " ignores)");
 }
 
 TrainingResult
-FlowBackend::MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps)
+FlowBackend::MakeMean(const SharingModelRegistry::Entry& composite,
+                      const TrainingResult& first,
+                      const TrainingResult& second)
 {
-    TrainingResult hybrid(fcfs.recordStream);
-    hybrid.backend = "flow";
-    hybrid.variant = "hybrid";
-    hybrid.throughput = (fcfs.throughput + ps.throughput) / 2;
-    hybrid.stepTimeMean = (fcfs.stepTimeMean + ps.stepTimeMean) / 2;
-    hybrid.wallSeconds = fcfs.wallSeconds + ps.wallSeconds;
-    hybrid.inputs = ps.inputs;
-    hybrid.inputs.erase("events");
-    hybrid.inputs.erase("rate_computations");
-    hybrid.inputs.erase("sharing_flows");
-    hybrid.inputs["throughput_fcfs"] = fcfs.throughput;
-    hybrid.inputs["throughput_ps"] = ps.throughput;
-    hybrid.inputs["step_time_fcfs_s"] = fcfs.stepTimeMean;
-    hybrid.inputs["step_time_ps_s"] = ps.stepTimeMean;
-    hybrid.notes.push_back("hybrid = mean of the fcfs and ps throughputs (000 Sec. 3.2.1) and of "
-                           "their step times; per-step and per-transfer records are in those two "
-                           "results");
-    for (const auto& n : ps.notes)
+    const std::string& name = composite.name;
+    const std::string& a = composite.meanOf.first;
+    const std::string& b = composite.meanOf.second;
+    TrainingResult mean(first.recordStream);
+    mean.backend = "flow";
+    mean.variant = name;
+    mean.throughput = (first.throughput + second.throughput) / 2;
+    mean.stepTimeMean = (first.stepTimeMean + second.stepTimeMean) / 2;
+    mean.wallSeconds = first.wallSeconds + second.wallSeconds;
+    mean.inputs = second.inputs;
+    mean.inputs.erase("events");
+    mean.inputs.erase("rate_computations");
+    mean.inputs.erase("sharing_flows");
+    mean.inputs["throughput_" + a] = first.throughput;
+    mean.inputs["throughput_" + b] = second.throughput;
+    mean.inputs["step_time_" + a + "_s"] = first.stepTimeMean;
+    mean.inputs["step_time_" + b + "_s"] = second.stepTimeMean;
+    mean.notes.push_back(name + " = mean of the " + a + " and " + b
+                         + " throughputs (000 Sec. 3.2.1) and of their step times; per-step and "
+                           "per-transfer records are in those two results");
+    for (const auto& n : second.notes)
     {
-        hybrid.notes.push_back("ps: " + n);
+        mean.notes.push_back(b + ": " + n);
     }
-    for (const auto& n : fcfs.notes)
+    for (const auto& n : first.notes)
     {
-        hybrid.notes.push_back("fcfs: " + n);
+        mean.notes.push_back(a + ": " + n);
     }
-    return hybrid;
+    return mean;
 }
 
 std::string
@@ -433,11 +430,13 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
 
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
     {
-        TrainingResult r = RunOne(profile, scenario, ALLREDUCE);
-        if (m_sharing != ALLREDUCE)
+        const std::string ring = SharingModelRegistry::GetRing().name;
+        TrainingResult r = RunOne(profile, scenario, ring);
+        if (m_sharing != ring)
         {
-            r.notes.push_back("ring AllReduce uses allreduce sharing (000 Sec. 3.2.2); --sharing="
-                              + GetSharingName(m_sharing) + " does not apply");
+            r.notes.push_back("ring AllReduce uses " + ring
+                              + " sharing (000 Sec. 3.2.2); --sharing=" + m_sharing
+                              + " does not apply");
         }
         if (m_windowModel)
         {
@@ -454,22 +453,23 @@ FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenari
         RecordModelParameters(m_customSharing, r);
         return {r};
     }
-    if (m_sharing != HYBRID)
+    const SharingModelRegistry::Entry entry = SharingModelRegistry::Find(m_sharing);
+    if (!entry.IsComposite())
     {
         return {RunOne(profile, scenario, m_sharing)};
     }
 
-    // 000 Sec. 3.2.1: simulate with FCFS and with PS sharing, predict the mean throughput.
-    TrainingResult fcfs = RunOne(profile, scenario, FCFS);
-    TrainingResult ps = RunOne(profile, scenario, PS);
-    TrainingResult hybrid = MakeHybrid(fcfs, ps);
+    // 000 Sec. 3.2.1 (hybrid): simulate with FCFS and with PS sharing, predict the mean.
+    TrainingResult first = RunOne(profile, scenario, entry.meanOf.first);
+    TrainingResult second = RunOne(profile, scenario, entry.meanOf.second);
+    TrainingResult mean = MakeMean(entry, first, second);
     if (!m_hybridParts)
     {
-        return {hybrid};
+        return {mean};
     }
-    fcfs.notes.push_back("part of --sharing=hybrid");
-    ps.notes.push_back("part of --sharing=hybrid");
-    return {hybrid, fcfs, ps};
+    first.notes.push_back("part of --sharing=" + entry.name);
+    second.notes.push_back("part of --sharing=" + entry.name);
+    return {mean, first, second};
 }
 
 namespace
@@ -579,7 +579,7 @@ SharesLink(const TrainingJobSet& set, uint32_t j)
 } // namespace
 
 std::vector<TrainingResult>
-FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
+FlowBackend::RunJobResults(const TrainingJobSet& set, const std::string& sharing) const
 {
     const auto& jobs = set.GetJobs();
     const TrainingScenario* psScenario = nullptr; // the window model's network (one for all)
@@ -591,11 +591,10 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
         }
     }
     const bool window = m_windowModel && psScenario;
-    // As for one job: the window limit is a cap, which PsSharing ignores (CappedSharing is
-    // PsSharing when caps do not bind).
+    // As for one job: the window limit is a cap (GetModelToRun).
     Ptr<SharingModel> model = m_customSharing
                                   ? m_customSharing
-                                  : CreateSharing(window && sharing == PS ? CAPPED : sharing);
+                                  : SharingModelRegistry::Create(GetModelToRun(sharing, window));
     if (!m_customSharing)
     {
         ConfigureModel(model);
@@ -630,7 +629,8 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
     {
         if (!inShared[j])
         {
-            TrainingResult r = RunOne(*jobs[j].profile, jobs[j].scenario, ALLREDUCE);
+            TrainingResult r
+                = RunOne(*jobs[j].profile, jobs[j].scenario, SharingModelRegistry::GetRing().name);
             ShiftResult(r, jobs[j].startTime);
             results.push_back(std::move(r));
             continue;
@@ -647,15 +647,15 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, Sharing sharing) const
 }
 
 JobSetResult
-FlowBackend::RunJobSet(const TrainingJobSet& set, Sharing sharing) const
+FlowBackend::RunJobSet(const TrainingJobSet& set, const std::string& sharing) const
 {
-    NS_LOG_FUNCTION(this << GetSharingName(sharing));
+    NS_LOG_FUNCTION(this << sharing);
     auto wallStart = std::chrono::steady_clock::now();
     const auto& jobs = set.GetJobs();
     const FabricTopology& placed = set.GetFabric();
     JobSetResult out;
     out.backend = "flow";
-    out.variant = m_customSharing ? m_customSharing->GetName() : GetSharingName(sharing);
+    out.variant = m_customSharing ? m_customSharing->GetName() : sharing;
     if (m_windowModel && !m_customSharing && HasParameterServer(set))
     {
         out.variant += "-window";
@@ -718,39 +718,50 @@ FlowBackend::RunJobs(const TrainingJobSet& set) const
 {
     NS_LOG_FUNCTION(this);
     CheckWindowSharing(HasParameterServer(set));
-    if (m_customSharing || m_sharing != HYBRID)
+    if (m_customSharing)
     {
         return {RunJobSet(set, m_sharing)};
     }
-    // 000 Sec. 3.2.1 per job, as for one job: the fcfs and the ps shared runs, then the mean of
+    const SharingModelRegistry::Entry entry = SharingModelRegistry::Find(m_sharing);
+    return entry.IsComposite() ? RunJobSetMean(set, entry)
+                               : std::vector<JobSetResult>{RunJobSet(set, m_sharing)};
+}
+
+std::vector<JobSetResult>
+FlowBackend::RunJobSetMean(const TrainingJobSet& set,
+                           const SharingModelRegistry::Entry& composite) const
+{
+    // 000 Sec. 3.2.1 per job, as for one job: the two shared runs (fcfs, ps), then the mean of
     // each job's throughput and step time; the fabric's utilisation is the two runs' mean.
-    JobSetResult fcfs = RunJobSet(set, FCFS);
-    JobSetResult ps = RunJobSet(set, PS);
-    JobSetResult hybrid = ps;
-    hybrid.variant = "hybrid";
-    for (std::size_t j = 0; j < hybrid.jobs.size(); ++j)
+    JobSetResult first = RunJobSet(set, composite.meanOf.first);
+    JobSetResult second = RunJobSet(set, composite.meanOf.second);
+    JobSetResult mean = second;
+    mean.variant = composite.name;
+    for (std::size_t j = 0; j < mean.jobs.size(); ++j)
     {
-        hybrid.jobs[j] = MakeHybrid(fcfs.jobs[j], ps.jobs[j]);
+        mean.jobs[j] = MakeMean(composite, first.jobs[j], second.jobs[j]);
     }
-    for (std::size_t l = 0; l < hybrid.links.size(); ++l)
+    for (std::size_t l = 0; l < mean.links.size(); ++l)
     {
-        NS_ABORT_MSG_IF(fcfs.links[l].name != ps.links[l].name, "fcfs and ps list other links");
-        hybrid.links[l].utilisation = (fcfs.links[l].utilisation + ps.links[l].utilisation) / 2;
+        NS_ABORT_MSG_IF(first.links[l].name != second.links[l].name, "the runs list other links");
+        mean.links[l].utilisation = (first.links[l].utilisation + second.links[l].utilisation) / 2;
     }
-    hybrid.windowStart = std::min(fcfs.windowStart, ps.windowStart);
-    hybrid.windowEnd = std::max(fcfs.windowEnd, ps.windowEnd);
-    hybrid.wallSeconds = fcfs.wallSeconds + ps.wallSeconds;
-    hybrid.notes.insert(hybrid.notes.begin(),
-                        "hybrid = per job the mean of the fcfs and ps shared runs' throughputs and "
-                        "step times (000 Sec. 3.2.1); link utilisation = the mean of their "
-                        "utilisations; records are in those two results");
+    mean.windowStart = std::min(first.windowStart, second.windowStart);
+    mean.windowEnd = std::max(first.windowEnd, second.windowEnd);
+    mean.wallSeconds = first.wallSeconds + second.wallSeconds;
+    mean.notes.insert(mean.notes.begin(),
+                      composite.name + " = per job the mean of the " + composite.meanOf.first
+                          + " and " + composite.meanOf.second
+                          + " shared runs' throughputs and step times (000 Sec. 3.2.1); link "
+                            "utilisation = the mean of their utilisations; records are in those "
+                            "two results");
     if (!m_hybridParts)
     {
-        return {hybrid};
+        return {mean};
     }
-    fcfs.notes.push_back("part of --sharing=hybrid");
-    ps.notes.push_back("part of --sharing=hybrid");
-    return {hybrid, fcfs, ps};
+    first.notes.push_back("part of --sharing=" + composite.name);
+    second.notes.push_back("part of --sharing=" + composite.name);
+    return {mean, first, second};
 }
 
 } // namespace ns3

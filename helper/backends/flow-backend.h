@@ -10,6 +10,7 @@
 #include "ns3/flow-level-simulator.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/sharing-model-registry.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -24,16 +25,20 @@ namespace ns3
 /**
  * \ingroup distributed-training
  * \brief The flow-level backend (`--backend=flow`): runs a scenario through FlowLevelSimulator
- * with the sharing model chosen by the "Sharing" attribute and returns its result.
+ * with the sharing model chosen by the "Sharing" attribute (a name in SharingModelRegistry) and
+ * returns its result.
  *
- * - fcfs, ps, capped, allreduce: one run, one result (variant = the model's name).
- * - hybrid (000_466ded720105ddf3.txt Sec. 3.2.1): one run with fcfs and one with ps; the first
- *   result (variant "hybrid") has the mean of their throughputs and of their step times; the two
- *   runs follow as results of their own (variants "fcfs" and "ps") unless HybridParts is false.
- * - Ring scenarios always use AllReduceSharing (000 Sec. 3.2.2); a note says so when another
- *   model was asked for.
- * - A sharing model that is not in the list (any SharingModel subclass) is plugged in through the
- *   "SharingModel" attribute, which then replaces "Sharing" for parameter-server scenarios.
+ * - A single model (fcfs, ps, capped, calibrated, allreduce): one run, one result (variant = the
+ *   model's name).
+ * - A composite, hybrid (000_466ded720105ddf3.txt Sec. 3.2.1), registered here: one run with each
+ *   of its two models (fcfs, ps); the first result (variant "hybrid") has the mean of their
+ *   throughputs and of their step times; the two runs follow as results of their own (variants
+ *   "fcfs" and "ps") unless HybridParts is false.
+ * - Ring scenarios always use the registry's RING model, AllReduceSharing (000 Sec. 3.2.2); a
+ *   note says so when another model was asked for.
+ * - A sharing model that is registered by no name (any SharingModel subclass) is plugged in
+ *   through the "SharingModel" attribute, which then replaces "Sharing" for parameter-server
+ *   scenarios; a registered one (DT_REGISTER_SHARING) is chosen by name like the others.
  *
  * Link capacity B: by default the TCP goodput of a NIC (TrainingScenario's payload/wire ratio,
  * 1448/1502 at MTU 1500) so that flow-level times compare with packet-level TCP; UseGoodput=false
@@ -42,17 +47,6 @@ namespace ns3
 class FlowBackend : public TrainingBackend
 {
   public:
-    /// The sharing models the backend knows.
-    enum Sharing
-    {
-        FCFS,       //!< FcfsSharing
-        PS,         //!< PsSharing
-        CAPPED,     //!< CappedSharing
-        HYBRID,     //!< mean of an FCFS and a PS run
-        ALLREDUCE,  //!< AllReduceSharing
-        CALIBRATED, //!< CalibratedSharing
-    };
-
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -61,21 +55,6 @@ class FlowBackend : public TrainingBackend
 
     FlowBackend();
     ~FlowBackend() override;
-
-    /**
-     * \brief Parse a --sharing value.
-     * \param value "fcfs", "ps", "capped", "hybrid", "calibrated" or "allreduce"
-     * \return the model
-     * \throws TrainingInputError "--sharing: unknown value 'x' (expected fcfs, ps, capped,
-     *         hybrid, calibrated)"
-     */
-    static Sharing ParseSharing(const std::string& value);
-
-    /**
-     * \param sharing a model
-     * \return its name, as accepted by ParseSharing()
-     */
-    static std::string GetSharingName(Sharing sharing);
 
     /**
      * \param profile the DNN
@@ -97,8 +76,9 @@ class FlowBackend : public TrainingBackend
                                     const TrainingScenario& scenario) const override;
 
     /**
-     * \brief Every sharing model side by side (--backend=all): fcfs, ps, capped, hybrid and
-     * calibrated without the window model, then ps with it; ring scenarios: allreduce.
+     * \brief Every sharing model side by side (--backend=all): the registry's IN_ALL models
+     * (fcfs, ps, capped, hybrid, calibrated) without the window model, then the default model
+     * (ps) with it; ring scenarios: the RING model (allreduce).
      * \param profile the DNN
      * \param scenario the scenario
      * \return the results
@@ -132,39 +112,52 @@ class FlowBackend : public TrainingBackend
   private:
     /**
      * \param set the jobs
-     * \param sharing a single model (not HYBRID)
+     * \param sharing a single model's name (not a composite)
      * \return per job, its result at the shared clock's times (RunJobs)
      */
-    std::vector<TrainingResult> RunJobResults(const TrainingJobSet& set, Sharing sharing) const;
+    std::vector<TrainingResult> RunJobResults(const TrainingJobSet& set,
+                                              const std::string& sharing) const;
 
     /**
      * \param set the jobs
-     * \param sharing a single model (not HYBRID)
+     * \param sharing a single model's name (not a composite)
      * \return the set's result with that model: jobs, fabric links, window
      */
-    JobSetResult RunJobSet(const TrainingJobSet& set, Sharing sharing) const;
+    JobSetResult RunJobSet(const TrainingJobSet& set, const std::string& sharing) const;
+
+    /**
+     * \param set the jobs
+     * \param composite a composite model's entry (hybrid)
+     * \return its result, then (HybridParts) its two models' shared runs
+     */
+    std::vector<JobSetResult> RunJobSetMean(const TrainingJobSet& set,
+                                            const SharingModelRegistry::Entry& composite) const;
 
     /**
      * \param parameterServer the run has parameter-server jobs
-     * \throws TrainingInputError for the window model with fcfs or hybrid sharing (the window
-     *         limit is a per-flow cap, which fcfs ignores)
+     * \throws TrainingInputError for the window model with a model that ignores per-flow caps
+     *         and has no capped form (fcfs, hybrid): the window limit is a per-flow cap
      */
     void CheckWindowSharing(bool parameterServer) const;
 
     /**
-     * \param fcfs a run with fcfs sharing
-     * \param ps the same with ps sharing
-     * \return the hybrid result (000 Sec. 3.2.1): the mean of their throughputs and step times
+     * \param composite the composite's entry (hybrid)
+     * \param first a run with its first model (fcfs)
+     * \param second the same with its second model (ps)
+     * \return the composite's result (000 Sec. 3.2.1): the mean of their throughputs and step
+     *         times
      */
-    static TrainingResult MakeHybrid(const TrainingResult& fcfs, const TrainingResult& ps);
+    static TrainingResult MakeMean(const SharingModelRegistry::Entry& composite,
+                                   const TrainingResult& first,
+                                   const TrainingResult& second);
 
     /**
      * \brief The window model's variant name and inputs.
-     * \param sharing the model asked for
+     * \param sharing the name of the model asked for
      * \param options the run's options (window, round trip, buffers)
      * \param result the result to complete
      */
-    static void AddWindowInputs(Sharing sharing,
+    static void AddWindowInputs(const std::string& sharing,
                                 const FlowLevelSimulator::Options& options,
                                 TrainingResult& result);
 
@@ -184,10 +177,11 @@ class FlowBackend : public TrainingBackend
     static void RecordModelParameters(Ptr<const SharingModel> model, TrainingResult& result);
 
     /**
-     * \param sharing a single model (not HYBRID)
-     * \return a new instance of it
+     * \param sharing a single model's name
+     * \param window whether per-flow caps must hold (the window model)
+     * \return the model that runs: sharing, or its capped form when it ignores caps
      */
-    static Ptr<SharingModel> CreateSharing(Sharing sharing);
+    static std::string GetModelToRun(const std::string& sharing, bool window);
 
     /**
      * \brief Give a model this backend created the parameters of the options (Configure).
@@ -199,14 +193,14 @@ class FlowBackend : public TrainingBackend
      * \brief One simulation with one model.
      * \param profile the DNN
      * \param scenario the scenario
-     * \param sharing a single model (not HYBRID)
+     * \param sharing a single model's name (not a composite)
      * \return its result
      */
     TrainingResult RunOne(const TrainingProfile& profile,
                           const TrainingScenario& scenario,
-                          Sharing sharing) const;
+                          const std::string& sharing) const;
 
-    Sharing m_sharing;                       //!< the sharing model
+    std::string m_sharing;                   //!< the sharing model's registered name
     Ptr<SharingModel> m_customSharing;       //!< replaces m_sharing in PS scenarios when set
     bool m_useGoodput;                       //!< B = TCP goodput of the NIC (else the raw NIC rate)
     bool m_recordTransfers;                  //!< keep one record per tensor transfer

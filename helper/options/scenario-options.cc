@@ -7,6 +7,7 @@
 #include "program-options.h"
 
 #include "ns3/json-input.h"
+#include "ns3/sharing-model-registry.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 #include "ns3/unit-parser.h"
@@ -672,17 +673,16 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                          }
                          r.backend = v;
                      }));
-    o.push_back(
-        Make("sharing",
-             OptionScope::BACKEND,
-             "flow",
-             "ps",
-             "Flow backend link sharing: fcfs, ps, capped, hybrid, calibrated (ring: allreduce)",
-             [](RunRequest& r, auto&, auto& v)
-             {
-                 r.settings.sharing = v;
-                 CheckSettings(r.settings);
-             }));
+    o.push_back(Make("sharing",
+                     OptionScope::BACKEND,
+                     "flow",
+                     "ps",
+                     "Flow backend link sharing: " + SharingModelRegistry::ListNames(),
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.settings.sharing = v;
+                         CheckSettings(r.settings);
+                     }));
     o.push_back(Make("windowModel",
                      OptionScope::BACKEND,
                      "flow",

@@ -8,6 +8,7 @@
 #include "ns3/log.h"
 #include "ns3/output-file.h"
 #include "ns3/scenario-options.h"
+#include "ns3/sharing-model-registry.h"
 #include "ns3/sweep-engine.h"
 #include "ns3/training-input-error.h"
 
@@ -263,12 +264,13 @@ class MatrixReader
     std::string m_file; //!< the matrix file, for messages
 };
 
-/// The default flow variants (fcfs, ps, hybrid, capped).
+/// The default flow variants: the sharing models of --backend=all (fcfs, ps, capped, hybrid,
+/// calibrated).
 std::vector<ValidationMatrix::Variant>
 DefaultVariants()
 {
     std::vector<ValidationMatrix::Variant> list;
-    for (const char* name : {"fcfs", "ps", "hybrid", "capped"})
+    for (const auto& name : SharingModelRegistry::Names(SharingModelRegistry::IN_ALL))
     {
         list.push_back({name, {{"sharing", name}}});
     }

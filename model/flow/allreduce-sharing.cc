@@ -4,6 +4,8 @@
 
 #include "allreduce-sharing.h"
 
+#include "sharing-model-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -15,6 +17,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("AllReduceSharing");
 
 NS_OBJECT_ENSURE_REGISTERED(AllReduceSharing);
+DT_REGISTER_SHARING(
+    "allreduce",
+    AllReduceSharing,
+    60,
+    SharingModelRegistry::HONOURS_CAPS | SharingModelRegistry::RING,
+    "",
+    "full bandwidth: every flow at its slowest link's rate, at most its cap; every ring "
+    "uses it (Algorithm 1's ALL_REDUCE Share, 000 Sec. 3.2.2)");
 
 TypeId
 AllReduceSharing::GetTypeId()

@@ -4,6 +4,8 @@
 
 #include "calibrated-sharing.h"
 
+#include "sharing-model-registry.h"
+
 #include "ns3/double.h"
 #include "ns3/log.h"
 
@@ -16,6 +18,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CalibratedSharing");
 
 NS_OBJECT_ENSURE_REGISTERED(CalibratedSharing);
+DT_REGISTER_SHARING(
+    "calibrated",
+    CalibratedSharing,
+    50,
+    SharingModelRegistry::IN_ALL | SharingModelRegistry::HONOURS_CAPS,
+    "",
+    "age-weighted max-min calibrated on packet-level TCP: a younger cohort gets "
+    "IncumbentWeight of an older one's share (between 000 Sec. 2.2.2's FCFS and PS)");
 
 TypeId
 CalibratedSharing::GetTypeId()

@@ -4,6 +4,8 @@
 
 #include "capped-sharing.h"
 
+#include "sharing-model-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -15,6 +17,13 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CappedSharing");
 
 NS_OBJECT_ENSURE_REGISTERED(CappedSharing);
+DT_REGISTER_SHARING(
+    "capped",
+    CappedSharing,
+    30,
+    SharingModelRegistry::IN_ALL | SharingModelRegistry::HONOURS_CAPS,
+    "",
+    "max-min fair with the scenario's per-flow cap (000 Sec. 4.4, the modified Share)");
 
 TypeId
 CappedSharing::GetTypeId()

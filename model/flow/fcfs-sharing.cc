@@ -4,6 +4,8 @@
 
 #include "fcfs-sharing.h"
 
+#include "sharing-model-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -14,6 +16,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FcfsSharing");
 
 NS_OBJECT_ENSURE_REGISTERED(FcfsSharing);
+DT_REGISTER_SHARING(
+    "fcfs",
+    FcfsSharing,
+    10,
+    SharingModelRegistry::IN_ALL,
+    "",
+    "first come, first served: each flow takes what earlier flows left on its links "
+    "(Algorithm 1's FCFS Share, 000 Sec. 2.2.2; Eq. (8) for sync PS)");
 
 TypeId
 FcfsSharing::GetTypeId()

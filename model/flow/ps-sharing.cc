@@ -4,6 +4,8 @@
 
 #include "ps-sharing.h"
 
+#include "sharing-model-registry.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -15,6 +17,14 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PsSharing");
 
 NS_OBJECT_ENSURE_REGISTERED(PsSharing);
+DT_REGISTER_SHARING(
+    "ps",
+    PsSharing,
+    20,
+    SharingModelRegistry::IN_ALL,
+    "capped",
+    "processor sharing: max-min fair shares, per-flow caps ignored (Algorithm 1's PS "
+    "Share, 000 Sec. 2.2.2; Eq. (7) for sync PS; 001 Sec. 3.1)");
 
 TypeId
 PsSharing::GetTypeId()

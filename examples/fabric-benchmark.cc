@@ -37,7 +37,7 @@ using namespace ns3;
 namespace
 {
 
-/// The benchmark's options.
+/// The benchmark's options (--profile, --workers and --sharing: the option table's entries).
 struct Options
 {
     std::string profileFile;
@@ -47,13 +47,13 @@ struct Options
     uint32_t leaves = 4;
     uint32_t spines = 2;
     uint32_t hostsPerLeaf = 0;
-    std::vector<uint32_t> workers{128, 1023};
+    std::vector<uint32_t> workers;
     uint32_t jobs = 8;
     uint32_t jobWorkers = 127;
     uint32_t servers = 1;
     uint32_t steps = 100;
     std::string mode = "sync";
-    std::string sharing = "ps";
+    std::string sharing;
     bool vsStar = false;
     uint32_t repeat = 1;
 };
@@ -63,30 +63,32 @@ Options
 ParseOptions(int argc, char* argv[])
 {
     Options o;
+    // --profile, --workers and --sharing are the option table's entries; the others are the
+    // benchmark's own (--jobs and --jobWorkers of its several-jobs case, --vsStar, --repeat) or
+    // still local with their own ranges and choices (--backend, --topology, fabric sizes, --steps).
     ProgramOptions cmd("Wall and CPU time of a backend on a data-centre fabric.");
-    cmd.AddProfile(o.profileFile, "resnet50-p100-b64.json");
+    RunRequest table;
+    ScenarioOptions::BindProfile(cmd, table, "resnet50-p100-b64.json");
     cmd.Add("backend", "Backend", o.backend, {"flow", "packet"});
     cmd.Add("topology", "Fabric", o.topology, {"star", "leafspine", "fattree"});
     cmd.Add("fatTreeK", "fattree: switch radix k (even; k^3/4 hosts)", o.fatTreeK, 2, 64);
     cmd.Add("leaves", "leafspine: leaf switches", o.leaves, 1, 1024);
     cmd.Add("spines", "leafspine: spine switches", o.spines, 1, 1024);
     cmd.Add("hostsPerLeaf", "leafspine: hosts per leaf (0: enough)", o.hostsPerLeaf, 0, 100000);
-    cmd.Add("workers",
-            "Workers of each case, one job per case: 128 or 1,2,4 or 1..8",
-            "128,1023",
-            [&o](const std::string& text)
-            {
-                o.workers = ScenarioOptions::ParseWorkers(text);
-            });
+    // Its --workers sweep: one job per case.
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "128,1023"}});
     cmd.Add("jobs", "Jobs of the several-jobs case (0: skip it)", o.jobs, 0, 1024);
     cmd.Add("jobWorkers", "Workers of each job of that case", o.jobWorkers, 1, 100000);
     cmd.Add("servers", "Parameter servers per job", o.servers, 1, 1024);
     cmd.Add("steps", "Steps per worker", o.steps, 2, 1000000);
     cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
-    cmd.Add("sharing", "Flow backend sharing model", o.sharing, SharingModelRegistry::Names());
+    ScenarioOptions::Bind(cmd, table, OptionScope::BACKEND, {"sharing"});
     cmd.Add("vsStar", "Also run every case on the star and print the events/s ratio", o.vsStar);
     cmd.Add("repeat", "Runs per case (the fastest is reported)", o.repeat, 1, 100);
     cmd.Parse(argc, argv);
+    o.profileFile = table.profile;
+    o.workers = table.workerSweep;
+    o.sharing = table.settings.sharing;
     return o;
 }
 

@@ -22,6 +22,7 @@
 #include "ns3/distributed-training-module.h"
 #include "ns3/flow-backend.h"
 #include "ns3/program-options.h"
+#include "ns3/scenario-options.h"
 #include "ns3/string.h"
 #include "ns3/synthetic-profile.h"
 
@@ -35,14 +36,14 @@ using namespace ns3;
 namespace
 {
 
-/// The benchmark's options.
+/// The benchmark's options (--profile, --workers and --sharing: the option table's entries).
 struct Options
 {
     std::string profileFile;
     std::string mode = "async";
-    std::string sharing = "ps";
+    std::string sharing;
     uint32_t steps = 1000;
-    uint32_t workers = 64;
+    uint32_t workers{0};
     uint32_t servers = 1;
     uint32_t repeat = 3;
     bool overlap = false;
@@ -57,17 +58,19 @@ Options
 ParseOptions(int argc, char* argv[])
 {
     Options o;
+    // --profile, --workers and --sharing are the option table's entries; the others are the
+    // benchmark's own (--synthetic, --records as a memory switch, --repeat, --compare*) or, like
+    // --steps (at least 2), --servers, --mode and --overlap, still local with their own ranges.
     ProgramOptions cmd("Wall time of the flow-level backend on a large PS scenario.");
-    cmd.AddProfile(o.profileFile,
-                   "resnet50-cpu-b8.json",
-                   "Profile JSON file (synthetic ResNet-50 if missing)");
+    RunRequest table;
+    ScenarioOptions::BindProfile(cmd, table, "resnet50-cpu-b8.json");
     cmd.Add("synthetic", "Use the synthetic ResNet-50 even if the file exists", o.synthetic);
     cmd.Add("steps", "Steps per worker", o.steps, 2, 10000000);
-    cmd.Add("workers", "Workers", o.workers, 1, 100000);
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "64"}});
     cmd.Add("servers", "Parameter servers", o.servers, 1, 100000);
     cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
     cmd.Add("overlap", "Overlap communication and computation", o.overlap);
-    cmd.Add("sharing", "Sharing model", o.sharing, SharingModelRegistry::Names());
+    ScenarioOptions::Bind(cmd, table, OptionScope::BACKEND, {"sharing"});
     cmd.Add("records", "Keep per-transfer records (memory: ~90 bytes each)", o.records);
     cmd.Add("repeat", "Runs to time (the fastest is reported)", o.repeat, 1, 1000);
     cmd.Add("compareWorkers",
@@ -78,6 +81,9 @@ ParseOptions(int argc, char* argv[])
             1000);
     cmd.Add("compareSteps", "Steps of that comparison scenario", o.compareSteps, 2, 1000);
     cmd.Parse(argc, argv);
+    o.profileFile = table.profile;
+    o.workers = ScenarioOptions::GetOneWorkerCount(table);
+    o.sharing = table.settings.sharing;
     return o;
 }
 

@@ -22,18 +22,18 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
+    RunRequest table; // the option table's entries this program reads
     uint32_t maxWorkers = 4;
     std::string cap = "10Gbps";
     ProgramOptions cmd("Downlink phase of sync PS with a per-flow cap: packet vs flow.");
-    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
+    ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
     cmd.Add("maxWorkers", "Largest K", maxWorkers, 1, 100000);
     cmd.Add("cap", "Per-flow cap", cap);
     return ProgramOptions::Run(
         [&]()
         {
             cmd.Parse(argc, argv);
-            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
             std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %s: downlink phase in ms\n",
                         profile.GetModel().c_str(),
                         profile.GetTotalParamBytes() / 1e6,

@@ -23,31 +23,31 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
-    uint32_t workers = 4;
+    RunRequest table; // the option table's entries this program reads
     uint32_t steps = 3;
     std::string linkDelay = "10us";
-    std::string nicRate = "10Gbps";
     bool packet = true;
     ProgramOptions cmd("Ring AllReduce step time against the tensor-fusion bucket size.");
-    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
-    cmd.Add("workers", "Workers K", workers, 2, 100000);
+    ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "4"}});
     cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
     cmd.Add("linkDelay", "One-way delay of each link", linkDelay);
-    cmd.Add("nicRate", "NIC rate", nicRate);
+    ScenarioOptions::Bind(cmd, table, OptionScope::SCENARIO, {"nicRate"});
     cmd.Add("packet", "Run the packet level too (else flow only)", packet);
     return ProgramOptions::Run(
         [&]()
         {
             cmd.Parse(argc, argv);
-            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
-            std::printf("%s, %zu layers, %.1f MB | ring K=%u, %s NICs, link delay %s, overlap on\n",
-                        profile.GetModel().c_str(),
-                        profile.GetNLayers(),
-                        profile.GetTotalParamBytes() / 1e6,
-                        workers,
-                        nicRate.c_str(),
-                        linkDelay.c_str());
+            const uint32_t workers = ScenarioOptions::GetOneWorkerCount(table);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
+            std::printf(
+                "%s, %zu layers, %.1f MB | ring K=%u, %gGbps NICs, link delay %s, overlap on\n",
+                profile.GetModel().c_str(),
+                profile.GetNLayers(),
+                profile.GetTotalParamBytes() / 1e6,
+                workers,
+                table.scenario.nicRate.GetBitRate() / 1e9,
+                linkDelay.c_str());
             std::printf("%12s %8s %14s %14s   (samples/s)\n", "Q", "buckets", "packet", "flow");
             const uint64_t mib = 1024 * 1024;
             const uint64_t sizes[]
@@ -61,7 +61,7 @@ main(int argc, char* argv[])
                 s.warmup = 1;
                 s.overlap = true;
                 s.bucketBytes = q;
-                s.nicRate = UnitParser::ParseDataRate("--nicRate", nicRate);
+                s.nicRate = table.scenario.nicRate;
                 s.linkDelay = UnitParser::ParseTime("--linkDelay", linkDelay);
                 s.Validate(profile);
                 std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();

@@ -97,17 +97,16 @@ RunBulkSend(const TrainingScenario& s, uint64_t bytesPerDirection)
 void
 PrintReport(const TrainingProfile& profile,
             const TrainingScenario& s,
-            const std::string& rate,
             double payload,
             const TrainingResult& ps,
             const BareRun& bare)
 {
     const double psEvents = ps.inputs.at("events");
-    std::printf("scenario: %s, K=%u, %u steps, %s, MTU %u: %.1f MB of payload\n",
+    std::printf("scenario: %s, K=%u, %u steps, %gGbps, MTU %u: %.1f MB of payload\n",
                 profile.GetModel().c_str(),
                 s.workers,
                 s.steps,
-                rate.c_str(),
+                s.nicRate.GetBitRate() / 1e9,
                 s.mtu,
                 payload / 1e6);
     std::printf("%-22s %10s %12s %14s %14s %12s\n",
@@ -140,19 +139,17 @@ PrintReport(const TrainingProfile& profile,
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
-    uint32_t workers = 2;
+    RunRequest table; // the option table's entries this program reads
     uint32_t steps = 6;
-    uint32_t mtu = 1500;
-    std::string nicRate = "10Gbps";
     uint32_t repeat = 3;
+    // --profile, --workers, --mtu and --nicRate are the option table's entries; --steps (at least
+    // 2) stays local, --repeat is the benchmark's own.
     ProgramOptions cmd(
         "Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
-    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
-    cmd.Add("workers", "Workers K", workers, 1, 100000);
+    ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "2"}});
     cmd.Add("steps", "Steps", steps, 2, 1000000);
-    cmd.Add("mtu", "MTU (576 to 9000)", mtu, 576, 9000);
-    cmd.Add("nicRate", "NIC rate", nicRate);
+    ScenarioOptions::Bind(cmd, table, OptionScope::SCENARIO, {"mtu", "nicRate"});
     cmd.Add("repeat",
             "Alternate the two runs this many times; report the fastest",
             repeat,
@@ -162,13 +159,14 @@ main(int argc, char* argv[])
         [&]()
         {
             cmd.Parse(argc, argv);
-            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            const uint32_t workers = ScenarioOptions::GetOneWorkerCount(table);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
             TrainingScenario s;
             s.workers = workers;
             s.steps = steps;
             s.warmup = 1;
-            s.mtu = mtu;
-            s.nicRate = UnitParser::ParseDataRate("--nicRate", nicRate);
+            s.mtu = table.scenario.mtu;
+            s.nicRate = table.scenario.nicRate;
             s.Validate(profile);
             const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
 
@@ -185,6 +183,6 @@ main(int argc, char* argv[])
                 ps = r.wallSeconds < ps.wallSeconds ? r : ps;
             }
 
-            PrintReport(profile, s, nicRate, 2.0 * perDirection * workers, ps, bare);
+            PrintReport(profile, s, 2.0 * perDirection * workers, ps, bare);
         });
 }

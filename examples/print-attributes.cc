@@ -117,7 +117,32 @@ ShownDefault(const std::string& value)
     return value;
 }
 
-/// Print every option of the driver's table (ScenarioOptions) as a definition list.
+/// Print one option of the table as an entry of a definition list.
+void
+PrintOption(const ScenarioOptions::Option& o)
+{
+    const std::string def = ShownDefault(o.defaultValue);
+    std::cout << "\n``--" << o.name
+              << "``\n   default: " << (def.empty() ? std::string("none") : "``" + def + "``")
+              << "; scope: " << ScenarioOptions::GetScopeName(o.scope)
+              << (o.models.empty() ? "" : "; modelled by: " + o.models) << ". "
+              << Escape(OneLine(o.help)) << "\n";
+}
+
+/// Print the options of one scope, in table order.
+void
+PrintScope(OptionScope scope)
+{
+    for (const ScenarioOptions::Option& o : ScenarioOptions::GetOptions())
+    {
+        if (o.scope == scope)
+        {
+            PrintOption(o);
+        }
+    }
+}
+
+/// Print every option of the option table (ScenarioOptions), grouped by program.
 void
 PrintOptions()
 {
@@ -141,13 +166,24 @@ PrintOptions()
            "   default: none. JSON file of options (command-line options override it).\n";
     for (const ScenarioOptions::Option& o : ScenarioOptions::GetOptions())
     {
-        const std::string def = ShownDefault(o.defaultValue);
-        std::cout << "\n``--" << o.name
-                  << "``\n   default: " << (def.empty() ? std::string("none") : "``" + def + "``")
-                  << "; scope: " << ScenarioOptions::GetScopeName(o.scope)
-                  << (o.models.empty() ? "" : "; modelled by: " + o.models) << ". "
-                  << Escape(OneLine(o.help)) << "\n";
+        if (ScenarioOptions::IsDriverScope(o.scope))
+        {
+            PrintOption(o);
+        }
     }
+    std::cout
+        << "\n"
+        << Title("Sharing-study options", '=')
+        << "\nThe own options of ``tcp-sharing-study`` (scope: study). It also reads the\n"
+           "driver's ``--hostModel``, ``--tcp``, ``--delayedAck``, ``--bufferAutotuning``,\n"
+           "``--startJitter``, ``--seed``, ``--queue``, ``--hostQueue``, ``--mtu``,\n"
+           "``--tcpSmallQueues`` and ``--dilation`` above; ``--rate``, ``--cap`` and\n"
+           "``--delay`` are its names for ``--nicRate``, ``--flowCap`` and ``--linkDelay``.\n";
+    PrintScope(OptionScope::STUDY);
+    std::cout << "\n"
+              << Title("Validation-runner options", '=')
+              << "\nThe options of ``validation-runner`` (scope: runner).\n";
+    PrintScope(OptionScope::RUNNER);
 }
 
 } // namespace
@@ -159,10 +195,8 @@ main(int argc, char* argv[])
     try
     {
         ProgramOptions cmd("Print the module's attributes and trace sources (or, with --options, "
-                           "the driver's options) as reStructuredText.");
-        cmd.Add("options",
-                "Print the driver's options instead (doc/reference/options.rst)",
-                options);
+                           "the option table) as reStructuredText.");
+        cmd.Add("options", "Print the option table instead (doc/reference/options.rst)", options);
         cmd.Parse(argc, argv);
     }
     catch (const TrainingInputError& e)

@@ -18,17 +18,17 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
+    RunRequest table; // the option table's entries this program reads
     bool listLayers = false;
 
     ProgramOptions cmd("Print the summary of a distributed-training profile (traces/README.md).");
-    cmd.AddProfile(profileFile, "resnet50-cpu-b8.json");
+    ScenarioOptions::BindProfile(cmd, table, "resnet50-cpu-b8.json");
     cmd.Add("layers", "Also list every layer", listLayers);
     TrainingProfile profile;
     try
     {
         cmd.Parse(argc, argv);
-        profile = TrainingProfile::LoadFromFile(profileFile);
+        profile = TrainingProfile::LoadFromFile(table.profile);
     }
     catch (const TrainingInputError& e)
     {
@@ -40,7 +40,7 @@ main(int argc, char* argv[])
     const double bwd = profile.GetBackwardTime().GetSeconds();
     const double upd = profile.GetUpdateTime().GetSeconds();
     const double step = fwd + bwd + upd;
-    std::printf("profile          %s\n", profileFile.c_str());
+    std::printf("profile          %s\n", table.profile.c_str());
     std::printf("model            %s (batch %u, device: %s%s)\n",
                 profile.GetModel().c_str(),
                 profile.GetBatchSize(),

@@ -19,20 +19,20 @@ using namespace ns3;
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
-    uint32_t workers = 4;
+    RunRequest table; // the option table's entries this program reads
     std::string scale = "1,1,1.5,2";
     uint32_t steps = 12;
     ProgramOptions cmd("Async parameter-server training with heterogeneous workers.");
-    cmd.AddProfile(profileFile, "googlenet-titanx-pascal-b16.json");
-    cmd.Add("workers", "Workers", workers, 1, 100000);
+    ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "4"}});
     cmd.Add("computeScale", "Compute time multiplier per worker", scale);
     cmd.Add("steps", "Steps per worker", steps, 1, 1000000);
     return ProgramOptions::Run(
         [&]()
         {
             cmd.Parse(argc, argv);
-            TrainingProfile profile = TrainingProfile::LoadFromFile(profileFile);
+            const uint32_t workers = ScenarioOptions::GetOneWorkerCount(table);
+            TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
             TrainingScenario s;
             s.mode = TrainingScenario::ASYNC;
             s.workers = workers;

@@ -56,19 +56,19 @@ TransferDone(const TrainingResult::TransferRecord& t)
 int
 main(int argc, char* argv[])
 {
-    std::string profileFile;
-    uint32_t workers = 3;
+    RunRequest table; // the option table's entries this program reads
     uint32_t steps = 4;
     ProgramOptions cmd("Sync parameter-server training step by step through the trace sources.");
-    cmd.AddProfile(profileFile, "resnet50-titanx-pascal-b16.json");
-    cmd.Add("workers", "Workers", workers, 1, 100000);
+    ScenarioOptions::BindProfile(cmd, table, "resnet50-titanx-pascal-b16.json");
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "3"}});
     cmd.Add("steps", "Steps", steps, 1, 1000000);
     return ProgramOptions::Run(
         [&]()
         {
             cmd.Parse(argc, argv);
+            const uint32_t workers = ScenarioOptions::GetOneWorkerCount(table);
             auto profile = std::make_shared<const TrainingProfile>(
-                TrainingProfile::LoadFromFile(profileFile));
+                TrainingProfile::LoadFromFile(table.profile));
             TrainingScenario scenario; // sync PS, 10 Gb/s, overlap off
             scenario.workers = workers;
             scenario.steps = steps;

@@ -32,12 +32,11 @@ Throughput(const std::vector<TrainingResult>& results)
 /// The example's options.
 struct Options
 {
-    std::string profileFile;
+    RunRequest table; //!< the option table's entries it reads: --profile, --nicRate
     uint32_t packetWorkers = 4;
     uint32_t maxWorkers = 16;
     uint32_t steps = 4;
     bool overlap = true;
-    std::string nicRate = "10Gbps";
 };
 
 /// \return the options of the command line (throws TrainingInputError)
@@ -46,7 +45,7 @@ ParseOptions(int argc, char* argv[])
 {
     Options o;
     ProgramOptions cmd("Ring AllReduce against the parameter server as K grows.");
-    cmd.AddProfile(o.profileFile, "googlenet-titanx-pascal-b16.json");
+    ScenarioOptions::BindProfile(cmd, o.table, "googlenet-titanx-pascal-b16.json");
     cmd.Add("packetWorkers",
             "Run the packet level for K = 1 .. this (0: none)",
             o.packetWorkers,
@@ -59,7 +58,7 @@ ParseOptions(int argc, char* argv[])
             100000);
     cmd.Add("steps", "Steps per run (the first is warm-up)", o.steps, 2, 1000000);
     cmd.Add("overlap", "Overlap communication and computation", o.overlap);
-    cmd.Add("nicRate", "NIC rate", o.nicRate);
+    ScenarioOptions::Bind(cmd, o.table, OptionScope::SCENARIO, {"nicRate"});
     cmd.Parse(argc, argv);
     return o;
 }
@@ -78,7 +77,7 @@ PrintRow(const Options& o, const TrainingProfile& profile, uint32_t k)
         s.steps = o.steps;
         s.warmup = 1;
         s.overlap = o.overlap;
-        s.nicRate = UnitParser::ParseDataRate("--nicRate", o.nicRate);
+        s.nicRate = o.table.scenario.nicRate;
         s.bucketBytes = 25 * 1024 * 1024;
         s.Validate(profile);
         if (k <= o.packetWorkers)
@@ -115,13 +114,13 @@ main(int argc, char* argv[])
         [&]()
         {
             const Options o = ParseOptions(argc, argv);
-            TrainingProfile profile = TrainingProfile::LoadFromFile(o.profileFile);
-            std::printf("%s, batch %u, %.1f MB of parameters, %s NICs, overlap %s, %u steps "
+            TrainingProfile profile = TrainingProfile::LoadFromFile(o.table.profile);
+            std::printf("%s, batch %u, %.1f MB of parameters, %gGbps NICs, overlap %s, %u steps "
                         "(1 warm-up)\n",
                         profile.GetModel().c_str(),
                         profile.GetBatchSize(),
                         profile.GetTotalParamBytes() / 1e6,
-                        o.nicRate.c_str(),
+                        o.table.scenario.nicRate.GetBitRate() / 1e9,
                         o.overlap ? "on" : "off",
                         o.steps);
             std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",

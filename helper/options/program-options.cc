@@ -42,9 +42,10 @@ void
 ProgramOptions::Add(const std::string& name,
                     const std::string& help,
                     const std::string& defaultText,
-                    std::function<void(const std::string&)> apply)
+                    std::function<void(const std::string&)> apply,
+                    bool first)
 {
-    m_options.push_back({name, help, defaultText, std::move(apply)});
+    m_options.push_back({name, help, defaultText, std::move(apply), first});
 }
 
 void
@@ -169,13 +170,6 @@ ProgramOptions::Add(const std::string& name, const std::string& help, Time& valu
         });
 }
 
-void
-ProgramOptions::AddProfile(std::string& file, const std::string& trace, const std::string& help)
-{
-    file = std::string(DT_SOURCE_DIR) + "/traces/" + trace;
-    Add("profile", help, file);
-}
-
 int
 ProgramOptions::Run(const std::function<void()>& body)
 {
@@ -233,14 +227,26 @@ ProgramOptions::Split(const std::vector<std::string>& args, std::vector<std::str
     return given;
 }
 
+void
+ProgramOptions::Apply(Given given)
+{
+    std::stable_partition(given.begin(),
+                          given.end(),
+                          [](const auto& g)
+                          {
+                              return g.first->first;
+                          });
+    for (const auto& [option, value] : given)
+    {
+        option->apply(value);
+    }
+}
+
 std::vector<std::string>
 ProgramOptions::ParseKnown(const std::vector<std::string>& args) const
 {
     std::vector<std::string> others;
-    for (const auto& [option, value] : Split(args, others))
-    {
-        option->apply(value);
-    }
+    Apply(Split(args, others));
     return others;
 }
 
@@ -366,7 +372,7 @@ ProgramOptions::Parse(int argc, char* argv[]) const
                                      + ")");
         }
     }
-    CommandLine cmd;
+    CommandLine cmd(argv[0]); // its name heads --help
     cmd.Usage(m_usage);
     std::vector<std::string> sink(m_options.size());
     for (std::size_t i = 0; i < m_options.size(); ++i)
@@ -375,10 +381,7 @@ ProgramOptions::Parse(int argc, char* argv[]) const
         cmd.AddValue(m_options[i].name, m_options[i].help, sink[i]);
     }
     cmd.Parse(rest);
-    for (const auto& [option, value] : given)
-    {
-        option->apply(value);
-    }
+    Apply(given);
 }
 
 } // namespace ns3

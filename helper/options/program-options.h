@@ -30,8 +30,9 @@ namespace ns3
  * ns3::CommandLine still prints --help (built from the same table) and handles ns-3's own
  * --PrintAttributes, --RngRun=... (its global values) and --ns3::Class::Attribute=value.
  *
- * Values are parsed in command-line order once the whole line has been checked for stray and
- * repeated options and --help has been handled.
+ * Values are parsed in command-line order (presets added with `first` before the others) once
+ * the whole line has been checked for stray and repeated options and --help has been handled.
+ * Options of the module's option table are added with ScenarioOptions::Bind.
  */
 class ProgramOptions
 {
@@ -45,11 +46,14 @@ class ProgramOptions
      * \param help one line for --help
      * \param defaultText the default shown by --help
      * \param apply parses the text and stores it (throws TrainingInputError naming --name)
+     * \param first apply it before the options without this flag (a preset that sets others,
+     *        which then override it whatever their order on the line)
      */
     void Add(const std::string& name,
              const std::string& help,
              const std::string& defaultText,
-             std::function<void(const std::string&)> apply);
+             std::function<void(const std::string&)> apply,
+             bool first = false);
 
     /// A whole number in [min, max].
     void Add(const std::string& name,
@@ -82,17 +86,6 @@ class ProgramOptions
     void Add(const std::string& name, const std::string& help, DataRate& value);
     /// A positive time with its unit (10us, 2ms).
     void Add(const std::string& name, const std::string& help, Time& value);
-
-    /**
-     * \brief The --profile option of the examples and benchmarks: a training profile JSON file,
-     * by default one of the traces shipped in the module's traces/ folder.
-     * \param file receives the path (set to the default here)
-     * \param trace the default trace's file name in traces/
-     * \param help the line for --help
-     */
-    void AddProfile(std::string& file,
-                    const std::string& trace,
-                    const std::string& help = "Training profile JSON file");
 
     /**
      * \brief Run a program's body with the module's error convention: a TrainingInputError is
@@ -147,6 +140,7 @@ class ProgramOptions
         std::string help;                              //!< for --help
         std::string defaultText;                       //!< for --help
         std::function<void(const std::string&)> apply; //!< parse and store
+        bool first;                                    //!< applied before the others
     };
 
     /// Options given on a line, in order, with their value texts.
@@ -162,6 +156,10 @@ class ProgramOptions
      * \return the table's options in line order
      */
     Given Split(const std::vector<std::string>& args, std::vector<std::string>& others) const;
+
+    /// Apply the options given: those added with first before the others, else in line order.
+    /// \param given the options and their texts
+    static void Apply(Given given);
 
     std::string m_usage;           //!< for --help
     std::vector<Option> m_options; //!< in --help order

@@ -6,7 +6,9 @@
 
 #include "program-options.h"
 
+#include "ns3/abort.h"
 #include "ns3/json-input.h"
+#include "ns3/kernel-testbed.h"
 #include "ns3/sharing-model-registry.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -45,7 +47,7 @@ Bad(const std::string& option, const std::string& what, const std::string& expec
     return TrainingInputError(option + ": " + what + " (expected " + expected + ")");
 }
 
-/// \return an option that parses with f(option, text) into the request
+/// \return an option that parses with f(request, "--name", text)
 ScenarioOptions::Option
 Make(const std::string& name,
      OptionScope scope,
@@ -54,16 +56,7 @@ Make(const std::string& name,
      const std::string& help,
      std::function<void(RunRequest&, const std::string&, const std::string&)> f)
 {
-    const std::string option = "--" + name;
-    return {name,
-            scope,
-            models,
-            def,
-            help,
-            [f, option](RunRequest& r, const std::string& v)
-            {
-                f(r, option, v);
-            }};
+    return {name, scope, models, def, help, std::move(f)};
 }
 
 /// The scenario's architecture, schedule and worker options.
@@ -766,7 +759,7 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("profile",
                      OptionScope::JOB,
                      "",
-                     std::string(DT_SOURCE_DIR) + "/traces/googlenet-titanx-pascal-b16.json",
+                     ScenarioOptions::GetTrace("googlenet-titanx-pascal-b16.json"),
                      "Training profile JSON (traces/README.md)",
                      [](RunRequest& r, auto&, auto& v)
                      {
@@ -839,6 +832,300 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.progress = UnitParser::ParseBool(n, v);
+                     }));
+}
+
+/**
+ * \brief A study entry under its own name that parses as a driver entry: the study calls the
+ * NIC rate --rate, the flow cap --cap and the link delay --delay (its help, the driver's parser).
+ * \param o the table so far (holding the driver's entry)
+ * \param name the study's name
+ * \param driver the driver's entry
+ * \param def the study's default
+ * \param help the study's help
+ */
+void
+AddAlias(std::vector<ScenarioOptions::Option>& o,
+         const std::string& name,
+         const std::string& driver,
+         const std::string& def,
+         const std::string& help)
+{
+    const auto entry = std::find_if(o.begin(),
+                                    o.end(),
+                                    [&driver](const ScenarioOptions::Option& e)
+                                    {
+                                        return e.name == driver;
+                                    });
+    NS_ABORT_MSG_IF(entry == o.end(), "no driver option --" << driver);
+    o.push_back(Make(name, OptionScope::STUDY, "", def, help, entry->parse));
+}
+
+/// The sharing study's flows: how many, how large, when they start.
+void
+AddStudyWorkload(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("flows",
+                     OptionScope::STUDY,
+                     "",
+                     "2",
+                     "Number of flows N (1..64)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.flows = UnitParser::ParseUnsigned(n, v, 1, 64);
+                     }));
+    o.push_back(Make("size",
+                     OptionScope::STUDY,
+                     "",
+                     "0",
+                     "Bytes per flow S (0: use --sizeBdp; e.g. 1000000, 30MB)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.size = UnitParser::ParseBytes(n, v);
+                         if (r.study.size > 1000000000000ULL)
+                         {
+                             throw TrainingInputError(n + ": '" + v
+                                                      + "' out of range (expected 1..1e12)");
+                         }
+                     }));
+    o.push_back(Make("sizeBdp",
+                     OptionScope::STUDY,
+                     "",
+                     "10",
+                     "Bytes per flow in units of the BDP (goodput x 4 x delay)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.sizeBdp
+                             = UnitParser::ParseReal(n, v, 1e-9, 1e9, "a number of BDPs > 0");
+                     }));
+    o.push_back(Make("stagger",
+                     OptionScope::STUDY,
+                     "",
+                     "0s",
+                     "Flow i starts at i x stagger",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.stagger = UnitParser::ParseDuration(n, v);
+                     }));
+}
+
+/// The sharing study's star (its names for the driver's NIC rate, flow cap and link delay) and
+/// senders.
+void
+AddStudyNetwork(std::vector<ScenarioOptions::Option>& o)
+{
+    AddAlias(o,
+             "rate",
+             "nicRate",
+             "10Gbps",
+             "Link rate (every link; the receiver's is the bottleneck)");
+    AddAlias(o, "cap", "flowCap", "0", "Per-flow cap by TCP pacing (0: none)");
+    AddAlias(o, "delay", "linkDelay", "10us", "One-way delay of each link (RTT = 4 x delay)");
+    o.push_back(Make("sharedQueue",
+                     OptionScope::STUDY,
+                     "",
+                     "false",
+                     "Every flow leaves one sending host through its one NIC queue "
+                     "(as a multi-flow host); false: one host and NIC per flow",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.sharedQueue = UnitParser::ParseBool(n, v);
+                     }));
+    o.push_back(Make("stack",
+                     OptionScope::STUDY,
+                     "",
+                     "ns3",
+                     "ns3 (simulated TCP) or linux (kernel TCP in namespaces, root)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         if (v != "ns3" && v != "linux")
+                         {
+                             throw TrainingInputError(n + ": '" + v + "' (expected ns3 or linux)");
+                         }
+                         r.study.stack = v;
+                     }));
+    o.push_back(Make("linuxSysctl",
+                     OptionScope::STUDY,
+                     "",
+                     "",
+                     "--stack=linux: sysctls set in every namespace before the run, "
+                     "name=value[,name=value] (e.g. net.ipv4.tcp_tso_rtt_log=0)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.sysctls = LinuxTestbed::ParseSysctls(n, v);
+                     }));
+}
+
+/// The sharing study's measurement and output.
+void
+AddStudyOutput(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("sample",
+                     OptionScope::STUDY,
+                     "",
+                     "0s",
+                     "Sampling interval of received bytes (0s: RTT/4)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.sample = UnitParser::ParseDuration(n, v);
+                     }));
+    o.push_back(Make("baseline",
+                     OptionScope::STUDY,
+                     "",
+                     "true",
+                     "Run one flow alone first and add its overhead over S/C to both models",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.baseline = UnitParser::ParseBool(n, v);
+                     }));
+    o.push_back(Make("maxSimTime",
+                     OptionScope::STUDY,
+                     "",
+                     "0s",
+                     "Simulated time limit (0s: 20 x N S / C + 10 s)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.study.maxSimTime = UnitParser::ParseDuration(n, v);
+                     }));
+    o.push_back(Make("csv",
+                     OptionScope::STUDY,
+                     "",
+                     "",
+                     "Append one summary row to this CSV file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.study.csv = v;
+                     }));
+    o.push_back(Make("timeseries",
+                     OptionScope::STUDY,
+                     "",
+                     "",
+                     "Write per-flow rate over time (time_s,flow,gbps) to this file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.study.timeseries = v;
+                     }));
+    o.push_back(Make("flowTimes",
+                     OptionScope::STUDY,
+                     "",
+                     "",
+                     "Write one row per flow (flow,start_s,first_byte_s,end_s,bytes) to this CSV "
+                     "file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.study.flowTimes = v;
+                     }));
+}
+
+/// The validation runner's matrix, folders, programs and the internal --run-job.
+void
+AddRunnerFiles(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("matrix",
+                     OptionScope::RUNNER,
+                     "",
+                     "",
+                     "Matrix JSON file, e.g. validation/matrix.json",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.matrixFile = v;
+                     }));
+    o.push_back(Make("out",
+                     OptionScope::RUNNER,
+                     "",
+                     "validation-out",
+                     "Output folder (results.csv, error tables, figures, jobs/)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.outDir = v;
+                     }));
+    o.push_back(Make("sim",
+                     OptionScope::RUNNER,
+                     "",
+                     "",
+                     "The driver (default: distributed-training-sim next to this program)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.sim = v;
+                     }));
+    o.push_back(Make("root",
+                     OptionScope::RUNNER,
+                     "",
+                     "",
+                     "Folder of relative profile paths (default: the matrix file's repository)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.root = v;
+                     }));
+    o.push_back(Make("run-job",
+                     OptionScope::RUNNER,
+                     "",
+                     "",
+                     "Internal: run the one job described by this job file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.runJob = v;
+                     }));
+}
+
+/// The validation runner's sweep engine: where and how many jobs run, reuse and merge.
+void
+AddRunnerEngine(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("jobs",
+                     OptionScope::RUNNER,
+                     "",
+                     "", // the program's: the number of cores (ValidationRunner::ParseOptions)
+                     "Jobs at a time (default: number of cores; slurm: array throttle)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos
+                             || v.size() > 4 || std::stoul(v) < 1)
+                         {
+                             throw TrainingInputError(
+                                 n + ": cannot parse '" + v
+                                 + "' (expected a whole number from 1 to 9999)");
+                         }
+                         r.runner.engine.slots = static_cast<uint32_t>(std::stoul(v));
+                     }));
+    o.push_back(Make("engine",
+                     OptionScope::RUNNER,
+                     "",
+                     "local",
+                     "local (processes here), parallel (GNU parallel) or slurm (writes a "
+                     "job-array script and a merge step)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.engine.engine = v; // SweepEngine checks it
+                     }));
+    o.push_back(Make("sshloginfile",
+                     OptionScope::RUNNER,
+                     "",
+                     "",
+                     "--engine=parallel: GNU parallel's --sshloginfile (hosts sharing OUT and the "
+                     "build by path; ':' is this machine)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.runner.engine.sshLoginFile = v;
+                     }));
+    o.push_back(Make("resume",
+                     OptionScope::RUNNER,
+                     "",
+                     "false",
+                     "Reuse the results in OUT/jobs of jobs whose argument list is unchanged",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.runner.engine.resume = UnitParser::ParseBool(n, v);
+                     }));
+    o.push_back(Make("merge",
+                     OptionScope::RUNNER,
+                     "",
+                     "false",
+                     "Run nothing: merge the results in OUT/jobs (the Slurm merge step); a "
+                     "missing result is an error",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.runner.merge = UnitParser::ParseBool(n, v);
                      }));
 }
 
@@ -932,9 +1219,26 @@ ScenarioOptions::GetOptions()
         AddCollective(o);
         AddBackend(o);
         AddLinux(o);
+        AddStudyWorkload(o);
+        AddStudyNetwork(o);
+        AddStudyOutput(o);
+        AddRunnerFiles(o);
+        AddRunnerEngine(o);
         return o;
     }();
     return options;
+}
+
+void
+ScenarioOptions::Option::Apply(RunRequest& request, const std::string& value) const
+{
+    parse(request, "--" + name, value);
+}
+
+bool
+ScenarioOptions::IsDriverScope(OptionScope scope)
+{
+    return scope != OptionScope::STUDY && scope != OptionScope::RUNNER;
 }
 
 const ScenarioOptions::Option*
@@ -942,12 +1246,34 @@ ScenarioOptions::Find(const std::string& name)
 {
     for (const auto& o : GetOptions())
     {
-        if (o.name == name)
+        if (o.name == name && IsDriverScope(o.scope))
         {
             return &o;
         }
     }
     return nullptr;
+}
+
+const ScenarioOptions::Option*
+ScenarioOptions::Find(const std::string& name, OptionScope scope)
+{
+    for (const auto& o : GetOptions())
+    {
+        if (o.name == name && o.scope == scope)
+        {
+            return &o;
+        }
+    }
+    return nullptr;
+}
+
+const ScenarioOptions::Option&
+ScenarioOptions::Get(const std::string& name, OptionScope own)
+{
+    const Option* o = IsDriverScope(own) ? nullptr : Find(name, own);
+    o = o ? o : Find(name);
+    NS_ABORT_MSG_IF(!o, "no option --" << name << " in the table");
+    return *o;
 }
 
 RunRequest
@@ -956,9 +1282,9 @@ ScenarioOptions::MakeDefault()
     RunRequest r;
     for (const auto& o : GetOptions())
     {
-        if (!o.defaultValue.empty())
+        if (!o.defaultValue.empty() && IsDriverScope(o.scope))
         {
-            o.apply(r, o.defaultValue);
+            o.Apply(r, o.defaultValue);
         }
     }
     return r;
@@ -1012,6 +1338,10 @@ ScenarioOptions::GetScopeName(OptionScope scope)
             return "backend";
         case OptionScope::OUTPUT:
             return "output";
+        case OptionScope::STUDY:
+            return "study";
+        case OptionScope::RUNNER:
+            return "runner";
     }
     return "?";
 }
@@ -1044,6 +1374,24 @@ ScenarioOptions::GetIgnored(const RunRequest& request, const std::string& backen
     return ignored;
 }
 
+namespace
+{
+
+/// Set an option of the table: its value checked as text, parsed and marked as given.
+void
+SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std::string& value)
+{
+    if (!IsUtf8Text(value))
+    {
+        // Found by fuzzing: such a value reached the JSON result and ended the program there.
+        throw Bad("--" + option.name, "value is not UTF-8 text", "printable UTF-8 text");
+    }
+    option.Apply(request, value);
+    request.given.insert(option.name);
+}
+
+} // namespace
+
 void
 ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::string& value)
 {
@@ -1053,18 +1401,43 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
         std::vector<std::string> names;
         for (const auto& option : GetOptions())
         {
-            names.push_back(option.name);
+            if (IsDriverScope(option.scope))
+            {
+                names.push_back(option.name);
+            }
         }
         throw TrainingInputError("--" + name + ": unknown option ("
                                  + ProgramOptions::Suggestion(name, names) + ")");
     }
-    if (!IsUtf8Text(value))
+    SetOption(request, *o, value);
+}
+
+void
+ScenarioOptions::Bind(ProgramOptions& cmd,
+                      RunRequest& request,
+                      OptionScope own,
+                      const std::vector<std::string>& names,
+                      const std::map<std::string, std::string>& defaults)
+{
+    for (const std::string& name : names)
     {
-        // Found by fuzzing: such a value reached the JSON result and ended the program there.
-        throw Bad("--" + name, "value is not UTF-8 text", "printable UTF-8 text");
+        const Option* o = &Get(name, own);
+        const auto program = defaults.find(name);
+        const std::string def = program == defaults.end() ? o->defaultValue : program->second;
+        if (!def.empty())
+        {
+            o->Apply(request, def);
+        }
+        cmd.Add(
+            name,
+            o->help,
+            def,
+            [&request, o](const std::string& v)
+            {
+                SetOption(request, *o, v);
+            },
+            IsPreset(name));
     }
-    o->apply(request, value);
-    request.given.insert(name);
 }
 
 void
@@ -1157,6 +1530,10 @@ TableCommandLine(const std::string& usage, GivenArguments& given)
             });
     for (const ScenarioOptions::Option& o : ScenarioOptions::GetOptions())
     {
+        if (!ScenarioOptions::IsDriverScope(o.scope))
+        {
+            continue;
+        }
         cmd.Add(o.name,
                 o.help,
                 o.defaultValue,
@@ -1208,6 +1585,30 @@ ScenarioOptions::ParseArguments(int argc, char* argv[], const std::string& usage
     GivenArguments given;
     TableCommandLine(usage, given).Parse(argc, argv);
     return BuildRequest(std::move(given));
+}
+
+void
+ScenarioOptions::BindProfile(ProgramOptions& cmd, RunRequest& request, const std::string& trace)
+{
+    Bind(cmd, request, OptionScope::JOB, {"profile"}, {{"profile", GetTrace(trace)}});
+}
+
+uint32_t
+ScenarioOptions::GetOneWorkerCount(const RunRequest& request)
+{
+    if (request.workerSweep.size() > 1)
+    {
+        throw Bad("--workers",
+                  "a sweep of " + std::to_string(request.workerSweep.size()) + " values",
+                  "one number of workers");
+    }
+    return request.scenario.workers;
+}
+
+std::string
+ScenarioOptions::GetTrace(const std::string& file)
+{
+    return std::string(DT_SOURCE_DIR) + "/traces/" + file;
 }
 
 std::vector<uint32_t>

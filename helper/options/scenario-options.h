@@ -5,6 +5,7 @@
 #ifndef SCENARIO_OPTIONS_H
 #define SCENARIO_OPTIONS_H
 
+#include "ns3/sweep-engine.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-scenario.h"
 
@@ -14,12 +15,54 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
 
 class CommandLine;
+class ProgramOptions;
+
+/**
+ * \ingroup distributed-training
+ * \brief The tcp-sharing-study's own settings: its OptionScope::STUDY entries (the network and
+ * TCP options it shares with the driver are the request's scenario).
+ *
+ * The defaults are the entries' (ScenarioOptions::Bind applies them).
+ */
+struct StudySettings
+{
+    uint32_t flows{0};       //!< --flows: number of flows N
+    uint64_t size{0};        //!< --size: bytes per flow (0: --sizeBdp)
+    double sizeBdp{0};       //!< --sizeBdp: bytes per flow in BDPs
+    Time stagger{0};         //!< --stagger: flow i starts at i x stagger
+    Time sample{0};          //!< --sample: sampling interval (0: RTT/4)
+    bool baseline{false};    //!< --baseline: run one flow alone first
+    Time maxSimTime{0};      //!< --maxSimTime (0: automatic)
+    std::string csv;         //!< --csv: summary row file
+    std::string timeseries;  //!< --timeseries: per-flow rate file
+    std::string flowTimes;   //!< --flowTimes: per-flow times file
+    std::string stack;       //!< --stack: ns3 or linux
+    bool sharedQueue{false}; //!< --sharedQueue: every flow from one host
+    std::vector<std::pair<std::string, std::string>> sysctls; //!< --linuxSysctl
+};
+
+/**
+ * \ingroup distributed-training
+ * \brief The validation runner's settings: its OptionScope::RUNNER entries
+ * (ValidationRunner::Options).
+ */
+struct RunnerSettings
+{
+    std::string matrixFile;      //!< --matrix
+    std::string outDir;          //!< --out
+    std::string sim;             //!< --sim
+    std::string root;            //!< --root
+    bool merge{false};           //!< --merge: run nothing, merge the results there are
+    std::string runJob;          //!< --run-job: run the one job of this job file
+    SweepEngine::Options engine; //!< --engine, --jobs, --sshloginfile, --resume
+};
 
 /**
  * \ingroup distributed-training
@@ -40,6 +83,8 @@ struct RunRequest
     bool progress{true};         //!< --progress: progress of long runs on stderr
     std::string jobs;            //!< --jobs: several jobs on one fabric (TrainingJobSet file)
     std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
+    StudySettings study;         //!< the tcp-sharing-study's own options
+    RunnerSettings runner;       //!< the validation runner's options
 
     /**
      * \param records the record sink of the run (--recordsFile), or nullptr
@@ -58,12 +103,19 @@ enum class OptionScope
     JOB,      //!< one training job: its DNN, architecture, schedule, placement (--jobs entries)
     BACKEND,  //!< the backend and its settings (RunRequest::backend and ::settings)
     OUTPUT,   //!< what is written and reported, and where
+    STUDY,    //!< tcp-sharing-study's own options (RunRequest::study)
+    RUNNER,   //!< the validation runner's options (RunRequest::runner)
 };
 
 /**
  * \ingroup distributed-training
- * \brief The driver's options, each defined once: name, default, help and a strict parser that
- * writes it into a RunRequest.
+ * \brief The option table of every program, each option defined once: name, scope, default,
+ * help and a strict parser that writes it into a RunRequest.
+ *
+ * The driver reads the scenario, job, backend and output entries. The sharing study and the
+ * validation runner read their own (STUDY, RUNNER) and the driver's they share, the benchmarks
+ * and examples the driver's they take, each by name with Bind(); a name is unique among the
+ * driver's entries and among each program's own (the study's --csv is not the driver's).
  *
  * The same table builds a request from a command line (ParseArguments, with ns3::CommandLine for
  * --help and ns-3's own --PrintAttributes and friends), from a JSON object whose keys are option
@@ -86,18 +138,64 @@ class ScenarioOptions
         std::string models;
         std::string defaultValue; //!< applied when the option is absent ("" = leave as is)
         std::string help;         //!< one line for --help
-        /// Parse the text and store it (throws TrainingInputError naming --name).
-        std::function<void(RunRequest&, const std::string&)> apply;
+        /// Parse the text and store it: (request, "--name" for messages, text); throws
+        /// TrainingInputError naming the option.
+        std::function<void(RunRequest&, const std::string&, const std::string&)> parse;
+
+        /**
+         * \brief Parse a value of this option into a request (errors name --name).
+         * \param request the request
+         * \param value the text
+         */
+        void Apply(RunRequest& request, const std::string& value) const;
     };
 
-    /// \return every option, in --help order
+    /// \return every option of every program, the driver's in its --help order first
     static const std::vector<Option>& GetOptions();
 
     /**
+     * \param scope a scope
+     * \return whether the driver reads the options of that scope (scenario, job, backend, output)
+     */
+    static bool IsDriverScope(OptionScope scope);
+
+    /**
      * \param name an option name (without "--")
-     * \return the option, or nullptr if there is none of that name
+     * \return the driver's option of that name, or nullptr if there is none
      */
     static const Option* Find(const std::string& name);
+
+    /**
+     * \param name an option name (without "--")
+     * \param scope its scope
+     * \return the option of that name and scope, or nullptr if there is none
+     */
+    static const Option* Find(const std::string& name, OptionScope scope);
+
+    /**
+     * \param name an option name (without "--")
+     * \param own the program's own scope (STUDY, RUNNER), or a driver scope for the driver's
+     * \return the entry a program reads under that name: its own, else the driver's (aborts
+     *         when there is none: a program names its options in its code)
+     */
+    static const Option& Get(const std::string& name, OptionScope own);
+
+    /**
+     * \brief Let a program read entries of the table: each is added to its command line with the
+     * entry's help and parser, its default applied to the request now, a given value applied
+     * by cmd.Parse() (--hostModel and --preset before the others, which override them).
+     * \param cmd the program's command line
+     * \param request receives the defaults now and the given values when cmd parses
+     * \param own the program's own scope (STUDY, RUNNER), whose entries are looked up before the
+     *        driver's (Get); a program without its own entries (a benchmark) gives a driver scope
+     * \param names the options, in --help order
+     * \param defaults the program's own default text of some of them (a benchmark's size)
+     */
+    static void Bind(ProgramOptions& cmd,
+                     RunRequest& request,
+                     OptionScope own,
+                     const std::vector<std::string>& names,
+                     const std::map<std::string, std::string>& defaults = {});
 
     /**
      * \return a request with every option at its default
@@ -129,7 +227,7 @@ class ScenarioOptions
 
     /**
      * \param scope a scope
-     * \return its name: scenario, job, backend or output
+     * \return its name: scenario, job, backend, output, study or runner
      */
     static std::string GetScopeName(OptionScope scope);
 
@@ -194,6 +292,28 @@ class ScenarioOptions
      * \throws TrainingInputError if it cannot be read or is not valid
      */
     static void ApplyJsonFile(const std::string& file, RunRequest& request);
+
+    /**
+     * \brief Bind() the table's --profile with a program's default trace (the benchmarks and
+     * examples).
+     * \param cmd the program's command line
+     * \param request receives the profile path
+     * \param trace the default: a file name in the module's traces/ folder
+     */
+    static void BindProfile(ProgramOptions& cmd, RunRequest& request, const std::string& trace);
+
+    /**
+     * \param request a request whose --workers a program takes as one K (a benchmark)
+     * \return that K
+     * \throws TrainingInputError when --workers gave a sweep
+     */
+    static uint32_t GetOneWorkerCount(const RunRequest& request);
+
+    /**
+     * \param file a file name in the module's traces/ folder
+     * \return its path (the default --profile of the driver, a benchmark or an example)
+     */
+    static std::string GetTrace(const std::string& file);
 
     /**
      * \param text "4", "1..8" or "1,2,4,8"

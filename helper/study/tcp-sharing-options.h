@@ -5,12 +5,10 @@
 #ifndef TCP_SHARING_OPTIONS_H
 #define TCP_SHARING_OPTIONS_H
 
-#include "ns3/data-rate.h"
-#include "ns3/nstime.h"
+#include "ns3/scenario-options.h"
+#include "ns3/training-scenario.h"
 
-#include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -19,41 +17,22 @@ namespace ns3
 /**
  * \ingroup distributed-training
  * \brief The options of the tcp-sharing-study program (N TCP flows through one bottleneck),
- * and what TcpSharingStudy::Prepare() derives from them.
+ * and what TcpSharingStudy::Prepare() derives from them (Parse() gives the table's defaults; a
+ * default-constructed value has zeros and TrainingScenario's defaults).
  *
- * The options are a strict table: every value is checked by the driver's parsers
- * (ScenarioOptions, TrainingScenario) and a bad one ends the program with a message naming the
- * option (TrainingInputError).
+ * The options are entries of the module's one option table (ScenarioOptions): the study's own
+ * (OptionScope::STUDY: --flows, --size, ..., and its names --rate, --cap and --delay for the
+ * NIC rate, flow cap and link delay) and the driver's it shares (--tcp, --queue, --mtu,
+ * --hostModel, ...). Every value is checked by the table's parsers and a bad one ends the
+ * program with a message naming the option (TrainingInputError).
  */
-struct TcpSharingOptions
+struct TcpSharingOptions : StudySettings
 {
-    uint32_t flows{2};            //!< --flows
-    uint64_t size{0};             //!< --size: bytes per flow (0: --sizeBdp)
-    double sizeBdp{10};           //!< --sizeBdp
-    DataRate rate{"10Gbps"};      //!< --rate: every link's rate
-    DataRate cap{0};              //!< --cap: per-flow pacing cap (0: none)
-    Time delay{MicroSeconds(10)}; //!< --delay: one-way delay per link
-    std::string tcp{"TcpCubic"};  //!< --tcp: congestion control
-    std::string queue{"1000p"};   //!< --queue: bottleneck queue size
-    std::string hostQueue;        //!< --hostQueue: the sending NICs' queue ("": --queue)
-    uint32_t mtu{1500};           //!< --mtu
-    Time stagger{0};              //!< --stagger
-    Time startJitter{0};          //!< --startJitter
-    Time sample{0};               //!< --sample (0: RTT/4)
-    bool baseline{true};          //!< --baseline
-    Time maxSimTime{0};           //!< --maxSimTime (0: automatic)
-    std::string csv;              //!< --csv
-    std::string timeseries;       //!< --timeseries
-    std::string flowTimes;        //!< --flowTimes
-    std::string stack{"ns3"};     //!< --stack: ns3 or linux
-    double dilation{1};           //!< --dilation (linux)
-    uint32_t seed{1};             //!< --seed: run number of the random streams
-    bool sharedQueue{false};      //!< --sharedQueue: every flow from one host
-    std::string hostModel{"ns3"}; //!< --hostModel
-    bool autotuning{false};       //!< --bufferAutotuning
-    bool delayedAck{false};       //!< --delayedAck
-    bool smallQueues{false};      //!< --tcpSmallQueues
-    std::vector<std::pair<std::string, std::string>> sysctls; //!< --linuxSysctl
+    /// The star and its TCP: the table's scenario options (nicRate, flowCap, linkDelay, mtu,
+    /// tcpVariant, queueSize, hostQueueSize, hostModel and the Linux host settings,
+    /// startJitter, seed); the other fields stay at TrainingScenario's defaults.
+    TrainingScenario scenario;
+    double dilation{1};           //!< --dilation (the driver's entry; 1 when not given)
     std::vector<double> arrivals; //!< start time of each flow, seconds (derived, jitter included)
     std::vector<double> nominal;  //!< i x stagger: the arrivals the models are given
 
@@ -66,6 +45,12 @@ struct TcpSharingOptions
      * \throws TrainingInputError for an unknown, repeated or malformed option
      */
     static TcpSharingOptions Parse(int argc, char* argv[]);
+
+    /**
+     * \param request a request parsed with the study's options (Bind)
+     * \return the study's view of it
+     */
+    static TcpSharingOptions FromRequest(const RunRequest& request);
 
     /// \return every option with its default and help, as --help prints them
     static std::string FormatHelp();

@@ -89,27 +89,18 @@ TuneReceiver(Ptr<PacketSink> sink, bool* done, Ptr<const Packet>, const Address&
 Ptr<TrainingClusterHelper>
 BuildCluster(const Options& o, uint32_t senders)
 {
-    TrainingScenario s;
+    // The table's view of the study's options: the star's rates, delays, queues and TCP.
+    TrainingScenario s = o.scenario;
     s.workers = senders;
     s.servers = 1;
-    s.nicRate = o.rate;
-    s.flowCap = o.cap;
-    s.linkDelay = o.delay;
-    s.mtu = o.mtu;
-    s.tcpVariant = o.tcp;
-    s.hostModel = o.hostModel;
-    s.bufferAutotuning = o.autotuning;
-    s.delayedAck = o.delayedAck;
     // With TcpDctcp the helper installs RED with DCTCP's ECN step marking (and a 2-packet device
     // queue so that the backlog builds in RED); the other variants get DropTail device queues.
-    s.queueSize = o.queue;
-    s.hostQueueSize = o.hostQueue;
     s.queueDisc = "none";
     Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();
     const TrainingScenario net = s.Dilated(o.dilation); // the linux run's network at D
     cluster->Configure(net);
     cluster->ConfigureTcp();
-    if (o.tcp == "TcpBbr" || o.tcp == "ns3::TcpBbr")
+    if (o.scenario.tcpVariant == "TcpBbr" || o.scenario.tcpVariant == "ns3::TcpBbr")
     {
         Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(true));
         Config::SetDefault(
@@ -128,11 +119,11 @@ TcpSharingStudy::SimulateLinux(const Options& o, bool sample)
     LinuxFlowStudy::Config c;
     c.size = o.size;
     c.arrivals = o.arrivals;
-    c.rateBps = o.rate.GetBitRate();
-    c.capBps = o.cap.GetBitRate();
-    c.queue = o.queue;
-    c.mtu = o.mtu;
-    c.congestion = LinuxBackend::MapCongestionControl(o.tcp);
+    c.rateBps = o.scenario.nicRate.GetBitRate();
+    c.capBps = o.scenario.flowCap.GetBitRate();
+    c.queue = o.scenario.queueSize;
+    c.mtu = o.scenario.mtu;
+    c.congestion = LinuxBackend::MapCongestionControl(o.scenario.tcpVariant);
     c.dilation = o.dilation;
     c.sampleSeconds = sample ? o.sample.GetSeconds() : 0;
     c.maxWallSeconds = o.maxSimTime.GetSeconds() * o.dilation;
@@ -149,7 +140,7 @@ TcpSharingStudy::Measurement
 TcpSharingStudy::SimulateNs3(const Options& o, bool sample)
 {
     RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(o.seed);
+    RngSeedManager::SetRun(o.scenario.seed);
     const uint32_t n = o.arrivals.size();
     Ptr<TrainingClusterHelper> cluster = BuildCluster(o, o.sharedQueue ? 1 : n);
     Measurement m;
@@ -166,22 +157,23 @@ TcpSharingStudy::SimulateNs3(const Options& o, bool sample)
         Ptr<Application> sink = sinkHelper.Install(receiver).Get(0);
         sink->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnRx, &m, o.size, i));
         Ptr<Node> sender = cluster->GetWorkers().Get(o.sharedQueue ? 0 : i);
-        if (o.smallQueues)
+        if (o.scenario.tcpSmallQueues)
         {
             TcpSmallQueuesSocketFactory::Install(sender);
         }
-        BulkSendHelper bulk(o.smallQueues ? "ns3::TcpSmallQueuesSocketFactory"
-                                          : "ns3::TcpSocketFactory",
+        BulkSendHelper bulk(o.scenario.tcpSmallQueues ? "ns3::TcpSmallQueuesSocketFactory"
+                                                      : "ns3::TcpSocketFactory",
                             InetSocketAddress(cluster->GetServerAddress(0), port));
         bulk.SetAttribute("MaxBytes", UintegerValue(o.size));
         // BulkSend writes whole messages (a Send larger than the free buffer fails, unlike
         // Linux's partial write): with autotuning, messages below the initial 20-segment buffer.
-        bulk.SetAttribute(
-            "SendSize",
-            UintegerValue(o.autotuning ? 10 * TrainingNetwork::GetSegmentSize(o.mtu) : 64 * 1024));
+        bulk.SetAttribute("SendSize",
+                          UintegerValue(o.scenario.bufferAutotuning
+                                            ? 10 * TrainingNetwork::GetSegmentSize(o.scenario.mtu)
+                                            : 64 * 1024));
         Ptr<Application> app = bulk.Install(sender).Get(0);
         app->SetStartTime(Seconds(o.arrivals[i]));
-        if (o.autotuning)
+        if (o.scenario.bufferAutotuning)
         {
             // The sender's socket exists once its start event (scheduled at initialisation,
             // so before anything scheduled now for the same time) has run.
@@ -297,25 +289,22 @@ TcpSharingStudy::FitIncumbentWeight(const SharingIndex& index,
 TcpSharingStudy::Plan
 TcpSharingStudy::Prepare(Options& o)
 {
-    if (o.rate.GetBitRate() == 0)
+    if (o.scenario.nicRate.GetBitRate() == 0)
     {
         throw TrainingInputError("--rate: must be above 0");
     }
-    if (o.cap.GetBitRate() > o.rate.GetBitRate())
+    if (o.scenario.flowCap.GetBitRate() > o.scenario.nicRate.GetBitRate())
     {
-        throw TrainingInputError("--cap: " + std::to_string(o.cap.GetBitRate())
+        throw TrainingInputError("--cap: " + std::to_string(o.scenario.flowCap.GetBitRate())
                                  + " bit/s above the link rate (expected at most --rate)");
     }
-    TrainingScenario s;
-    s.nicRate = o.rate;
-    s.flowCap = o.cap;
-    s.mtu = o.mtu;
-    s.linkDelay = o.delay;
+    const TrainingScenario& s = o.scenario;
     // C: the bottleneck's goodput; one flow alone reaches the cap-aware goodput `one`.
     // --stack=linux: the kernel's goodput (Ethernet framing, MTU - 52 payload).
     Plan p;
-    const double linuxC = LinuxFlowStudy::GetGoodputBytesPerSecond(o.rate.GetBitRate(), o.mtu);
-    p.capBytes = o.cap.GetBitRate() / 8.0;
+    const double linuxC
+        = LinuxFlowStudy::GetGoodputBytesPerSecond(o.scenario.nicRate.GetBitRate(), o.scenario.mtu);
+    p.capBytes = o.scenario.flowCap.GetBitRate() / 8.0;
     const bool kernel = o.stack == "linux";
     p.c = kernel ? linuxC : TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
     p.one = kernel ? (p.capBytes > 0 ? std::min(linuxC, p.capBytes) : linuxC)
@@ -335,14 +324,14 @@ TcpSharingStudy::Prepare(Options& o)
         o.sample = Seconds(std::max(p.rtt / 4, 1e-6));
     }
     RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(o.seed);
+    RngSeedManager::SetRun(o.scenario.seed);
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
     jitter->SetStream(0);
     for (uint32_t i = 0; i < o.flows; ++i)
     {
         o.nominal.push_back(i * o.stagger.GetSeconds());
         o.arrivals.push_back(i * o.stagger.GetSeconds()
-                             + jitter->GetValue(0, o.startJitter.GetSeconds()));
+                             + jitter->GetValue(0, o.scenario.startJitter.GetSeconds()));
     }
     if (o.maxSimTime.IsZero())
     {
@@ -384,7 +373,7 @@ TcpSharingStudy::Run(const Options& o, const Plan& p)
     r.fcfs = index.GetFcfsCompletionTimes();
     r.ps = index.GetPsCompletionTimes();
     r.index = SharingIndex::Compute(r.fct, r.fcfs, r.ps);
-    r.fit = FitIncumbentWeight(index, r.fct, r.fcfs, r.ps, 20 * o.delay);
+    r.fit = FitIncumbentWeight(index, r.fct, r.fcfs, r.ps, 20 * o.scenario.linkDelay);
     return r;
 }
 

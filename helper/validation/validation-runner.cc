@@ -9,6 +9,7 @@
 
 #include "ns3/log.h"
 #include "ns3/output-file.h"
+#include "ns3/program-options.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 #include <set>
+#include <thread>
 #include <unistd.h>
 
 namespace ns3
@@ -68,20 +70,13 @@ WriteFile(const std::string& file, const std::string& text)
 } // namespace
 
 void
-ValidationRunner::CompleteOptions(Options& opt, const std::string& jobs, int argc, char* argv[])
+ValidationRunner::CompleteOptions(Options& opt, int argc, char* argv[])
 {
     if (opt.matrixFile.empty())
     {
         throw TrainingInputError("--matrix: missing (expected a matrix JSON file, e.g. "
                                  "--matrix=validation/matrix.json)");
     }
-    if (jobs.empty() || jobs.find_first_not_of("0123456789") != std::string::npos || jobs.size() > 4
-        || std::stoul(jobs) < 1)
-    {
-        throw TrainingInputError("--jobs: cannot parse '" + jobs
-                                 + "' (expected a whole number from 1 to 9999)");
-    }
-    opt.engine.slots = static_cast<uint32_t>(std::stoul(jobs));
     SweepEngine check(opt.engine); // rejects an unknown --engine before any work
     std::error_code ec;
     opt.engine.mergeCommand = "cd " + ShellQuote(fs::current_path(ec).string()) + " && ";
@@ -91,6 +86,37 @@ ValidationRunner::CompleteOptions(Options& opt, const std::string& jobs, int arg
             += ShellQuote(i == 0 ? fs::read_symlink("/proc/self/exe", ec).string() : argv[i]) + " ";
     }
     opt.engine.mergeCommand += "--merge";
+}
+
+ValidationRunner::Options
+ValidationRunner::ParseOptions(int argc, char* argv[])
+{
+    RunRequest request;
+    ProgramOptions cmd("Run a validation matrix (doc/reference/validation-runner.rst) through the "
+                       "packet, flow, analytic (and linux) backends, as driver processes on this "
+                       "machine, GNU parallel or Slurm, and compare them with the reference "
+                       "(packet, or linux).");
+    ScenarioOptions::Bind(
+        cmd,
+        request,
+        OptionScope::RUNNER,
+        {"matrix",
+         "out",
+         "jobs",
+         "engine",
+         "sshloginfile",
+         "sim",
+         "root",
+         "resume",
+         "merge",
+         "run-job"},
+        {{"jobs", std::to_string(std::max(1U, std::thread::hardware_concurrency()))}});
+    cmd.Parse(argc, argv);
+    if (request.runner.runJob.empty())
+    {
+        CompleteOptions(request.runner, argc, argv);
+    }
+    return request.runner;
 }
 
 SweepJob

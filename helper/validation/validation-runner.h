@@ -7,6 +7,7 @@
 
 #include "validation-matrix.h"
 
+#include "ns3/scenario-options.h"
 #include "ns3/sweep-engine.h"
 
 #include <optional>
@@ -31,27 +32,27 @@ namespace ns3
 class ValidationRunner
 {
   public:
-    /// Settings of one runner invocation (examples/validation-runner.cc's options).
-    struct Options
-    {
-        std::string matrixFile;      //!< --matrix
-        std::string outDir;          //!< --out
-        std::string sim;             //!< --sim
-        std::string root;            //!< --root
-        bool merge{false};           //!< --merge: run nothing, merge the results there are
-        SweepEngine::Options engine; //!< --engine, --jobs, --sshloginfile, --resume
-    };
+    /// Settings of one runner invocation: the option table's RUNNER entries.
+    using Options = RunnerSettings;
 
     /**
-     * Finish the settings after the command line: --matrix required, --jobs parsed, the engine
-     * checked, the Slurm merge step (this very command with --merge, from the current folder).
+     * \brief The runner's command line: the option table's RUNNER entries.
+     * \param argc argument count
+     * \param argv arguments
+     * \return the settings, completed (CompleteOptions) unless --run-job is given
+     * \throws TrainingInputError naming the option
+     */
+    static Options ParseOptions(int argc, char* argv[]);
+
+    /**
+     * Finish the settings after the command line: --matrix required, the engine checked, the
+     * Slurm merge step (this very command with --merge, from the current folder).
      * \param options the settings
-     * \param jobs the --jobs text
      * \param argc the command line's argument count
      * \param argv its arguments
      * \throws TrainingInputError naming the option
      */
-    static void CompleteOptions(Options& options, const std::string& jobs, int argc, char* argv[]);
+    static void CompleteOptions(Options& options, int argc, char* argv[]);
 
     /**
      * The sweep job of a matrix job: the driver reading the job's options from a job file

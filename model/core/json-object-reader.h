@@ -44,8 +44,13 @@ struct JsonSpec
 
     /// \param expected for messages \param minLength 1 refuses "" \return a string spec
     static JsonSpec String(const std::string& expected, std::size_t minLength = 0);
-    /// \param choices the allowed values \return a spec for one of them ("a, b or c")
-    static JsonSpec OneOf(const std::vector<std::string>& choices);
+    /**
+     * \param choices the allowed values
+     * \param expected for messages ("" = "a, b or c")
+     * \return a spec for one of them
+     */
+    static JsonSpec OneOf(const std::vector<std::string>& choices,
+                          const std::string& expected = "");
     /// \param min smallest \param max largest \param expected for messages \return a spec
     static JsonSpec Unsigned(double min, double max, const std::string& expected);
     /// \param min smallest \param max largest \param expected for messages \return a spec
@@ -72,6 +77,8 @@ struct JsonField
 {
     static constexpr bool REQUIRED = true;  //!< the key must be present
     static constexpr bool OPTIONAL = false; //!< the key may be absent
+    /// The key of a field that stands for every key not declared (an object of free keys).
+    static const char* const OTHER;
 
     std::string key;  //!< the member's name
     bool required;    //!< REQUIRED or OPTIONAL
@@ -137,7 +144,9 @@ class JsonPlace
  *
  * The constructor checks that the value is an object, that every key is in the schema (an
  * unknown key is refused with the allowed ones listed and the closest one suggested), that
- * every REQUIRED key is present and that every present value is what its field declares;
+ * every REQUIRED key is present and that every present value is what its field declares (a
+ * field of key JsonField::OTHER declares every other key: the object's free keys, such as
+ * driver options or a provenance's extra notes);
  * afterwards the getters read values that are known to be right. Every failure is a
  * TrainingInputError of JsonPlace's one shape. What a schema cannot say (names unique across
  * a list, a link's ends among the nodes) the format's reader checks after, with GetPlace's
@@ -203,8 +212,8 @@ class BasicJsonObjectReader
     JsonPlace At(const std::string& key) const;
 
   private:
-    /// Refuse the first key that is not in the schema.
-    void RejectUnknownKeys() const;
+    /// \param key a key that is not in the schema \throws TrainingInputError listing them
+    [[noreturn]] void RejectUnknownKey(const std::string& key) const;
     /// \param key a key \return its field, or nullptr
     const JsonField* FieldOf(const std::string& key) const;
 

@@ -366,10 +366,11 @@ class BadJobsTestCase : public TestCase
                                       {"j.json", "jobs[0]", ".nicRate", "not a per-job option"}),
                               true,
                               "fabric option in a job");
-        NS_TEST_ASSERT_MSG_EQ(refused(R"([{"name": "x", "wrkers": 1}])",
-                                      {"j.json", "jobs[0] (x)", ".wrkers", "not an option"}),
-                              true,
-                              "unknown field");
+        NS_TEST_ASSERT_MSG_EQ(
+            refused(R"([{"name": "x", "wrkers": 1}])",
+                    {"j.json: jobs[0].wrkers: unknown field", "did you mean 'workers'?"}),
+            true,
+            "unknown field");
         NS_TEST_ASSERT_MSG_EQ(refused("[]", {"j.json", "empty list"}), true, "empty list");
         NS_TEST_ASSERT_MSG_EQ(
             refused(R"([{"name": "a"}, {"name": "a"}])", {"j.json", "jobs[1] (a)", "unique"}),

@@ -210,7 +210,7 @@ class ProfileBadInputTestCase : public TestCase
              {
                  return std::string("[1, 2]");
              },
-             {"top level is array"}},
+             {"(top level): wrong type array"}},
             {"missing layers",
              Edit(
                  [](Json& d)
@@ -224,7 +224,7 @@ class ProfileBadInputTestCase : public TestCase
                  {
                      d["layers"] = Json::array();
                  }),
-             {"layers: empty array", "at least one layer"}},
+             {"layers: empty list", "non-empty array of layers"}},
             {"layers not an array",
              Edit(
                  [](Json& d)
@@ -351,7 +351,7 @@ class ProfileBadInputTestCase : public TestCase
                      d["layers"][1].erase("forward_us");
                      d["layers"][1]["forward_min"] = 1;
                  }),
-             {"layers[1].forward_min: unknown time unit 'min'", "forward_ms"}},
+             {"layers[1].forward_min: unknown field", "forward_ms", "unit s, ms, us or ns"}},
             {"time given in two units",
              Edit(
                  [](Json& d)
@@ -400,7 +400,7 @@ class ProfileBadInputTestCase : public TestCase
                  {
                      d["samples"] = Json::array();
                  }),
-             {"samples: empty array"}},
+             {"samples: empty list"}},
             {"batch size zero",
              Edit(
                  [](Json& d)
@@ -414,7 +414,7 @@ class ProfileBadInputTestCase : public TestCase
                  {
                      d["format"] = "something-else";
                  }),
-             {"format: value \"something-else\""}},
+             {"format: unknown value \"something-else\""}},
             {"unsupported version",
              Edit(
                  [](Json& d)

@@ -64,7 +64,9 @@ class VariantOptionsTestCase : public TestCase
                                   {
                                       ValidationMatrix::Parse(
                                           R"({"flow_variants": [{"name": "x"}],
-                                              "scenarios": []})",
+                                              "scenarios": [{"name": "a", "profile": "p",
+                                                             "category": "sync-basic",
+                                                             "workers": [1]}]})",
                                           "m.json");
                                   },
                                   {"flow_variants[0]", "exactly one of 'options' and 'args'"}),

@@ -5,6 +5,7 @@
 #include "training-job-set.h"
 
 #include "ns3/json-input.h"
+#include "ns3/json-object-reader.h"
 #include "ns3/log.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
@@ -39,58 +40,57 @@ JobContext(const std::string& where, std::size_t index, const std::string& name)
            + (name.empty() ? "" : " (" + name + ")");
 }
 
-/// \return the JSON value as option text (numbers as the driver would read them)
-std::string
-ValueText(const nlohmann::json& v)
+/// \return the schema of one job: its name, its start time and the per-job options
+const JsonSchema&
+JobSchema()
 {
-    return v.is_string() ? v.get<std::string>() : v.dump();
+    static const JsonSchema schema = []
+    {
+        JsonSchema fields{{"name",
+                           JsonField::OPTIONAL,
+                           JsonSpec::String("1 to 32 letters, digits, '_' or '-'", 1),
+                           {}},
+                          {"startTime",
+                           JsonField::OPTIONAL,
+                           JsonSpec::Scalar("seconds or a time like 50ms"),
+                           {}}};
+        for (const std::string& name : TrainingJobSet::GetPerJobOptions())
+        {
+            // The values are checked by the option table (ScenarioOptions::ApplyJson).
+            fields.push_back({name, JsonField::OPTIONAL, JsonSpec{}, {}});
+        }
+        return fields;
+    }();
+    return schema;
 }
 
-/// Refuse keys that are not per-job options, and a bad name. \param ctx context \param object job
+/// Refuse a driver option that is set once for all jobs. \param place job \param object job
 void
-CheckJobKeys(const std::string& ctx, const nlohmann::json& object)
+RejectClusterOptions(const JsonPlace& place, const nlohmann::json& object)
 {
     const auto& perJob = TrainingJobSet::GetPerJobOptions();
     for (const auto& [key, value] : object.items())
     {
-        if (key == "name" || key == "startTime")
+        if (ScenarioOptions::Find(key)
+            && std::find(perJob.begin(), perJob.end(), key) == perJob.end())
         {
-            continue;
+            place.Member(key).Fail("not a per-job option",
+                                   "an option of one job: fabric, network, TCP, backend and "
+                                   "output options are set once for all jobs, outside the jobs "
+                                   "file");
         }
-        if (std::find(perJob.begin(), perJob.end(), key) == perJob.end())
-        {
-            throw TrainingInputError(
-                ctx + ": ." + key
-                + (ScenarioOptions::Find(key)
-                       ? " is not a per-job option (fabric, network, TCP, backend and output "
-                         "options are set once for all jobs, outside the jobs file)"
-                       : " is not an option (expected name, startTime or one of the per-job "
-                         "driver options: profile, arch, mode, workers, servers, placement, "
-                         "steps, warmup, ...)"));
-        }
-    }
-    if (object.contains("name")
-        && (!object["name"].is_string()
-            || !std::regex_match(object["name"].get<std::string>(),
-                                 std::regex("[A-Za-z0-9_-]{1,32}"))))
-    {
-        throw TrainingInputError(ctx + ": .name: expected 1 to 32 letters, digits, '_' or '-'");
     }
 }
 
-/// \return a job's start time in seconds \param ctx context \param t seconds or "50ms"
+/// \return a job's start time in seconds \param place its place \param t seconds or "50ms"
 double
-ParseStartTime(const std::string& ctx, const nlohmann::json& t)
+ParseStartTime(const JsonPlace& place, const nlohmann::json& t)
 {
-    if (!(t.is_number() || t.is_string()))
-    {
-        throw TrainingInputError(ctx + ": .startTime: expected seconds or a time like 50ms");
-    }
-    const std::string text = t.is_number() ? ValueText(t) + "s" : ValueText(t);
-    const double seconds = UnitParser::ParseTime(ctx + ": .startTime", text).GetSeconds();
+    const std::string text = t.is_string() ? t.get<std::string>() : t.dump() + "s";
+    const double seconds = UnitParser::ParseTime(place.ToString(), text).GetSeconds();
     if (!(seconds >= 0))
     {
-        throw TrainingInputError(ctx + ": .startTime: expected a time >= 0");
+        place.Fail("negative time " + text, "a time >= 0");
     }
     return seconds;
 }
@@ -182,28 +182,24 @@ TrainingJobSet::FromJson(const nlohmann::json& jobs,
                          const std::string& where,
                          const RunRequest& base)
 {
-    const nlohmann::json* list = &jobs;
+    static const JsonSpec list = JsonSpec::Array(
+        1,
+        "a non-empty list of job objects, e.g. [{\"workers\": 2}, {\"workers\": 2}], or "
+        "{\"jobs\": [...]}");
+    static const JsonSchema wrapper{{"jobs", JsonField::REQUIRED, list, {}}};
+    const nlohmann::json* items = &jobs;
     if (jobs.is_object())
     {
-        if (jobs.size() != 1 || !jobs.contains("jobs"))
-        {
-            throw TrainingInputError(where
-                                     + ": an object with keys other than \"jobs\" "
-                                       "(expected [job, ...] or {\"jobs\": [job, ...]})");
-        }
-        list = &jobs["jobs"];
+        items = &SortedJsonObjectReader(jobs, JsonPlace(where), wrapper).Get("jobs");
     }
-    if (!list->is_array() || list->empty())
+    else
     {
-        throw TrainingInputError(where + ": "
-                                 + (list->is_array() ? "empty list" : list->type_name())
-                                 + " (expected a non-empty list of job objects, e.g. "
-                                   "[{\"workers\": 2}, {\"workers\": 2}])");
+        JsonPlace(where).Check(jobs, list);
     }
     TrainingJobSet set(base);
-    for (std::size_t i = 0; i < list->size(); ++i)
+    for (std::size_t i = 0; i < items->size(); ++i)
     {
-        set.ParseJob(where, i, (*list)[i]);
+        set.ParseJob(where, i, (*items)[i]);
     }
     set.Place(where);
     return set;
@@ -212,20 +208,21 @@ TrainingJobSet::FromJson(const nlohmann::json& jobs,
 void
 TrainingJobSet::ParseJob(const std::string& where, std::size_t index, const nlohmann::json& object)
 {
-    const std::string name
-        = object.is_object() && object.contains("name") && object["name"].is_string()
-              ? object["name"].get<std::string>()
-              : "";
-    const std::string ctx = JobContext(where, index, name);
-    if (!object.is_object())
+    const JsonPlace place(where, "jobs[" + std::to_string(index) + "]");
+    if (object.is_object())
     {
-        throw TrainingInputError(ctx + ": " + object.type_name()
-                                 + " (expected an object of per-job options)");
+        RejectClusterOptions(place, object);
     }
-    CheckJobKeys(ctx, object);
+    const SortedJsonObjectReader job(object, place, JobSchema());
+    const std::string name = job.GetString("name");
+    if (!name.empty() && !std::regex_match(name, std::regex("[A-Za-z0-9_-]{1,32}")))
+    {
+        job.At("name").Fail("name '" + name + "'", "1 to 32 letters, digits, '_' or '-'");
+    }
+    const std::string ctx = JobContext(where, index, name);
     RunRequest r = m_base;
-    TrainingJob job;
-    job.name = name.empty() ? "job" + std::to_string(index) : name;
+    TrainingJob parsed;
+    parsed.name = name.empty() ? "job" + std::to_string(index) : name;
     nlohmann::json options = object;
     options.erase("name");
     options.erase("startTime");
@@ -234,22 +231,22 @@ TrainingJobSet::ParseJob(const std::string& where, std::size_t index, const nloh
     {
         throw TrainingInputError(ctx + ": .workers: one worker count per job (no sweep)");
     }
-    if (object.contains("startTime"))
+    if (job.Has("startTime"))
     {
-        job.startTime = ParseStartTime(ctx, object["startTime"]);
+        parsed.startTime = ParseStartTime(job.At("startTime"), job.Get("startTime"));
     }
     try
     {
-        job.profile
+        parsed.profile
             = std::make_shared<const TrainingProfile>(TrainingProfile::LoadFromFile(r.profile));
     }
     catch (const TrainingInputError& e)
     {
         throw TrainingInputError(ctx + ": .profile: " + e.what());
     }
-    job.scenario = r.scenario;
-    job.placement = r.scenario.placement;
-    m_jobs.push_back(std::move(job));
+    parsed.scenario = r.scenario;
+    parsed.placement = r.scenario.placement;
+    m_jobs.push_back(std::move(parsed));
 }
 
 void

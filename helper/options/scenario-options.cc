@@ -8,6 +8,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/json-input.h"
+#include "ns3/json-object-reader.h"
 #include "ns3/kernel-testbed.h"
 #include "ns3/sharing-model-registry.h"
 #include "ns3/training-backend.h"
@@ -1162,21 +1163,13 @@ ScenarioJsonLimits()
     return limits;
 }
 
-/// \return the JSON value as option text (whole numbers without ".0")
+/// \return a value the schema checked as a scalar, as option text (whole numbers without ".0")
 std::string
-JsonText(const nlohmann::json& v, const std::string& where)
+JsonText(const nlohmann::json& v)
 {
     if (v.is_string())
     {
         return v.get<std::string>();
-    }
-    if (v.is_boolean())
-    {
-        return v.get<bool>() ? "true" : "false";
-    }
-    if (v.is_number_unsigned() || v.is_number_integer())
-    {
-        return v.dump();
     }
     if (v.is_number_float())
     {
@@ -1185,8 +1178,33 @@ JsonText(const nlohmann::json& v, const std::string& where)
         os << v.get<double>();
         return os.str();
     }
-    throw TrainingInputError(where + ": " + v.type_name()
-                             + " value (expected a number, a boolean or a string)");
+    return v.dump(); // true, false or a whole number
+}
+
+/// \return the schema of a JSON object of options: every option of the table, a scalar each
+/// (--jobs also takes its list inline)
+const JsonSchema&
+OptionsSchema()
+{
+    static const JsonSchema schema = []
+    {
+        JsonSchema fields;
+        for (const auto& option : ScenarioOptions::GetOptions())
+        {
+            if (!ScenarioOptions::IsDriverScope(option.scope))
+            {
+                continue; // the study's and the runner's own options are not scenario keys
+            }
+            fields.push_back({option.name,
+                              JsonField::OPTIONAL,
+                              option.name == "jobs"
+                                  ? JsonSpec{}
+                                  : JsonSpec::Scalar("a number, a boolean or a string"),
+                              {}});
+        }
+        return fields;
+    }();
+    return schema;
 }
 
 } // namespace
@@ -1445,21 +1463,15 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
                            const std::string& where,
                            RunRequest& request)
 {
-    if (!object.is_object())
-    {
-        throw TrainingInputError(where + ": " + object.type_name()
-                                 + " (expected an object of options, e.g. {\"workers\": 4})");
-    }
+    // Every key and type is checked before any option is set.
+    const SortedJsonObjectReader checked(object,
+                                         JsonPlace(where),
+                                         OptionsSchema(),
+                                         "an option of distributed-training-sim --help");
     for (bool presets : {true, false})
     {
         for (const auto& [key, value] : object.items())
         {
-            if (!Find(key))
-            {
-                throw TrainingInputError(
-                    where + ": unknown option '" + key
-                    + "' (expected an option of distributed-training-sim --help)");
-            }
             if (IsPreset(key) != presets)
             {
                 continue;
@@ -1467,8 +1479,8 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
             try
             {
                 // --jobs also takes its list inline: the JSON text of the list.
-                const bool inlineJobs = key == "jobs" && (value.is_array() || value.is_object());
-                Set(request, key, inlineJobs ? value.dump() : JsonText(value, where + ": ." + key));
+                const bool inlineJobs = value.is_array() || value.is_object();
+                Set(request, key, inlineJobs ? value.dump() : JsonText(value));
             }
             catch (const TrainingInputError& e)
             {

@@ -5,6 +5,7 @@
 #include "validation-matrix.h"
 
 #include "ns3/json-input.h"
+#include "ns3/json-object-reader.h"
 #include "ns3/log.h"
 #include "ns3/output-file.h"
 #include "ns3/scenario-options.h"
@@ -65,65 +66,13 @@ class MatrixReader
                            const std::string& what,
                            const std::string& expected) const
     {
-        throw TrainingInputError((path.empty() ? m_file : m_file + ": " + path) + ": " + what
-                                 + " (expected " + expected + ")");
+        Place(path).Fail(what, expected);
     }
 
-    /**
-     * Check that an object has only the given keys.
-     * \param object the object
-     * \param path its JSON path
-     * \param keys the allowed keys
-     */
-    void OnlyKeys(const Json& object,
-                  const std::string& path,
-                  const std::set<std::string>& keys) const
+    /// \param path a JSON path \return where it is
+    JsonPlace Place(const std::string& path) const
     {
-        for (const auto& [key, value] : object.items())
-        {
-            if (keys.count(key) == 0)
-            {
-                std::string list;
-                for (const auto& k : keys)
-                {
-                    list += (list.empty() ? "" : ", ") + k;
-                }
-                Fail(Join(path, key), "unknown field", "one of " + list);
-            }
-        }
-    }
-
-    /**
-     * \param object an object
-     * \param path its JSON path
-     * \param key the member
-     * \param type the JSON type wanted (string, array, object, boolean, number)
-     * \param required whether a missing member fails
-     * \return the member, or nullptr if absent and optional
-     */
-    const Json* Get(const Json& object,
-                    const std::string& path,
-                    const std::string& key,
-                    Json::value_t type,
-                    bool required) const
-    {
-        auto it = object.find(key);
-        if (it == object.end())
-        {
-            if (required)
-            {
-                Fail(path, "missing field '" + key + "'", "a " + TypeName(type) + " '" + key + "'");
-            }
-            return nullptr;
-        }
-        bool ok = type == Json::value_t::number_float ? it->is_number() : it->type() == type;
-        if (!ok)
-        {
-            Fail(Join(path, key),
-                 "wrong type " + std::string(it->type_name()),
-                 "a " + TypeName(type));
-        }
-        return &*it;
+        return JsonPlace(m_file, path);
     }
 
     /**
@@ -134,21 +83,9 @@ class MatrixReader
      */
     std::string OptionText(const Json& value, const std::string& path) const
     {
-        if (value.is_string())
-        {
-            return value.get<std::string>();
-        }
-        if (value.is_boolean())
-        {
-            return value.get<bool>() ? "true" : "false";
-        }
-        if (value.is_number())
-        {
-            return value.dump();
-        }
-        Fail(path,
-             "wrong type " + std::string(value.type_name()),
-             "a string, number or boolean driver option value");
+        Place(path).Check(value,
+                          JsonSpec::Scalar("a string, number or boolean driver option value"));
+        return value.is_string() ? value.get<std::string>() : value.dump();
     }
 
     /**
@@ -243,24 +180,6 @@ class MatrixReader
     }
 
   private:
-    /// \param type a JSON type \return its name in messages
-    static std::string TypeName(Json::value_t type)
-    {
-        switch (type)
-        {
-            case Json::value_t::string:
-                return "string";
-            case Json::value_t::array:
-                return "array";
-            case Json::value_t::object:
-                return "object";
-            case Json::value_t::boolean:
-                return "boolean";
-            default:
-                return "number";
-        }
-    }
-
     std::string m_file; //!< the matrix file, for messages
 };
 
@@ -332,25 +251,117 @@ OrList(const std::vector<std::string>& list)
     return text;
 }
 
+/// The schema of a matrix document.
+const JsonSchema&
+MatrixSchema()
+{
+    static const JsonSchema schema{
+        {"defaults", JsonField::OPTIONAL, JsonSpec::Object("an object of driver options"), {}},
+        {"flow_variants",
+         JsonField::OPTIONAL,
+         JsonSpec::Array(1, "a non-empty array of flow variants"),
+         JsonSpec::Object("an object {\"name\": ..., \"options\": {...}}")},
+        {"scenarios",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of scenarios"),
+         JsonSpec::Object("a scenario object")},
+        {"calibration",
+         JsonField::OPTIONAL,
+         JsonSpec::Object("an object {\"variant\", \"option\", \"values\"}"),
+         {}},
+        {"reference", JsonField::OPTIONAL, JsonSpec::OneOf({"packet", "linux"}), {}},
+        {"categories",
+         JsonField::OPTIONAL,
+         JsonSpec::Array(0, "an array of column names"),
+         JsonSpec::String("a column name")},
+        {"comment", JsonField::OPTIONAL, {}, {}}};
+    return schema;
+}
+
+/// The schema of flow_variants[i].
+const JsonSchema&
+VariantSchema()
+{
+    static const JsonSchema schema{
+        {"name", JsonField::REQUIRED, JsonSpec::String("a variant name"), {}},
+        {"options", JsonField::OPTIONAL, JsonSpec::Object("an object of driver options"), {}},
+        {"args",
+         JsonField::OPTIONAL,
+         JsonSpec::Array(0, "an array of \"--option=value\" strings"),
+         JsonSpec::String("a string \"--option=value\"")}};
+    return schema;
+}
+
+/// The schema of scenarios[i].
+const JsonSchema&
+ScenarioSchema()
+{
+    const JsonSpec options = JsonSpec::Object("an object of driver options");
+    static const JsonSchema schema{
+        {"name", JsonField::REQUIRED, JsonSpec::String("a scenario name"), {}},
+        {"category", JsonField::REQUIRED, JsonSpec::String("a category"), {}},
+        {"profile", JsonField::REQUIRED, JsonSpec::String("a profile path", 1), {}},
+        {"workers",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of worker counts such as [1, 2, 4]"),
+         JsonSpec::Unsigned(1, 1024, "a whole number from 1 to 1024")},
+        {"options", JsonField::OPTIONAL, options, {}},
+        {"linux_options", JsonField::OPTIONAL, options, {}},
+        {"per_workers",
+         JsonField::OPTIONAL,
+         JsonSpec::Object("an object of worker count -> driver options"),
+         {}},
+        {"backends",
+         JsonField::OPTIONAL,
+         JsonSpec::Array(1, "a non-empty subset of " + OrList(BACKENDS)),
+         JsonSpec::OneOf(BACKENDS)},
+        {"role", JsonField::OPTIONAL, JsonSpec::OneOf({"calibrate", "holdout"}), {}},
+        {"timeline", JsonField::OPTIONAL, JsonSpec::Boolean("true or false"), {}},
+        {"comment", JsonField::OPTIONAL, {}, {}}};
+    return schema;
+}
+
+/// The schema of "calibration".
+const JsonSchema&
+CalibrationSchema()
+{
+    static const JsonSchema schema{
+        {"variant", JsonField::REQUIRED, JsonSpec::String("a flow variant's name"), {}},
+        {"option", JsonField::REQUIRED, JsonSpec::String("a driver option such as --x"), {}},
+        {"values",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of numbers"),
+         JsonSpec::Number(-INFINITY, INFINITY, "a number")}};
+    return schema;
+}
+
+/// The schema of "per_workers": free keys (worker counts), each an object of driver options.
+const JsonSchema&
+PerWorkersSchema()
+{
+    static const JsonSchema schema{{JsonField::OTHER,
+                                    JsonField::OPTIONAL,
+                                    JsonSpec::Object("an object of driver options"),
+                                    {}}};
+    return schema;
+}
+
 /**
  * Read a variant's "args", the older spelling of its options: "--name=value" strings ("--name"
  * alone: true), turned into the options object once, here.
  */
 ValidationMatrix::Options
-ParseVariantArgs(const MatrixReader& reader, const Json& item, const std::string& path)
+ParseVariantArgs(const SortedJsonObjectReader& item)
 {
-    const Json* args = reader.Get(item, path, "args", Json::value_t::array, true);
     ValidationMatrix::Options options = Json::object();
-    for (std::size_t a = 0; a < args->size(); ++a)
+    const std::vector<std::string> args = item.GetArray<std::string>("args");
+    for (std::size_t a = 0; a < args.size(); ++a)
     {
-        const Json& arg = (*args)[a];
-        if (!arg.is_string() || arg.get<std::string>().rfind("--", 0) != 0)
+        const std::string& text = args[a];
+        if (text.rfind("--", 0) != 0)
         {
-            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "args"), a),
-                        "not a driver option",
-                        "a string \"--option=value\"");
+            item.At("args").Element(a).Fail("not a driver option", "a string \"--option=value\"");
         }
-        const std::string text = arg.get<std::string>();
         const std::size_t eq = text.find('=');
         options[text.substr(2, eq - 2)] = eq == std::string::npos ? "true" : text.substr(eq + 1);
     }
@@ -359,9 +370,9 @@ ParseVariantArgs(const MatrixReader& reader, const Json& item, const std::string
 
 /// Read flow_variants (the defaults when absent).
 std::vector<ValidationMatrix::Variant>
-ParseVariants(const MatrixReader& reader, const Json& doc)
+ParseVariants(const MatrixReader& reader, const SortedJsonObjectReader& doc)
 {
-    const Json* v = reader.Get(doc, "", "flow_variants", Json::value_t::array, false);
+    const Json* v = doc.Find("flow_variants");
     if (!v)
     {
         return DefaultVariants();
@@ -370,129 +381,65 @@ ParseVariants(const MatrixReader& reader, const Json& doc)
     std::set<std::string> seen;
     for (std::size_t i = 0; i < v->size(); ++i)
     {
-        std::string path = MatrixReader::Index("flow_variants", i);
-        const Json& item = (*v)[i];
-        if (!item.is_object())
-        {
-            reader.Fail(path, "wrong type", "an object {\"name\": ..., \"options\": {...}}");
-        }
-        reader.OnlyKeys(item, path, {"name", "options", "args"});
+        const SortedJsonObjectReader item((*v)[i],
+                                          doc.At("flow_variants").Element(i),
+                                          VariantSchema());
         ValidationMatrix::Variant variant;
-        variant.name
-            = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+        variant.name = item.GetString("name");
         if (!IsSafeName(variant.name) || !seen.insert(variant.name).second)
         {
-            reader.Fail(MatrixReader::Join(path, "name"),
-                        "'" + variant.name + "' empty, repeated or not file-name safe",
-                        "a unique name of letters, digits, '.', '_' or '-'");
+            item.At("name").Fail("'" + variant.name + "' empty, repeated or not file-name safe",
+                                 "a unique name of letters, digits, '.', '_' or '-'");
         }
-        if (item.contains("options") == item.contains("args"))
+        if (item.Has("options") == item.Has("args"))
         {
-            reader.Fail(path,
-                        "needs exactly one of 'options' and 'args'",
-                        "\"options\": {\"sharing\": \"ps\", ...}");
+            item.GetPlace().Fail("needs exactly one of 'options' and 'args'",
+                                 "\"options\": {\"sharing\": \"ps\", ...}");
         }
-        if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
-        {
-            variant.options = reader.VariantOptions(*o, MatrixReader::Join(path, "options"));
-        }
-        else
-        {
-            variant.options = ParseVariantArgs(reader, item, path);
-        }
+        variant.options = item.Has("options") ? reader.VariantOptions(item.Get("options"),
+                                                                      item.At("options").GetPath())
+                                              : ParseVariantArgs(item);
         variants.push_back(variant);
-    }
-    if (variants.empty())
-    {
-        reader.Fail("flow_variants", "empty list", "at least one flow variant");
     }
     return variants;
 }
 
-/// Read "reference" (packet by default).
-std::string
-ParseReference(const MatrixReader& reader, const Json& doc)
-{
-    const Json* r = reader.Get(doc, "", "reference", Json::value_t::string, false);
-    const std::string reference = r ? r->get<std::string>() : "packet";
-    if (reference != "packet" && reference != "linux")
-    {
-        reader.Fail("reference",
-                    "unknown reference backend '" + reference + "'",
-                    "packet or linux");
-    }
-    return reference;
-}
-
 /// Read "categories": the matrix's own columns after the seven of 000 Table 1.
 std::vector<std::string>
-ParseExtraCategories(const MatrixReader& reader, const Json& doc)
+ParseExtraCategories(const SortedJsonObjectReader& doc)
 {
     std::vector<std::string> extra;
-    const Json* c = reader.Get(doc, "", "categories", Json::value_t::array, false);
-    if (!c)
-    {
-        return extra;
-    }
     const auto& seven = ValidationMatrix::GetCategories();
-    for (std::size_t i = 0; i < c->size(); ++i)
+    for (const std::string& text : doc.GetArray<std::string>("categories"))
     {
-        const Json& name = (*c)[i];
-        const std::string text = name.is_string() ? name.get<std::string>() : name.dump();
         if (!IsSafeName(text) || std::find(seven.begin(), seven.end(), text) != seven.end()
             || std::find(extra.begin(), extra.end(), text) != extra.end())
         {
-            reader.Fail(MatrixReader::Index("categories", i),
-                        "bad category " + text,
-                        "a new, file-name-safe column name (the seven of 000 Table 1 exist "
-                        "already)");
+            doc.At("categories")
+                .Element(extra.size())
+                .Fail("bad category " + text,
+                      "a new, file-name-safe column name (the seven of 000 Table 1 exist "
+                      "already)");
         }
         extra.push_back(text);
     }
     return extra;
 }
 
-/// Read a scenario's "workers" list.
-std::vector<uint32_t>
-ParseWorkers(const MatrixReader& reader, const Json& item, const std::string& path)
-{
-    const Json* workers = reader.Get(item, path, "workers", Json::value_t::array, true);
-    if (workers->empty())
-    {
-        reader.Fail(MatrixReader::Join(path, "workers"),
-                    "empty list",
-                    "a list of worker counts such as [1, 2, 4]");
-    }
-    std::vector<uint32_t> list;
-    for (std::size_t w = 0; w < workers->size(); ++w)
-    {
-        const Json& k = (*workers)[w];
-        if (!k.is_number_unsigned() || k.get<uint64_t>() < 1 || k.get<uint64_t>() > 1024)
-        {
-            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "workers"), w),
-                        "bad worker count " + k.dump(),
-                        "a whole number from 1 to 1024");
-        }
-        list.push_back(k.get<uint32_t>());
-    }
-    return list;
-}
-
 /// Read a scenario's "per_workers" (its keys must be among its workers).
 void
 ParsePerWorkers(const MatrixReader& reader,
-                const Json& item,
-                const std::string& path,
+                const SortedJsonObjectReader& item,
                 ValidationMatrix::Scenario& s)
 {
-    const Json* p = reader.Get(item, path, "per_workers", Json::value_t::object, false);
+    const Json* p = item.Find("per_workers");
     if (!p)
     {
         return;
     }
+    const SortedJsonObjectReader perWorkers(*p, item.At("per_workers"), PerWorkersSchema());
     for (const auto& [key, value] : p->items())
     {
-        std::string at = MatrixReader::Join(MatrixReader::Join(path, "per_workers"), key);
         auto k = std::find_if(s.workers.begin(),
                               s.workers.end(),
                               [&key = key](uint32_t w)
@@ -501,27 +448,17 @@ ParsePerWorkers(const MatrixReader& reader,
                               });
         if (k == s.workers.end())
         {
-            reader.Fail(at, "not one of the scenario's workers", "a K of its workers list");
+            perWorkers.At(key).Fail("not one of the scenario's workers", "a K of its workers list");
         }
-        if (!value.is_object())
-        {
-            reader.Fail(at,
-                        "wrong type " + std::string(value.type_name()),
-                        "an object of driver options");
-        }
-        s.perWorkers[*k] = reader.Options(value, at);
+        s.perWorkers[*k] = reader.Options(value, perWorkers.At(key).GetPath());
     }
 }
 
 /// Read a scenario's "backends" (default: packet, analytic, flow and the reference).
 std::vector<std::string>
-ParseBackends(const MatrixReader& reader,
-              const Json& item,
-              const std::string& path,
-              const std::string& reference)
+ParseBackends(const SortedJsonObjectReader& item, const std::string& reference)
 {
-    const Json* b = reader.Get(item, path, "backends", Json::value_t::array, false);
-    if (!b)
+    if (!item.Has("backends"))
     {
         std::vector<std::string> list = {"packet", "analytic", "flow"};
         if (reference != "packet")
@@ -530,150 +467,70 @@ ParseBackends(const MatrixReader& reader,
         }
         return list;
     }
-    std::vector<std::string> list;
-    for (std::size_t j = 0; j < b->size(); ++j)
-    {
-        const Json& name = (*b)[j];
-        std::string text = name.is_string() ? name.get<std::string>() : name.dump();
-        if (std::find(BACKENDS.begin(), BACKENDS.end(), text) == BACKENDS.end())
-        {
-            reader.Fail(MatrixReader::Index(MatrixReader::Join(path, "backends"), j),
-                        "unknown backend " + text,
-                        OrList(BACKENDS));
-        }
-        list.push_back(text);
-    }
-    if (list.empty())
-    {
-        reader.Fail(MatrixReader::Join(path, "backends"),
-                    "empty list",
-                    "a subset of [\"packet\", \"linux\", \"analytic\", \"flow\"]");
-    }
-    return list;
+    return item.GetArray<std::string>("backends");
 }
 
 /// Read a scenario's name and category (columns: the seven and the matrix's own).
 void
-ParseNameAndCategory(const MatrixReader& reader,
-                     const Json& item,
-                     const std::string& path,
+ParseNameAndCategory(const SortedJsonObjectReader& item,
                      const std::vector<std::string>& columns,
                      std::set<std::string>& names,
                      ValidationMatrix::Scenario& s)
 {
-    s.name = reader.Get(item, path, "name", Json::value_t::string, true)->get<std::string>();
+    s.name = item.GetString("name");
     if (!IsSafeName(s.name) || !names.insert(s.name).second)
     {
-        reader.Fail(MatrixReader::Join(path, "name"),
-                    "'" + s.name + "' empty, repeated or not file-name safe",
-                    "a unique name of letters, digits, '.', '_' or '-'");
+        item.At("name").Fail("'" + s.name + "' empty, repeated or not file-name safe",
+                             "a unique name of letters, digits, '.', '_' or '-'");
     }
-    s.category
-        = reader.Get(item, path, "category", Json::value_t::string, true)->get<std::string>();
+    s.category = item.GetString("category");
     if (std::find(columns.begin(), columns.end(), s.category) == columns.end())
     {
-        reader.Fail(MatrixReader::Join(path, "category"),
-                    "unknown category '" + s.category + "'",
-                    OrList(columns) + ", or a name added to the matrix's \"categories\"");
+        item.At("category")
+            .Fail("unknown category '" + s.category + "'",
+                  OrList(columns) + ", or a name added to the matrix's \"categories\"");
     }
 }
 
 /// Read one scenario.
 ValidationMatrix::Scenario
 ParseScenario(const MatrixReader& reader,
-              const Json& item,
-              const std::string& path,
+              const SortedJsonObjectReader& item,
               const std::vector<std::string>& columns,
               const std::string& reference,
               std::set<std::string>& names)
 {
-    if (!item.is_object())
-    {
-        reader.Fail(path, "wrong type " + std::string(item.type_name()), "a scenario object");
-    }
-    reader.OnlyKeys(item,
-                    path,
-                    {"name",
-                     "category",
-                     "profile",
-                     "workers",
-                     "options",
-                     "linux_options",
-                     "per_workers",
-                     "backends",
-                     "role",
-                     "timeline",
-                     "comment"});
     ValidationMatrix::Scenario s;
-    ParseNameAndCategory(reader, item, path, columns, names, s);
-    s.profile = reader.Get(item, path, "profile", Json::value_t::string, true)->get<std::string>();
-    if (s.profile.empty())
+    ParseNameAndCategory(item, columns, names, s);
+    s.profile = item.GetString("profile");
+    for (uint64_t k : item.GetArray<uint64_t>("workers"))
     {
-        reader.Fail(MatrixReader::Join(path, "profile"), "empty", "a profile path");
+        s.workers.push_back(static_cast<uint32_t>(k));
     }
-    s.workers = ParseWorkers(reader, item, path);
-    if (const Json* o = reader.Get(item, path, "options", Json::value_t::object, false))
+    if (item.Has("options"))
     {
-        s.options = reader.Options(*o, MatrixReader::Join(path, "options"));
+        s.options = reader.Options(item.Get("options"), item.At("options").GetPath());
     }
-    if (const Json* o = reader.Get(item, path, "linux_options", Json::value_t::object, false))
+    if (item.Has("linux_options"))
     {
-        s.linuxOptions = reader.Options(*o, MatrixReader::Join(path, "linux_options"));
+        s.linuxOptions
+            = reader.Options(item.Get("linux_options"), item.At("linux_options").GetPath());
     }
-    ParsePerWorkers(reader, item, path, s);
-    s.backends = ParseBackends(reader, item, path, reference);
-    s.role = "holdout";
-    if (const Json* r = reader.Get(item, path, "role", Json::value_t::string, false))
-    {
-        s.role = r->get<std::string>();
-        if (s.role != "calibrate" && s.role != "holdout")
-        {
-            reader.Fail(MatrixReader::Join(path, "role"),
-                        "unknown role '" + s.role + "'",
-                        "calibrate or holdout");
-        }
-    }
-    if (const Json* t = reader.Get(item, path, "timeline", Json::value_t::boolean, false))
-    {
-        s.timeline = t->get<bool>();
-    }
+    ParsePerWorkers(reader, item, s);
+    s.backends = ParseBackends(item, reference);
+    s.role = item.GetString("role", "holdout");
+    s.timeline = item.GetBool("timeline", s.timeline);
     return s;
-}
-
-/// Read the calibration's swept values.
-std::vector<double>
-ParseCalibrationValues(const MatrixReader& reader, const Json& c)
-{
-    const Json* values = reader.Get(c, "calibration", "values", Json::value_t::array, true);
-    std::vector<double> list;
-    for (std::size_t j = 0; j < values->size(); ++j)
-    {
-        if (!(*values)[j].is_number())
-        {
-            reader.Fail(MatrixReader::Index("calibration.values", j),
-                        "wrong type " + std::string((*values)[j].type_name()),
-                        "a number");
-        }
-        list.push_back((*values)[j].get<double>());
-    }
-    if (list.empty())
-    {
-        reader.Fail("calibration.values", "empty list", "at least one value");
-    }
-    return list;
 }
 
 /// Read "calibration" (its variant must exist and some scenario must calibrate).
 ValidationMatrix::Calibration
-ParseCalibration(const MatrixReader& reader,
-                 const Json& c,
+ParseCalibration(const SortedJsonObjectReader& c,
                  const std::vector<ValidationMatrix::Variant>& variants,
                  const std::vector<ValidationMatrix::Scenario>& scenarios)
 {
-    reader.OnlyKeys(c, "calibration", {"variant", "option", "values"});
     ValidationMatrix::Calibration cal;
-    cal.variant
-        = reader.Get(c, "calibration", "variant", Json::value_t::string, true)->get<std::string>();
+    cal.variant = c.GetString("variant");
     if (std::none_of(variants.begin(),
                      variants.end(),
                      [&cal](const ValidationMatrix::Variant& v)
@@ -681,19 +538,16 @@ ParseCalibration(const MatrixReader& reader,
                          return v.name == cal.variant;
                      }))
     {
-        reader.Fail("calibration.variant",
-                    "no flow variant '" + cal.variant + "'",
-                    "the name of one of flow_variants");
+        c.At("variant").Fail("no flow variant '" + cal.variant + "'",
+                             "the name of one of flow_variants");
     }
-    cal.option
-        = reader.Get(c, "calibration", "option", Json::value_t::string, true)->get<std::string>();
+    cal.option = c.GetString("option");
     if (cal.option.rfind("--", 0) != 0 || !IsSafeName(cal.option))
     {
-        reader.Fail("calibration.option",
-                    "'" + cal.option + "' is not a driver option",
-                    "an option such as --incumbentWeight");
+        c.At("option").Fail("'" + cal.option + "' is not a driver option",
+                            "an option such as --incumbentWeight");
     }
-    cal.values = ParseCalibrationValues(reader, c);
+    cal.values = c.GetArray<double>("values");
     if (std::none_of(scenarios.begin(),
                      scenarios.end(),
                      [](const ValidationMatrix::Scenario& s)
@@ -701,9 +555,8 @@ ParseCalibration(const MatrixReader& reader,
                          return s.role == "calibrate";
                      }))
     {
-        reader.Fail("calibration",
-                    "no scenario has role \"calibrate\"",
-                    "at least one scenario with \"role\": \"calibrate\"");
+        c.GetPlace().Fail("no scenario has role \"calibrate\"",
+                          "at least one scenario with \"role\": \"calibrate\"");
     }
     return cal;
 }
@@ -715,48 +568,33 @@ ValidationMatrix::Parse(const std::string& text, const std::string& fileName)
 {
     NS_LOG_FUNCTION(fileName << text.size());
     MatrixReader reader(fileName);
-    Json doc = JsonInput::Parse(text, fileName, MatrixLimits());
-    if (!doc.is_object())
-    {
-        reader.Fail("", "not a JSON object", "{\"scenarios\": [...], ...}");
-    }
-    reader.OnlyKeys(doc,
-                    "",
-                    {"defaults",
-                     "flow_variants",
-                     "scenarios",
-                     "calibration",
-                     "reference",
-                     "categories",
-                     "comment"});
+    const Json doc = JsonInput::Parse(text, fileName, MatrixLimits());
+    const SortedJsonObjectReader object(doc, reader.Place(""), MatrixSchema());
     ValidationMatrix m;
     m.m_fileName = fileName;
-    if (const Json* d = reader.Get(doc, "", "defaults", Json::value_t::object, false))
+    if (object.Has("defaults"))
     {
-        m.m_defaults = reader.Options(*d, "defaults");
+        m.m_defaults = reader.Options(object.Get("defaults"), "defaults");
     }
-    m.m_variants = ParseVariants(reader, doc);
-    m.m_reference = ParseReference(reader, doc);
-    m.m_extraCategories = ParseExtraCategories(reader, doc);
-    const Json* scenarios = reader.Get(doc, "", "scenarios", Json::value_t::array, true);
-    if (scenarios->empty())
-    {
-        reader.Fail("scenarios", "empty list", "at least one scenario");
-    }
+    m.m_variants = ParseVariants(reader, object);
+    m.m_reference = object.GetString("reference", "packet");
+    m.m_extraCategories = ParseExtraCategories(object);
     const std::vector<std::string> columns = m.GetColumns();
     std::set<std::string> names;
-    for (std::size_t i = 0; i < scenarios->size(); ++i)
+    const Json& scenarios = object.Get("scenarios");
+    for (std::size_t i = 0; i < scenarios.size(); ++i)
     {
-        m.m_scenarios.push_back(ParseScenario(reader,
-                                              (*scenarios)[i],
-                                              MatrixReader::Index("scenarios", i),
-                                              columns,
-                                              m.m_reference,
-                                              names));
+        const SortedJsonObjectReader item(scenarios[i],
+                                          object.At("scenarios").Element(i),
+                                          ScenarioSchema());
+        m.m_scenarios.push_back(ParseScenario(reader, item, columns, m.m_reference, names));
     }
-    if (const Json* c = reader.Get(doc, "", "calibration", Json::value_t::object, false))
+    if (object.Has("calibration"))
     {
-        m.m_calibration = ParseCalibration(reader, *c, m.m_variants, m.m_scenarios);
+        const SortedJsonObjectReader c(object.Get("calibration"),
+                                       object.At("calibration"),
+                                       CalibrationSchema());
+        m.m_calibration = ParseCalibration(c, m.m_variants, m.m_scenarios);
     }
     return m;
 }

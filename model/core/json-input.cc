@@ -4,6 +4,7 @@
 
 #include "json-input.h"
 
+#include "json-object-reader.h"
 #include "training-input-error.h"
 
 #include "ns3/log.h"
@@ -171,7 +172,7 @@ class StrictJsonSax
         return true;
     }
 
-    /// The JSON path of the value being read, e.g. layers[3].name.
+    /// The JSON path of the value being read, e.g. layers[3].name ("" at the top level).
     std::string Path() const
     {
         std::string path;
@@ -186,13 +187,12 @@ class StrictJsonSax
                 path += (path.empty() ? "" : ".") + f.key;
             }
         }
-        return path.empty() ? "(top level)" : path;
+        return path;
     }
 
     [[noreturn]] void Fail(const std::string& what, const std::string& expected) const
     {
-        throw TrainingInputError(m_source + ": " + Path() + ": " + what + " (expected " + expected
-                                 + ")");
+        JsonPlace(m_source, Path()).Fail(what, expected);
     }
 
     std::string m_source;           //!< file name

@@ -5,6 +5,7 @@
 #include "training-profile.h"
 
 #include "json-input.h"
+#include "json-object-reader.h"
 #include "output-file.h"
 #include "training-input-error.h"
 
@@ -45,7 +46,8 @@ struct TimeUnit
 const TimeUnit TIME_UNITS[] = {{"s", 1e6}, {"ms", 1e3}, {"us", 1.0}, {"ns", 1e-3}};
 
 /**
- * Reads and checks one profile document; every failure names the source and the JSON path.
+ * The rules of a profile document that a schema cannot say (a time in one unit, converted and
+ * bounded; names unique; sizes in range); every failure names the source and the JSON path.
  */
 class ProfileReader
 {
@@ -59,71 +61,13 @@ class ProfileReader
                            const std::string& what,
                            const std::string& expected) const
     {
-        std::string where = path.empty() ? m_source : m_source + ": " + path;
-        throw TrainingInputError(where + ": " + what + " (expected " + expected + ")");
+        Place(path).Fail(what, expected);
     }
 
-    const Json& Member(const Json& object,
-                       const std::string& path,
-                       const std::string& key,
-                       const std::string& expected) const
+    /// \return where path is, for a JsonObjectReader
+    JsonPlace Place(const std::string& path) const
     {
-        auto it = object.find(key);
-        if (it == object.end())
-        {
-            Fail(Join(path, key), "missing field", expected);
-        }
-        return *it;
-    }
-
-    std::string String(const Json& value, const std::string& path, bool allowEmpty) const
-    {
-        if (!value.is_string())
-        {
-            Fail(path, std::string("wrong type ") + value.type_name(), "a string");
-        }
-        const auto& s = value.get_ref<const std::string&>();
-        if (s.empty() && !allowEmpty)
-        {
-            Fail(path, "empty string", "a non-empty string");
-        }
-        return s;
-    }
-
-    uint64_t Unsigned(const Json& value,
-                      const std::string& path,
-                      uint64_t min,
-                      uint64_t max,
-                      const std::string& expected) const
-    {
-        if (value.is_number_integer() && !value.is_number_unsigned())
-        {
-            Fail(path, "negative value " + value.dump(), expected);
-        }
-        if (!value.is_number_unsigned())
-        {
-            Fail(path,
-                 std::string("wrong type ") + value.type_name() + " (" + value.dump() + ")",
-                 expected);
-        }
-        uint64_t v = value.get<uint64_t>();
-        if (v < min || v > max)
-        {
-            Fail(path, "value " + std::to_string(v) + " out of range", expected);
-        }
-        return v;
-    }
-
-    double Time(const Json& value, const std::string& path, double toUs) const
-    {
-        const std::string expected = "a finite number >= 0";
-        if (!value.is_number())
-        {
-            Fail(path, std::string("wrong type ") + value.type_name(), expected);
-        }
-        double v = value.get<double>();
-        CheckTime(v * toUs, path);
-        return v * toUs;
+        return JsonPlace(m_source, path);
     }
 
     void CheckTime(double us, const std::string& path) const
@@ -148,29 +92,21 @@ class ProfileReader
     }
 
     /**
-     * Find the keys "<field>_<unit>" of an object: returns the key and the factor to us.
+     * The one key "<field>_<unit>" of an object (its keys are checked by the schema).
+     * \return the key and the factor to us
      */
-    std::pair<std::string, double> TimeKey(const Json& object,
+    std::pair<std::string, double> TimeKey(const JsonObjectReader& object,
                                            const std::string& path,
                                            const std::string& field) const
     {
         std::string found;
         double factor = 0;
-        for (const auto& item : object.items())
+        for (const auto& u : TIME_UNITS)
         {
-            const std::string& key = item.key();
-            if (key.rfind(field + "_", 0) != 0)
+            const std::string key = field + "_" + u.suffix;
+            if (!object.Has(key))
             {
                 continue;
-            }
-            std::string unit = key.substr(field.size() + 1);
-            double f = UnitFactor(unit);
-            if (f == 0)
-            {
-                Fail(Join(path, key),
-                     "unknown time unit '" + unit + "'",
-                     "one of " + field + "_s, " + field + "_ms, " + field + "_us, " + field
-                         + "_ns");
             }
             if (!found.empty())
             {
@@ -179,7 +115,7 @@ class ProfileReader
                      "exactly one " + field + "_<unit> key");
             }
             found = key;
-            factor = f;
+            factor = u.toUs;
         }
         if (found.empty())
         {
@@ -188,31 +124,6 @@ class ProfileReader
                  "a " + field + " time, e.g. " + field + "_us");
         }
         return {found, factor};
-    }
-
-    static double UnitFactor(const std::string& unit)
-    {
-        for (const auto& u : TIME_UNITS)
-        {
-            if (unit == u.suffix)
-            {
-                return u.toUs;
-            }
-        }
-        return 0;
-    }
-
-    static bool IsTimeKey(const std::string& key)
-    {
-        for (const char* field : TIME_FIELDS)
-        {
-            std::string prefix = std::string(field) + "_";
-            if (key.rfind(prefix, 0) == 0)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     static std::string Join(const std::string& path, const std::string& key)
@@ -232,57 +143,120 @@ class ProfileReader
         return os.str();
     }
 
-    void RejectUnknownKeys(const Json& object,
-                           const std::string& path,
-                           const std::set<std::string>& allowed,
-                           bool allowTimes) const
-    {
-        for (const auto& item : object.items())
-        {
-            if (allowed.count(item.key()) || (allowTimes && IsTimeKey(item.key())))
-            {
-                continue;
-            }
-            std::string list;
-            for (const auto& a : allowed)
-            {
-                list += (list.empty() ? "" : ", ") + a;
-            }
-            if (allowTimes)
-            {
-                list += ", forward_<unit>, backward_<unit>, update_<unit>";
-            }
-            Fail(Join(path, item.key()), "unknown field", "one of " + list);
-        }
-    }
-
   private:
     std::string m_source; //!< file name for messages
 };
+
+/// What the keys of a sample may be, for messages.
+const char* const SAMPLE_KEYS_TEXT
+    = "forward_<unit>, backward_<unit> and update_<unit> with unit s, ms, us or ns";
+
+/// What the keys of a layer may be, for messages.
+const char* const LAYER_KEYS_TEXT = "one of name, type, param_bytes, forward_<unit>, "
+                                    "backward_<unit> and update_<unit> with unit s, ms, us or ns";
+
+/**
+ * \param first the object's other fields
+ * \param time what a time key holds
+ * \param element an array time's elements
+ * \return the schema: first, then the three times in every unit
+ */
+JsonSchema
+WithTimeKeys(JsonSchema first, const JsonSpec& time, const JsonSpec& element)
+{
+    for (const char* field : TIME_FIELDS)
+    {
+        for (const auto& u : TIME_UNITS)
+        {
+            first.push_back(
+                {std::string(field) + "_" + u.suffix, JsonField::OPTIONAL, time, element});
+        }
+    }
+    return first;
+}
+
+/// A time as a file holds it: its range is checked in microseconds (CheckTime).
+const JsonSpec TIME_SPEC = JsonSpec::Number(-INFINITY, INFINITY, "a finite number >= 0");
+
+/// \return the schema of a profile's layers[i]
+const JsonSchema&
+LayerSchema()
+{
+    static const JsonSchema schema = WithTimeKeys(
+        {{"name", JsonField::REQUIRED, JsonSpec::String("a non-empty string", 1), {}},
+         {"type", JsonField::OPTIONAL, JsonSpec::String("a string"), {}},
+         {"param_bytes",
+          JsonField::REQUIRED,
+          JsonSpec::Unsigned(0, UINT64_MAX, "an integer number of bytes >= 0"),
+          {}}},
+        TIME_SPEC,
+        {});
+    return schema;
+}
+
+/// \return the schema of a profile's samples[k]
+const JsonSchema&
+SampleSchema()
+{
+    static const JsonSchema schema
+        = WithTimeKeys({}, JsonSpec::Array(0, "an array of times, one per layer"), TIME_SPEC);
+    return schema;
+}
+
+/// \return the schema of a profile's provenance (free keys of any value besides these)
+const JsonSchema&
+ProvenanceSchema()
+{
+    static const JsonSchema schema{
+        {"device", JsonField::REQUIRED, JsonSpec::String("a non-empty string", 1), {}},
+        {"framework", JsonField::REQUIRED, JsonSpec::String("a non-empty string", 1), {}},
+        {"method", JsonField::REQUIRED, JsonSpec::String("a non-empty string", 1), {}},
+        {"derived",
+         JsonField::REQUIRED,
+         JsonSpec::Boolean("a boolean: true if any time is not measured"),
+         {}},
+        {JsonField::OTHER, JsonField::OPTIONAL, {}, {}}};
+    return schema;
+}
+
+/// \return the schema of a profile document
+const JsonSchema&
+DocumentSchema()
+{
+    static const JsonSchema schema{
+        {"format",
+         JsonField::REQUIRED,
+         JsonSpec::OneOf({TrainingProfile::FORMAT_NAME},
+                         std::string("\"") + TrainingProfile::FORMAT_NAME + "\""),
+         {}},
+        {"version",
+         JsonField::REQUIRED,
+         JsonSpec::Unsigned(TrainingProfile::FORMAT_VERSION,
+                            TrainingProfile::FORMAT_VERSION,
+                            "version " + std::to_string(TrainingProfile::FORMAT_VERSION)),
+         {}},
+        {"model", JsonField::REQUIRED, JsonSpec::String("a non-empty string", 1), {}},
+        {"batch_size",
+         JsonField::REQUIRED,
+         JsonSpec::Unsigned(1, 1000000, "an integer from 1 to 10^6"),
+         {}},
+        {"provenance", JsonField::REQUIRED, JsonSpec::Object("an object"), {}},
+        {"layers",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of layers"),
+         JsonSpec::Object("a layer object")},
+        {"samples",
+         JsonField::OPTIONAL,
+         JsonSpec::Array(1, "a non-empty array of recorded steps, or no samples key"),
+         JsonSpec::Object("a recorded step object")}};
+    return schema;
+}
 
 /// Check the provenance object; returns it.
 const Json&
 CheckProvenance(const ProfileReader& reader, const Json& prov)
 {
-    const std::string path = "provenance";
-    if (!prov.is_object())
-    {
-        reader.Fail(path, std::string("wrong type ") + prov.type_name(), "an object");
-    }
-    for (const char* key : {"device", "framework", "method"})
-    {
-        reader.String(reader.Member(prov, path, key, "a non-empty string"),
-                      ProfileReader::Join(path, key),
-                      false);
-    }
-    const Json& derived
-        = reader.Member(prov, path, "derived", "a boolean: true if any time is not measured");
-    if (!derived.is_boolean())
-    {
-        reader.Fail("provenance.derived",
-                    std::string("wrong type ") + derived.type_name(),
-                    "a boolean: true if any time is not measured");
-    }
+    JsonObjectReader(prov, reader.Place("provenance"), ProvenanceSchema());
     return prov;
 }
 
@@ -396,69 +370,31 @@ ProfileLimits()
     return limits;
 }
 
-/// Check "format" and "version" of a profile document.
-void
-CheckFormat(const ProfileReader& reader, const Json& doc)
-{
-    const Json& format
-        = reader.Member(doc, "", "format", std::string("\"") + TrainingProfile::FORMAT_NAME + "\"");
-    if (!format.is_string() || format.get<std::string>() != TrainingProfile::FORMAT_NAME)
-    {
-        reader.Fail("format",
-                    "value " + format.dump(),
-                    std::string("\"") + TrainingProfile::FORMAT_NAME + "\"");
-    }
-    reader.Unsigned(reader.Member(doc, "", "version", "1"),
-                    "version",
-                    TrainingProfile::FORMAT_VERSION,
-                    TrainingProfile::FORMAT_VERSION,
-                    "version " + std::to_string(TrainingProfile::FORMAT_VERSION));
-}
-
 /// \return layers[i] of a profile document
 TrainingProfile::Layer
 ReadLayer(const ProfileReader& reader, const Json& l, const std::string& path)
 {
-    if (!l.is_object())
-    {
-        reader.Fail(path, std::string("wrong type ") + l.type_name(), "a layer object");
-    }
-    reader.RejectUnknownKeys(l, path, {"name", "type", "param_bytes"}, true);
+    const JsonObjectReader object(l, reader.Place(path), LayerSchema(), LAYER_KEYS_TEXT);
     TrainingProfile::Layer layer;
-    layer.name = reader.String(reader.Member(l, path, "name", "a non-empty string"),
-                               path + ".name",
-                               false);
-    auto type = l.find("type");
-    layer.type = type == l.end() ? "" : reader.String(*type, path + ".type", true);
-    layer.paramBytes
-        = reader.Unsigned(reader.Member(l, path, "param_bytes", "an integer number of bytes >= 0"),
-                          path + ".param_bytes",
-                          0,
-                          UINT64_MAX,
-                          "an integer number of bytes >= 0");
+    layer.name = object.GetString("name");
+    layer.type = object.GetString("type");
+    layer.paramBytes = object.GetUnsigned("param_bytes");
     double* times[] = {&layer.forwardUs, &layer.backwardUs, &layer.updateUs};
     for (std::size_t f = 0; f < 3; ++f)
     {
-        auto [key, factor] = reader.TimeKey(l, path, TIME_FIELDS[f]);
-        *times[f] = reader.Time(l[key], path + "." + key, factor);
+        auto [key, factor] = reader.TimeKey(object, path, TIME_FIELDS[f]);
+        *times[f] = object.GetNumber(key) * factor;
+        reader.CheckTime(*times[f], path + "." + key);
     }
     return layer;
 }
 
 /// \return the "layers" of a profile document (checked as a whole by CheckLayers)
 std::vector<TrainingProfile::Layer>
-ReadLayers(const ProfileReader& reader, const Json& doc)
+ReadLayers(const ProfileReader& reader, const Json& layers)
 {
-    const Json& layers = reader.Member(doc, "", "layers", "a non-empty array of layers");
-    if (!layers.is_array())
-    {
-        reader.Fail("layers", std::string("wrong type ") + layers.type_name(), "an array");
-    }
-    if (layers.empty())
-    {
-        reader.Fail("layers", "empty array", "at least one layer");
-    }
     std::vector<TrainingProfile::Layer> out;
+    out.reserve(layers.size());
     for (std::size_t i = 0; i < layers.size(); ++i)
     {
         out.push_back(ReadLayer(reader, layers[i], ProfileReader::Index("layers", i)));
@@ -471,24 +407,14 @@ ReadLayers(const ProfileReader& reader, const Json& doc)
 TrainingProfile::StepTimes
 ReadSample(const ProfileReader& reader, const Json& s, const std::string& path, std::size_t n)
 {
-    if (!s.is_object())
-    {
-        reader.Fail(path, std::string("wrong type ") + s.type_name(), "an object");
-    }
-    reader.RejectUnknownKeys(s, path, {}, true);
+    const JsonObjectReader object(s, reader.Place(path), SampleSchema(), SAMPLE_KEYS_TEXT);
     TrainingProfile::StepTimes step;
     std::vector<double>* vectors[] = {&step.forwardUs, &step.backwardUs, &step.updateUs};
     for (std::size_t f = 0; f < 3; ++f)
     {
-        auto [key, factor] = reader.TimeKey(s, path, TIME_FIELDS[f]);
-        const Json& arr = s[key];
+        auto [key, factor] = reader.TimeKey(object, path, TIME_FIELDS[f]);
+        const Json& arr = object.Get(key);
         std::string vpath = path + "." + key;
-        if (!arr.is_array())
-        {
-            reader.Fail(vpath,
-                        std::string("wrong type ") + arr.type_name(),
-                        "an array of " + std::to_string(n) + " times, one per layer");
-        }
         if (arr.size() != n)
         {
             reader.Fail(vpath,
@@ -498,35 +424,21 @@ ReadSample(const ProfileReader& reader, const Json& s, const std::string& path, 
         vectors[f]->reserve(n);
         for (std::size_t i = 0; i < n; ++i)
         {
-            vectors[f]->push_back(reader.Time(arr[i], ProfileReader::Index(vpath, i), factor));
+            vectors[f]->push_back(arr[i].get<double>() * factor);
+            reader.CheckTime(vectors[f]->back(), ProfileReader::Index(vpath, i));
         }
     }
     return step;
 }
 
-/// \return the optional "samples" of a profile document with n layers (empty if absent)
+/// \return the "samples" of a profile document with n layers
 std::vector<TrainingProfile::StepTimes>
-ReadSamples(const ProfileReader& reader, const Json& doc, std::size_t n)
+ReadSamples(const ProfileReader& reader, const Json& samples, std::size_t n)
 {
     std::vector<TrainingProfile::StepTimes> out;
-    auto samples = doc.find("samples");
-    if (samples == doc.end())
+    for (std::size_t k = 0; k < samples.size(); ++k)
     {
-        return out;
-    }
-    if (!samples->is_array())
-    {
-        reader.Fail("samples",
-                    std::string("wrong type ") + samples->type_name(),
-                    "an array of recorded steps");
-    }
-    if (samples->empty())
-    {
-        reader.Fail("samples", "empty array", "at least one recorded step, or no samples key");
-    }
-    for (std::size_t k = 0; k < samples->size(); ++k)
-    {
-        out.push_back(ReadSample(reader, (*samples)[k], ProfileReader::Index("samples", k), n));
+        out.push_back(ReadSample(reader, samples[k], ProfileReader::Index("samples", k), n));
     }
     return out;
 }
@@ -547,31 +459,17 @@ TrainingProfile::LoadFromString(const std::string& text, const std::string& sour
 {
     NS_LOG_FUNCTION(source << text.size());
     ProfileReader reader(source);
-    Json doc = JsonInput::Parse(text, source, ProfileLimits());
-    if (!doc.is_object())
-    {
-        reader.Fail("", std::string("top level is ") + doc.type_name(), "a JSON object");
-    }
-    reader.RejectUnknownKeys(
-        doc,
-        "",
-        {"format", "version", "model", "batch_size", "provenance", "layers", "samples"},
-        false);
-    CheckFormat(reader, doc);
-
+    const Json doc = JsonInput::Parse(text, source, ProfileLimits());
+    const JsonObjectReader object(doc, reader.Place(""), DocumentSchema());
     TrainingProfile profile;
-    profile.m_model
-        = reader.String(reader.Member(doc, "", "model", "a non-empty string"), "model", false);
-    profile.m_batchSize = static_cast<uint32_t>(
-        reader.Unsigned(reader.Member(doc, "", "batch_size", "an integer >= 1"),
-                        "batch_size",
-                        1,
-                        1000000,
-                        "an integer from 1 to 10^6"));
-    profile.m_provenance
-        = CheckProvenance(reader, reader.Member(doc, "", "provenance", "an object")).dump();
-    profile.m_layers = ReadLayers(reader, doc);
-    profile.m_samples = ReadSamples(reader, doc, profile.m_layers.size());
+    profile.m_model = object.GetString("model");
+    profile.m_batchSize = static_cast<uint32_t>(object.GetUnsigned("batch_size"));
+    profile.m_provenance = CheckProvenance(reader, object.Get("provenance")).dump();
+    profile.m_layers = ReadLayers(reader, object.Get("layers"));
+    if (const Json* samples = object.Find("samples"))
+    {
+        profile.m_samples = ReadSamples(reader, *samples, profile.m_layers.size());
+    }
     profile.m_source = source;
     return profile;
 }

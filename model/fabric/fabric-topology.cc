@@ -7,6 +7,7 @@
 #include "ns3/assert.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/json-input.h"
+#include "ns3/json-object-reader.h"
 #include "ns3/log.h"
 #include "ns3/split-mix64.h"
 #include "ns3/training-input-error.h"
@@ -33,26 +34,6 @@ struct FabricTopology::Graph
     using Adjacency = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
     Adjacency g; //!< the graph
 };
-
-namespace
-{
-
-/**
- * \param where file name
- * \param path JSON path
- * \param what what is wrong
- * \param expected what was expected
- */
-[[noreturn]] void
-JsonFail(const std::string& where,
-         const std::string& path,
-         const std::string& what,
-         const std::string& expected)
-{
-    throw TrainingInputError(where + ": " + path + ": " + what + " (expected " + expected + ")");
-}
-
-} // namespace
 
 FabricTopology::FabricTopology() = default;
 FabricTopology::~FabricTopology() = default;
@@ -264,89 +245,89 @@ namespace
 
 using Json = nlohmann::json;
 
-/**
- * \param where file
- * \param path JSON path of the object
- * \param obj the object
- * \param allowed keys it may have
- */
-void
-CheckKeys(const std::string& where,
-          const std::string& path,
-          const Json& obj,
-          const std::vector<std::string>& allowed)
+/// The link fields of "defaults" and of every link.
+const JsonSchema&
+SpecSchema()
 {
-    if (!obj.is_object())
-    {
-        JsonFail(where, path, "not an object", "a JSON object");
-    }
-    for (const auto& item : obj.items())
-    {
-        if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        {
-            std::string list;
-            for (const auto& a : allowed)
-            {
-                list += (list.empty() ? "" : ", ") + a;
-            }
-            JsonFail(where, path + "." + item.key(), "unknown key", "one of " + list);
-        }
-    }
+    static const JsonSchema schema{
+        {"rate", JsonField::OPTIONAL, JsonSpec::String("a rate such as \"10Gbps\""), {}},
+        {"delay", JsonField::OPTIONAL, JsonSpec::String("a delay such as \"1us\""), {}},
+        {"queue", JsonField::OPTIONAL, JsonSpec::String("a queue size such as \"100p\""), {}}};
+    return schema;
 }
 
-/**
- * \param where file
- * \param path JSON path of the value
- * \param v the value
- * \return its text
- */
-std::string
-GetText(const std::string& where, const std::string& path, const Json& v)
+/// The schema of a topology file.
+const JsonSchema&
+TopologySchema()
 {
-    if (!v.is_string())
+    static const JsonSchema schema{
+        {"defaults", JsonField::OPTIONAL, JsonSpec::Object("an object of link fields"), {}},
+        {"nodes",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of nodes"),
+         JsonSpec::Object("a node object")},
+        {"links",
+         JsonField::REQUIRED,
+         JsonSpec::Array(1, "a non-empty array of links"),
+         JsonSpec::Object("a link object")}};
+    return schema;
+}
+
+/// The schema of nodes[i].
+const JsonSchema&
+NodeSchema()
+{
+    static const JsonSchema schema{
+        {"name", JsonField::REQUIRED, JsonSpec::String("a unique node name", 1), {}},
+        {"type", JsonField::OPTIONAL, JsonSpec::OneOf({"host", "switch"}), {}}};
+    return schema;
+}
+
+/// The schema of links[i]: its ends and the link fields.
+const JsonSchema&
+LinkSchema()
+{
+    static const JsonSchema schema = []
     {
-        JsonFail(where, path, "not a string", "a string such as \"10Gbps\"");
-    }
-    return v.get<std::string>();
+        JsonSchema s{{"from", JsonField::REQUIRED, JsonSpec::String("a node name"), {}},
+                     {"to", JsonField::REQUIRED, JsonSpec::String("a node name"), {}}};
+        s.insert(s.end(), SpecSchema().begin(), SpecSchema().end());
+        return s;
+    }();
+    return schema;
 }
 
 /**
  * \brief Read rate, delay and queue of a link or of "defaults" over a base spec.
- * \param where file
- * \param path JSON path of the object
- * \param obj the object
+ * \param object the link or "defaults", its keys checked
  * \param base the values of absent keys
  * \return the spec
  */
 FabricTopology::LinkSpec
-ReadSpec(const std::string& where,
-         const std::string& path,
-         const Json& obj,
-         FabricTopology::LinkSpec base)
+ReadSpec(const SortedJsonObjectReader& object, FabricTopology::LinkSpec base)
 {
-    const std::string at = where + ": " + path;
-    if (obj.contains("rate"))
+    if (object.Has("rate"))
     {
         base.rate
-            = UnitParser::ParseDataRate(at + ".rate", GetText(where, path + ".rate", obj["rate"]));
+            = UnitParser::ParseDataRate(object.At("rate").ToString(), object.GetString("rate"));
         if (base.rate.GetBitRate() == 0)
         {
-            JsonFail(where, path + ".rate", "zero rate", "a positive rate");
+            object.At("rate").Fail("zero rate", "a positive rate");
         }
     }
-    if (obj.contains("delay"))
+    if (object.Has("delay"))
     {
         base.delay
-            = UnitParser::ParseTime(at + ".delay", GetText(where, path + ".delay", obj["delay"]));
+            = UnitParser::ParseTime(object.At("delay").ToString(), object.GetString("delay"));
         if (base.delay.IsNegative())
         {
-            JsonFail(where, path + ".delay", "negative delay", "a delay >= 0");
+            object.At("delay").Fail("negative delay", "a delay >= 0");
         }
     }
-    if (obj.contains("queue"))
+    if (object.Has("queue"))
     {
-        base.queue = GetText(where, path + ".queue", obj["queue"]);
-        UnitParser::ParseQueueSize(at + ".queue", base.queue);
+        base.queue = object.GetString("queue");
+        UnitParser::ParseQueueSize(object.At("queue").ToString(), base.queue);
     }
     return base;
 }
@@ -356,26 +337,19 @@ ReadSpec(const std::string& where,
 FabricTopology
 FabricTopology::FromJsonText(const std::string& text, const std::string& where)
 {
-    Json doc = JsonInput::ParseSorted(text, where, TopologyLimits());
-    CheckKeys(where, "(top level)", doc, {"defaults", "nodes", "links"});
+    const Json doc = JsonInput::ParseSorted(text, where, TopologyLimits());
+    const SortedJsonObjectReader object(doc, JsonPlace(where), TopologySchema());
     LinkSpec defaults;
-    if (doc.contains("defaults"))
+    if (const Json* d = object.Find("defaults"))
     {
-        CheckKeys(where, "defaults", doc["defaults"], {"rate", "delay", "queue"});
-        defaults = ReadSpec(where, "defaults", doc["defaults"], defaults);
-    }
-    for (const char* key : {"nodes", "links"})
-    {
-        if (!doc.contains(key) || !doc[key].is_array() || doc[key].empty())
-        {
-            JsonFail(where, key, "missing or empty", "a non-empty array");
-        }
+        defaults
+            = ReadSpec(SortedJsonObjectReader(*d, object.At("defaults"), SpecSchema()), defaults);
     }
     FabricTopology t;
     t.m_kind = "file";
     std::map<std::string, uint32_t> byName;
-    t.ReadJsonNodes(where, doc["nodes"], byName);
-    t.ReadJsonLinks(where, doc["links"], byName, defaults);
+    t.ReadJsonNodes(where, object.Get("nodes"), byName);
+    t.ReadJsonLinks(where, object.Get("links"), byName, defaults);
     t.ValidateShape(where);
     t.Finish();
     return t;
@@ -386,27 +360,17 @@ FabricTopology::ReadJsonNodes(const std::string& where,
                               const nlohmann::json& nodes,
                               std::map<std::string, uint32_t>& byName)
 {
+    const JsonPlace list = JsonPlace(where).Member("nodes");
     for (std::size_t i = 0; i < nodes.size(); ++i)
     {
-        const std::string path = "nodes[" + std::to_string(i) + "]";
-        CheckKeys(where, path, nodes[i], {"name", "type"});
-        if (!nodes[i].contains("name"))
+        const SortedJsonObjectReader node(nodes[i], list.Element(i), NodeSchema());
+        const std::string name = node.GetString("name");
+        const bool host = node.GetString("type", "switch") == "host";
+        if (byName.count(name))
         {
-            JsonFail(where, path + ".name", "missing", "a unique node name");
+            node.At("name").Fail("duplicate name '" + name + "'", "a unique node name");
         }
-        std::string name = GetText(where, path + ".name", nodes[i]["name"]);
-        std::string type = nodes[i].contains("type")
-                               ? GetText(where, path + ".type", nodes[i]["type"])
-                               : "switch";
-        if (type != "host" && type != "switch")
-        {
-            JsonFail(where, path + ".type", "unknown type '" + type + "'", "host or switch");
-        }
-        if (name.empty() || byName.count(name))
-        {
-            JsonFail(where, path + ".name", "duplicate or empty name '" + name + "'", "unique");
-        }
-        byName[name] = AddNode(name, type == "host", type == "host" ? 0 : 1);
+        byName[name] = AddNode(name, host, host ? 0 : 1);
     }
 }
 
@@ -416,41 +380,37 @@ FabricTopology::ReadJsonLinks(const std::string& where,
                               const std::map<std::string, uint32_t>& byName,
                               const LinkSpec& defaults)
 {
+    const JsonPlace list = JsonPlace(where).Member("links");
     std::map<std::pair<uint32_t, uint32_t>, std::size_t> seen;
     for (std::size_t i = 0; i < links.size(); ++i)
     {
-        const std::string path = "links[" + std::to_string(i) + "]";
-        CheckKeys(where, path, links[i], {"from", "to", "rate", "delay", "queue"});
+        const SortedJsonObjectReader link(links[i], list.Element(i), LinkSchema());
         uint32_t ends[2];
         for (int e = 0; e < 2; ++e)
         {
             const char* key = e == 0 ? "from" : "to";
-            if (!links[i].contains(key))
-            {
-                JsonFail(where, path + "." + key, "missing", "a node name");
-            }
-            std::string name = GetText(where, path + "." + key, links[i][key]);
+            const std::string name = link.GetString(key);
             auto it = byName.find(name);
             if (it == byName.end())
             {
-                JsonFail(where, path + "." + key, "unknown node '" + name + "'", "a node name");
+                link.At(key).Fail("unknown node '" + name + "'", "a node name");
             }
             ends[e] = it->second;
         }
         if (ends[0] == ends[1])
         {
-            JsonFail(where, path, "link from a node to itself", "two different nodes");
+            link.GetPlace().Fail("link from a node to itself", "two different nodes");
         }
         auto pair = std::minmax(ends[0], ends[1]);
         if (!seen.emplace(std::pair{pair.first, pair.second}, i).second)
         {
-            JsonFail(where, path, "second link between the same nodes", "at most one link");
+            link.GetPlace().Fail("second link between the same nodes", "at most one link");
         }
         if (m_nodes[ends[0]].host && m_nodes[ends[1]].host)
         {
-            JsonFail(where, path, "link between two hosts", "hosts linked to switches");
+            link.GetPlace().Fail("link between two hosts", "hosts linked to switches");
         }
-        AddLink(ends[0], ends[1], ReadSpec(where, path, links[i], defaults));
+        AddLink(ends[0], ends[1], ReadSpec(link, defaults));
     }
 }
 
@@ -459,17 +419,16 @@ FabricTopology::ValidateShape(const std::string& where) const
 {
     if (m_hosts.empty())
     {
-        JsonFail(where, "nodes", "no host", "at least one node with \"type\": \"host\"");
+        JsonPlace(where, "nodes").Fail("no host", "at least one node with \"type\": \"host\"");
     }
     for (uint32_t n : m_hosts)
     {
         if (m_out[n].size() != 1)
         {
-            JsonFail(where,
-                     "links",
-                     "host '" + m_nodes[n].name + "' has " + std::to_string(m_out[n].size())
-                         + " links",
-                     "exactly one link per host (its NIC)");
+            JsonPlace(where, "links")
+                .Fail("host '" + m_nodes[n].name + "' has " + std::to_string(m_out[n].size())
+                          + " links",
+                      "exactly one link per host (its NIC)");
         }
     }
     // Connected: every node reachable from host 0 (breadth-first search over the links).
@@ -493,11 +452,10 @@ FabricTopology::ValidateShape(const std::string& where) const
     {
         if (!seen[n])
         {
-            JsonFail(where,
-                     "links",
-                     "node '" + m_nodes[n].name + "' is not connected to '"
-                         + m_nodes[m_hosts.front()].name + "'",
-                     "a connected fabric");
+            JsonPlace(where, "links")
+                .Fail("node '" + m_nodes[n].name + "' is not connected to '"
+                          + m_nodes[m_hosts.front()].name + "'",
+                      "a connected fabric");
         }
     }
 }

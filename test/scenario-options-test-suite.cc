@@ -10,6 +10,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/closest-name.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/program-options.h"
 #include "ns3/scenario-options.h"
@@ -502,9 +503,9 @@ class DidYouMeanTestCase : public TestCase
         };
         for (const auto& [given, expected] : cases)
         {
-            NS_TEST_EXPECT_MSG_EQ(ProgramOptions::Closest(given, names), expected, given);
+            NS_TEST_EXPECT_MSG_EQ(ClosestName(given, names), expected, given);
         }
-        NS_TEST_EXPECT_MSG_EQ(ProgramOptions::Closest("ab", {"a", "b"}), "a", "first of equals");
+        NS_TEST_EXPECT_MSG_EQ(ClosestName("ab", {"a", "b"}), "a", "first of equals");
         std::string message;
         try
         {

@@ -113,22 +113,10 @@ class ProgramOptions
     std::vector<std::string> ParseKnown(const std::vector<std::string>& args) const;
 
     /**
-     * \brief The known name closest to a misspelled one, for "did you mean" in error messages.
-     *
-     * Closeness is the optimal-string-alignment distance (insertions, deletions, substitutions
-     * and swaps of neighbours each cost 1) between the lower-case names; a name is suggested
-     * when it is at most max(2, length / 3) away, so --worker finds --workers and --nicrate
-     * --nicRate, while a word that merely shares a few letters with an option finds nothing.
-     * \param name the unknown name (without "--")
-     * \param known the names to choose from
-     * \return the closest known name (the first in order among equals), or "" if none is close
-     */
-    static std::string Closest(const std::string& name, const std::vector<std::string>& known);
-
-    /**
      * \param name an unknown option name (without "--")
      * \param known the names the program knows
-     * \return "did you mean --known?", or "--help lists every option" when no name is close
+     * \return "did you mean --known?" (ClosestName), or "--help lists every option" when no
+     *         name is close
      */
     static std::string Suggestion(const std::string& name, const std::vector<std::string>& known);
 

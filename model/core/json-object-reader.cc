@@ -4,10 +4,10 @@
 
 #include "json-object-reader.h"
 
+#include "closest-name.h"
 #include "training-input-error.h"
 
 #include "ns3/assert.h"
-#include "ns3/program-options.h"
 
 #include <algorithm>
 #include <cmath>
@@ -394,7 +394,7 @@ BasicJsonObjectReader<J>::RejectUnknownKey(const std::string& key) const
             list += (list.empty() ? "" : ", ") + f.key;
         }
     }
-    const std::string closest = ProgramOptions::Closest(key, keys);
+    const std::string closest = ClosestName(key, keys);
     At(key).Fail("unknown field" + (closest.empty() ? "" : ", did you mean '" + closest + "'?"),
                  m_allowed.empty() ? "one of " + list : m_allowed);
 }

@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "option-table.h"
+
+#include "ns3/sharing-model-registry.h"
+#include "ns3/training-backend.h"
+#include "ns3/training-input-error.h"
+#include "ns3/unit-parser.h"
+
+namespace ns3
+{
+namespace option_table
+{
+
+namespace
+{
+
+/**
+ * \brief Check backend settings against the attributes they end in, when they are read rather
+ * than when a backend is created: every registered backend takes them (Configure) on a scratch
+ * instance, so a value an attribute's checker refuses, or a sharing name the flow backend does
+ * not know, is a TrainingInputError naming the option even if that backend is not run.
+ * \param settings the settings so far
+ */
+void
+CheckSettings(const BackendSettings& settings)
+{
+    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    {
+        TrainingBackendRegistry::Create(entry.name)->Configure(settings);
+    }
+}
+
+/// Backend choice and the backends' own knobs (typed values, RunRequest::settings).
+void
+AddBackend(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("backend",
+                     OptionScope::BACKEND,
+                     "",
+                     "packet",
+                     "Backend: " + TrainingBackendRegistry::ListNames() + ", or all (side by side)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         if (v != "all")
+                         {
+                             TrainingBackendRegistry::Find(v);
+                         }
+                         r.backend = v;
+                     }));
+    o.push_back(Make("sharing",
+                     OptionScope::BACKEND,
+                     "flow",
+                     "ps",
+                     "Flow backend link sharing: " + SharingModelRegistry::ListNames(),
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.settings.sharing = v;
+                         CheckSettings(r.settings);
+                     }));
+    o.push_back(Make("windowModel",
+                     OptionScope::BACKEND,
+                     "flow",
+                     "false",
+                     "Flow backend, parameter servers: limit every connection to its socket "
+                     "buffer per round trip (needs --sharing=ps, capped or calibrated)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.windowModel = UnitParser::ParseBool(n, v);
+                     }));
+    o.push_back(Make("incumbentWeight",
+                     OptionScope::BACKEND,
+                     "flow",
+                     "",
+                     "--sharing=calibrated: weight of a younger cohort of flows, 0..1 (1 = ps)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.incumbentWeight
+                             = UnitParser::ParseReal(n, v, 0, 1, "a weight from 0 to 1");
+                         CheckSettings(r.settings);
+                     }));
+    o.push_back(
+        Make("cohortWindow",
+             OptionScope::BACKEND,
+             "flow",
+             "",
+             "--sharing=calibrated: flows starting within this time of a cohort's first join it",
+             [](RunRequest& r, auto& n, auto& v)
+             {
+                 r.settings.cohortWindow = UnitParser::ParseDuration(n, v);
+                 CheckSettings(r.settings);
+             }));
+    o.push_back(Make("rhoT",
+                     OptionScope::BACKEND,
+                     "analytic",
+                     "",
+                     "Analytic backend: threshold rho_T of 000 Eq. (5) (default 0.6)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.rhoThreshold
+                             = UnitParser::ParseReal(n, v, 0, 1, "a utilisation from 0 to 1");
+                         CheckSettings(r.settings);
+                     }));
+}
+
+/// Options of the linux backend (real TCP, real time).
+void
+AddLinux(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("dilation",
+                     OptionScope::BACKEND,
+                     "packet linux",
+                     "",
+                     "Time dilation D >= 1 (links at rate/D, compute x D, results scaled back): "
+                     "linux backend, e.g. 40 for 10 Gbps; packet backend: simulate the network "
+                     "that linux run executes (TCP timers not scaled), for a like-for-like "
+                     "comparison",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.dilation
+                             = UnitParser::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
+                         CheckSettings(r.settings);
+                     }));
+    o.push_back(Make("repeat",
+                     OptionScope::BACKEND,
+                     "linux",
+                     "",
+                     "Linux backend: runs per point; reports the median-throughput run with the "
+                     "min, max and spread in its inputs and notes",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.repeat = UnitParser::ParseUnsigned(n, v, 1, 1000);
+                         CheckSettings(r.settings);
+                     }));
+}
+
+/// Input and output options.
+void
+AddOutput(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("profile",
+                     OptionScope::JOB,
+                     "",
+                     ScenarioOptions::GetTrace("googlenet-titanx-pascal-b16.json"),
+                     "Training profile JSON (traces/README.md)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.profile = v;
+                     }));
+    o.push_back(Make("output",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "Write the JSON result here",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.output = v;
+                     }));
+    o.push_back(Make("csv",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "With a --workers sweep: throughput-vs-workers CSV (default sweep.csv) and a "
+                     "gnuplot script CSV.gp",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.csv = v;
+                     }));
+    o.push_back(Make("csvRow",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "Append one CSV row per result (scenario, throughput, counters) to this file",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.csvRow = v;
+                     }));
+    o.push_back(Make("records",
+                     OptionScope::OUTPUT,
+                     "",
+                     "true",
+                     "Include per-step and per-transfer records in the JSON",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.records = UnitParser::ParseBool(n, v);
+                         r.settings.recordTransfers = r.records;
+                     }));
+    o.push_back(Make("jobs",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "Several training jobs on one fabric: a JSON file (or inline JSON text) "
+                     "holding a list of job objects of per-job options (doc/reference/fabric.rst); "
+                     "the other options are the fabric's",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.jobs = v;
+                     }));
+    o.push_back(Make("recordsFile",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "Stream the per-step and per-transfer records to this JSON Lines file "
+                     "instead of keeping them (large runs; the JSON output then names the file)",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.recordsFile = v;
+                     }));
+    o.push_back(Make("progress",
+                     OptionScope::OUTPUT,
+                     "",
+                     "true",
+                     "Print progress of long packet-level runs to stderr",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.progress = UnitParser::ParseBool(n, v);
+                     }));
+}
+
+} // namespace
+
+void
+AddBackendOptions(std::vector<ScenarioOptions::Option>& o)
+{
+    AddBackend(o);
+    AddLinux(o);
+}
+
+void
+AddOutputOptions(std::vector<ScenarioOptions::Option>& o)
+{
+    AddOutput(o);
+}
+
+} // namespace option_table
+} // namespace ns3

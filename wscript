@@ -26,6 +26,7 @@ def build(bld):
         'helper/kernel/kernel-training-apps.cc',
         'helper/backends/packet-backend.cc',
         'helper/options/program-options.cc',
+        'helper/options/option-table.cc',
         'helper/options/option-table-backend.cc',
         'helper/options/option-table-programs.cc',
         'helper/options/option-table-scenario.cc',

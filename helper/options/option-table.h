@@ -20,7 +20,8 @@
  * The entries of the one option table (ScenarioOptions::GetOptions), written in one file per
  * scope: option-table-scenario.cc (the cluster and the job), option-table-backend.cc (backends and
  * output), option-table-programs.cc (the sharing study's and the validation runner's own).
- * ScenarioOptions composes them in --help order; nothing else includes this header.
+ * option-table.cc composes them in --help order (ScenarioOptions::GetOptions); nothing else
+ * includes this header.
  */
 
 namespace ns3
@@ -28,16 +29,15 @@ namespace ns3
 namespace option_table
 {
 
-/// Largest K or P the driver accepts (the flow backend has run K = 10,000).
-constexpr uint64_t MAX_HOSTS = 100000;
-
-/// \return whether the option sets other options (applied first, so that others override it)
-bool IsPreset(const std::string& name);
+/// Largest K or P the driver accepts.
+constexpr uint64_t MAX_HOSTS = ScenarioOptions::MAX_HOSTS;
 
 /// \return a TrainingInputError "--option: what (expected ...)"
-TrainingInputError Bad(const std::string& option,
-                       const std::string& what,
-                       const std::string& expected);
+inline TrainingInputError
+Bad(const std::string& option, const std::string& what, const std::string& expected)
+{
+    return ScenarioOptions::Refusal(option, what, expected);
+}
 
 /// \return an option that parses with f(request, "--name", text)
 ScenarioOptions::Option Make(

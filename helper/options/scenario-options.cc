@@ -4,7 +4,6 @@
 
 #include "scenario-options.h"
 
-#include "option-table.h"
 #include "program-options.h"
 
 #include "ns3/abort.h"
@@ -21,40 +20,8 @@
 namespace ns3
 {
 
-namespace option_table
-{
-
-bool
-IsPreset(const std::string& name)
-{
-    return name == "hostModel" || name == "preset";
-}
-
-TrainingInputError
-Bad(const std::string& option, const std::string& what, const std::string& expected)
-{
-    return TrainingInputError(option + ": " + what + " (expected " + expected + ")");
-}
-
-ScenarioOptions::Option
-Make(const std::string& name,
-     OptionScope scope,
-     const std::string& models,
-     const std::string& def,
-     const std::string& help,
-     std::function<void(RunRequest&, const std::string&, const std::string&)> f)
-{
-    return {name, scope, models, def, help, std::move(f)};
-}
-
-} // namespace option_table
-
 namespace
 {
-
-using option_table::Bad;
-using option_table::IsPreset;
-using option_table::MAX_HOSTS;
 
 /// \return whether text is valid UTF-8 without control characters (every value ends up in JSON)
 bool
@@ -144,26 +111,24 @@ RunRequest::MakeRunContext(std::shared_ptr<TrainingResult::RecordSink> records) 
     return context;
 }
 
-const std::vector<ScenarioOptions::Option>&
-ScenarioOptions::GetOptions()
-{
-    static const std::vector<Option> options = []
-    {
-        std::vector<Option> o;
-        option_table::AddOutputOptions(o);
-        option_table::AddScenarioOptions(o);
-        option_table::AddBackendOptions(o);
-        option_table::AddStudyOptions(o);
-        option_table::AddRunnerOptions(o);
-        return o;
-    }();
-    return options;
-}
-
 void
 ScenarioOptions::Option::Apply(RunRequest& request, const std::string& value) const
 {
     parse(request, "--" + name, value);
+}
+
+bool
+ScenarioOptions::IsPreset(const std::string& name)
+{
+    return name == "hostModel" || name == "preset";
+}
+
+TrainingInputError
+ScenarioOptions::Refusal(const std::string& option,
+                         const std::string& what,
+                         const std::string& expected)
+{
+    return TrainingInputError(option + ": " + what + " (expected " + expected + ")");
 }
 
 bool
@@ -315,7 +280,7 @@ SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std:
     if (!IsUtf8Text(value))
     {
         // Found by fuzzing: such a value reached the JSON result and ended the program there.
-        throw Bad("--" + option.name, "value is not UTF-8 text", "printable UTF-8 text");
+        throw Refusal("--" + option.name, "value is not UTF-8 text", "printable UTF-8 text");
     }
     option.Apply(request, value);
     request.given.insert(option.name);
@@ -523,9 +488,9 @@ ScenarioOptions::GetOneWorkerCount(const RunRequest& request)
 {
     if (request.workerSweep.size() > 1)
     {
-        throw Bad("--workers",
-                  "a sweep of " + std::to_string(request.workerSweep.size()) + " values",
-                  "one number of workers");
+        throw Refusal("--workers",
+                      "a sweep of " + std::to_string(request.workerSweep.size()) + " values",
+                      "one number of workers");
     }
     return request.scenario.workers;
 }
@@ -549,7 +514,9 @@ ScenarioOptions::ParseWorkers(const std::string& text)
             = UnitParser::ParseUnsigned("--workers", text.substr(range + 2), 1, MAX_HOSTS);
         if (b < a)
         {
-            throw Bad("--workers", "empty range '" + text + "'", "FIRST..LAST with FIRST <= LAST");
+            throw Refusal("--workers",
+                          "empty range '" + text + "'",
+                          "FIRST..LAST with FIRST <= LAST");
         }
         for (uint64_t k = a; k <= b; ++k)
         {
@@ -566,7 +533,7 @@ ScenarioOptions::ParseWorkers(const std::string& text)
     }
     if (list.empty())
     {
-        throw Bad("--workers", "empty", "a number, 1..8 or 1,2,4,8");
+        throw Refusal("--workers", "empty", "a number, 1..8 or 1,2,4,8");
     }
     return list;
 }

@@ -7,6 +7,7 @@
 
 #include "ns3/sweep-engine.h"
 #include "ns3/training-backend.h"
+#include "ns3/training-input-error.h"
 #include "ns3/training-scenario.h"
 
 #include <cstdint>
@@ -150,7 +151,28 @@ class ScenarioOptions
         void Apply(RunRequest& request, const std::string& value) const;
     };
 
-    /// \return every option of every program, the driver's in its --help order first
+    /// Largest K or P the driver accepts (the flow backend has run K = 10,000).
+    static constexpr uint64_t MAX_HOSTS = 100000;
+
+    /**
+     * \param name an option name (without "--")
+     * \return whether the option sets other options (--hostModel, --preset): it is applied first,
+     *         so that the others override it
+     */
+    static bool IsPreset(const std::string& name);
+
+    /**
+     * \param option the option ("--workers")
+     * \param what what is wrong
+     * \param expected what is acceptable
+     * \return the error "<option>: <what> (expected <expected>)", every entry's message shape
+     */
+    static TrainingInputError Refusal(const std::string& option,
+                                      const std::string& what,
+                                      const std::string& expected);
+
+    /// \return every option of every program, the driver's in its --help order first (defined
+    /// with the entries, option-table.cc)
     static const std::vector<Option>& GetOptions();
 
     /**

@@ -280,7 +280,9 @@ SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std:
     if (!IsUtf8Text(value))
     {
         // Found by fuzzing: such a value reached the JSON result and ended the program there.
-        throw Refusal("--" + option.name, "value is not UTF-8 text", "printable UTF-8 text");
+        throw ScenarioOptions::Refusal("--" + option.name,
+                                       "value is not UTF-8 text",
+                                       "printable UTF-8 text");
     }
     option.Apply(request, value);
     request.given.insert(option.name);
@@ -449,7 +451,7 @@ BuildRequest(GivenArguments given)
                           given.options.end(),
                           [](const auto& g)
                           {
-                              return IsPreset(g.first);
+                              return ScenarioOptions::IsPreset(g.first);
                           });
     for (const auto& [name, value] : given.options)
     {

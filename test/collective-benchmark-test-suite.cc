@@ -47,7 +47,7 @@ class BenchmarkArgumentsTestCase : public TestCase
 {
   public:
     BenchmarkArgumentsTestCase()
-        : TestCase("benchmark command line: sizes, lists and defaults")
+        : TestCase("benchmark command line, sizes, lists and defaults")
     {
     }
 
@@ -106,6 +106,7 @@ class BenchmarkHostileTestCase : public TestCase
             {{"--backend=flow,"}, "--backend"},
             {{"--backend=gpu"}, "--backend"},
             {{"--workers=0"}, "--workers"},
+            {{"--workers=1..4"}, "--workers: K = 1 (expected K >= 2"},
             {{"--packetMaxBytes=lots"}, "--packetMaxBytes"},
             {{"--nicRate=fast"}, "--nicRate"},
             {{"--frobnicate=1"}, "--frobnicate=1: unknown option"},

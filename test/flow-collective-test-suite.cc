@@ -127,7 +127,7 @@ class RingPlanTestCase : public TestCase
     /// \param workers K
     explicit RingPlanTestCase(uint32_t workers)
         : TestCase("ring plan through the executor, K = " + std::to_string(workers)
-                   + ", equals the ring's closed form"),
+                   + ", equals the ring closed form"),
           m_workers(workers)
     {
     }

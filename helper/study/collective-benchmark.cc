@@ -209,6 +209,11 @@ CollectiveBenchmark::ParseArguments(const std::vector<std::string>& args, bool& 
     {
         s.workers = s.base.workerSweep;
     }
+    if (std::find(s.workers.begin(), s.workers.end(), 1U) != s.workers.end())
+    {
+        throw TrainingInputError("--workers: K = 1 (expected K >= 2: an AllReduce of one node "
+                                 "moves nothing)");
+    }
     // nccl-tests' warm-up iterations: TCP opens its windows in the first step.
     if (s.base.given.count("steps") == 0)
     {

@@ -331,8 +331,37 @@ class FasterLinkTestCase : public RandomCasesTestCase
      * \param seed first seed
      */
     FasterLinkTestCase(const std::string& backend, uint32_t cases, uint64_t seed)
-        : RandomCasesTestCase("faster NIC never slows sync PS", backend, cases, seed)
+        : FasterLinkTestCase("faster NIC never slows sync PS", backend, cases, seed)
     {
+    }
+
+  protected:
+    /**
+     * \param relation what the cases check
+     * \param backend the backend
+     * \param cases random cases
+     * \param seed first seed
+     */
+    FasterLinkTestCase(const std::string& relation,
+                       const std::string& backend,
+                       uint32_t cases,
+                       uint64_t seed)
+        : RandomCasesTestCase(relation, backend, cases, seed)
+    {
+    }
+
+    /**
+     * \brief Make a random case one of those the relation is about: sync PS, identical workers.
+     * \param rnd the random stream
+     * \param c the case
+     */
+    virtual void Shape(Random& /* rnd */, Case& c) const
+    {
+        c.options["arch"] = "ps";
+        c.options["mode"] = "sync";
+        c.options.erase("bucket");
+        c.options.erase("flowCap");
+        c.options["computeScale"] = "1";
     }
 
   private:
@@ -343,11 +372,7 @@ class FasterLinkTestCase : public RandomCasesTestCase
         for (uint32_t i = 0; i < m_cases; ++i)
         {
             Case c = RandomCase(rnd, false);
-            c.options["arch"] = "ps";
-            c.options["mode"] = "sync";
-            c.options.erase("bucket");
-            c.options.erase("flowCap");
-            c.options["computeScale"] = "1";
+            Shape(rnd, c);
             const uint64_t slow = rnd.Below(rates.size() - 1);
             const uint64_t fast = slow + 1 + rnd.Below(rates.size() - 1 - slow);
             const std::string sharing
@@ -365,6 +390,39 @@ class FasterLinkTestCase : public RandomCasesTestCase
                                                     << after << " sharing '" << sharing << "'"
                                                     << c.text);
         }
+    }
+};
+
+/**
+ * \brief A faster NIC never slows the AllReduce collectives other than the ring
+ * (halving-doubling, tree) at the flow level: each message's flow gets at least the rate it had
+ * under every sharing model tried, so no receive, and no step, ends later.
+ */
+class FasterCollectiveTestCase : public FasterLinkTestCase
+{
+  public:
+    /**
+     * \param cases random cases
+     * \param seed first seed
+     */
+    FasterCollectiveTestCase(uint32_t cases, uint64_t seed)
+        : FasterLinkTestCase("faster NIC never slows the collectives", "flow", cases, seed)
+    {
+    }
+
+  private:
+    void Shape(Random& rnd, Case& c) const override
+    {
+        for (const char* psOnly : {"servers", "order", "partition", "flowCap"})
+        {
+            c.options.erase(psOnly);
+        }
+        c.options["arch"] = "ring";
+        c.options["mode"] = "sync";
+        c.options["collective"] = rnd.Pick<std::string>({"halving-doubling", "tree"});
+        c.options["bucket"] = rnd.Pick<std::string>({"0", "1MB", "25MB", "inf"});
+        c.options["treeChunk"] = rnd.Pick<std::string>({"64KiB", "512KiB"});
+        c.options["computeScale"] = "1";
     }
 };
 
@@ -431,6 +489,7 @@ class MetamorphicTestSuite : public TestSuite
         AddTestCase(new OneLeafTestCase("flow", 300, 31003), DT_TEST_QUICK);
         AddTestCase(new FasterLinkTestCase("flow", 300, 31004), DT_TEST_QUICK);
         AddTestCase(new FasterLinkTestCase("analytic", 300, 31005), DT_TEST_QUICK);
+        AddTestCase(new FasterCollectiveTestCase(100, 31010), DT_TEST_QUICK);
         AddTestCase(new SetTwiceTestCase("flow", 100, 31006), DT_TEST_QUICK);
         AddTestCase(new AloneInSetTestCase("packet", 4, 31007), DT_TEST_QUICK);
         AddTestCase(new DisjointJobsTestCase("packet", 2, 31008), DT_TEST_QUICK);

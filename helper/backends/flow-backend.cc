@@ -252,6 +252,19 @@ namespace
 {
 
 /**
+ * \param scenario a scenario
+ * \return whether it runs with the registry's RING model: the ring collective of --arch=ring,
+ *         whose every NIC direction carries one flow (the other collectives put several on one
+ *         NIC and use the chosen model)
+ */
+bool
+UsesRingSharing(const TrainingScenario& scenario)
+{
+    return scenario.architecture == TrainingScenario::RING_ALLREDUCE
+           && scenario.collective == "ring";
+}
+
+/**
  * \brief The notes on per-flow caps: the model that ran ignores the scenario's cap, or, without a
  * cap, the model asked for is another's capped form and so equals it (capped: ps).
  * \param scenario the scenario
@@ -317,7 +330,7 @@ std::vector<TrainingResult>
 FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
     NS_LOG_FUNCTION(this);
-    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    if (UsesRingSharing(scenario))
     {
         return {RunOne(profile, scenario, SharingModelRegistry::GetRing().name)};
     }
@@ -333,6 +346,10 @@ FlowBackend::RunComparison(const TrainingProfile& profile, const TrainingScenari
         {
             results.push_back(std::move(r));
         }
+    }
+    if (scenario.architecture != TrainingScenario::PARAMETER_SERVER)
+    {
+        return results; // the window model is the parameter servers'
     }
     Ptr<FlowBackend> window = CopyObject<FlowBackend>(this);
     window->m_sharing = DEFAULT_SHARING;
@@ -403,32 +420,14 @@ FlowBackend::MakeMean(const SharingModelRegistry::Entry& composite,
     return mean;
 }
 
-std::string
-FlowBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
-                                  const TrainingScenario& scenario) const
-{
-    if (scenario.collective == "ring")
-    {
-        return "";
-    }
-    return "--collective: " + scenario.collective
-           + " with the flow backend (expected ring: the flow level models the ring's "
-             "transfers only; use --backend=packet or analytic)";
-}
-
 std::vector<TrainingResult>
 FlowBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenario) const
 {
     NS_LOG_FUNCTION(this);
     profile.Validate(profile.GetSourceName().empty() ? "profile" : profile.GetSourceName());
     scenario.Validate(profile);
-    const std::string unsupported = GetUnsupportedReason(profile, scenario);
-    if (!unsupported.empty())
-    {
-        throw TrainingInputError(unsupported);
-    }
 
-    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    if (UsesRingSharing(scenario))
     {
         const std::string ring = SharingModelRegistry::GetRing().name;
         TrainingResult r = RunOne(profile, scenario, ring);

@@ -34,11 +34,14 @@ namespace ns3
  *   of its two models (fcfs, ps); the first result (variant "hybrid") has the mean of their
  *   throughputs and of their step times; the two runs follow as results of their own (variants
  *   "fcfs" and "ps") unless HybridParts is false.
- * - Ring scenarios always use the registry's RING model, AllReduceSharing (000 Sec. 3.2.2); a
- *   note says so when another model was asked for.
+ * - Ring scenarios with the ring collective always use the registry's RING model,
+ *   AllReduceSharing (000 Sec. 3.2.2: each NIC direction carries one ring flow); a note says so
+ *   when another model was asked for. The other collectives (halving-doubling, tree) put several
+ *   flows on one NIC at once and use the chosen model as parameter servers do.
  * - A sharing model that is registered by no name (any SharingModel subclass) is plugged in
  *   through the "SharingModel" attribute, which then replaces "Sharing" for parameter-server
- *   scenarios; a registered one (DT_REGISTER_SHARING) is chosen by name like the others.
+ *   scenarios and the collectives other than the ring; a registered one (DT_REGISTER_SHARING) is
+ *   chosen by name like the others.
  *
  * Link capacity B: by default the TCP goodput of a NIC (TrainingScenario's payload/wire ratio,
  * 1448/1502 at MTU 1500) so that flow-level times compare with packet-level TCP; UseGoodput=false
@@ -55,15 +58,6 @@ class FlowBackend : public TrainingBackend
 
     FlowBackend();
     ~FlowBackend() override;
-
-    /**
-     * \param profile the DNN
-     * \param scenario the scenario (valid)
-     * \return why a collective other than the ring cannot run here (not modelled at the flow
-     *         level yet), else ""
-     */
-    std::string GetUnsupportedReason(const TrainingProfile& profile,
-                                     const TrainingScenario& scenario) const override;
 
     /**
      * \brief Simulate the scenario.

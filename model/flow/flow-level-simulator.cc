@@ -138,8 +138,12 @@ FlowLevelSimulator::Run()
         engine.Run();
         m_events = engine.events;
         m_rateComputations = engine.rateComputations;
+        m_sharingFlows = engine.sharingFlows;
         bytes = engine.linkBytes;
-        result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;
+        if (m_scenario.collective == "ring")
+        {
+            result.inputs["ring_rate_bytes_per_s"] = engine.ringRate;
+        }
     }
 
     Finish(result, fabric, bytes, wallStart);

@@ -32,6 +32,12 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
         m_layerBytes.push_back(layer.paramBytes);
     }
     const uint32_t k = in.scenario.workers;
+    AllReduceSchedule::Algorithm algorithm = AllReduceSchedule::RING;
+    AllReduceSchedule::FromName(in.scenario.collective, algorithm); // Validate checked the name
+    if (algorithm != AllReduceSchedule::RING)
+    {
+        m_plan = std::make_unique<FlowRingPlanExecutor>(in, algorithm, m_jitter);
+    }
     const auto& capacity = in.fabric.GetCapacity();
     linkBytes.assign(capacity.size(), 0);
     ringRate = capacity[in.fabric.GetUplink(0)];
@@ -149,14 +155,27 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
         double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
         const double ringStart = start + intra;
-        const double ringEnd = ringStart
-                               + (m_jitter.IsOn() ? JitteredRingSeconds(step, b, m, ringRate)
-                                                  : RingSeconds(m, ringRate));
+        const double ringEnd = ringStart + AllReduceSeconds(step, b, m);
         prevEnd = ringEnd + intra;
         ++events;
         RecordBucket(step, b, ringStart, ringEnd);
     }
     return prevEnd;
+}
+
+double
+FlowRingEngine::AllReduceSeconds(uint32_t step, std::size_t b, double m)
+{
+    if (m_plan)
+    {
+        const FlowRingPlanExecutor::Counters before = m_plan->counters;
+        const double seconds = m_plan->Run(static_cast<uint64_t>(std::llround(m)), step, b);
+        events += m_plan->counters.events - before.events;
+        rateComputations += m_plan->counters.rateComputations - before.rateComputations;
+        sharingFlows += m_plan->counters.sharingFlows - before.sharingFlows;
+        return seconds;
+    }
+    return m_jitter.IsOn() ? JitteredRingSeconds(step, b, m, ringRate) : RingSeconds(m, ringRate);
 }
 
 double
@@ -205,6 +224,11 @@ FlowRingEngine::JitteredRingSeconds(uint32_t step, std::size_t b, double m, doub
 void
 FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd)
 {
+    if (m_plan)
+    {
+        RecordPlanMessages(step, b, ringStart);
+        return;
+    }
     const uint32_t k = m_scenario.workers;
     const double m = m_buckets[b].bytes;
     for (uint32_t w = 0; w < k && k > 1; ++w)
@@ -225,6 +249,32 @@ FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, dou
             for (uint32_t l : m_paths[w])
             {
                 linkBytes[l] += 2.0 * (k - 1) / k * m;
+            }
+        }
+    }
+}
+
+void
+FlowRingEngine::RecordPlanMessages(uint32_t step, std::size_t b, double ringStart)
+{
+    for (const FlowRingPlanExecutor::Message& msg : m_plan->GetMessages())
+    {
+        if (m_options.recordTransfers)
+        {
+            m_result.AddTransfer({msg.from,
+                                  msg.to,
+                                  step,
+                                  static_cast<int32_t>(b),
+                                  "ring",
+                                  msg.bytes,
+                                  ringStart + msg.sent,
+                                  ringStart + msg.arrived});
+        }
+        if (step >= m_scenario.warmup)
+        {
+            for (uint32_t l : m_plan->GetPath(msg.connection))
+            {
+                linkBytes[l] += static_cast<double>(msg.bytes);
             }
         }
     }

@@ -6,12 +6,14 @@
 #define FLOW_RING_ENGINE_H
 
 #include "flow-event-core.h"
+#include "flow-ring-plan-executor.h"
 #include "flow-run-options.h"
 #include "flow-shared-job.h"
 
 #include "ns3/training-profile.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -34,6 +36,12 @@ namespace flow
  * reduced one after another; the step ends when the last is done, and the next step's forward
  * starts then. Nothing changes the ring flows' rates during a run, so the engine evaluates each
  * step in one pass instead of through the event heap.
+ *
+ * With --collective other than the ring (halving-doubling, tree) the steps, the buckets and the
+ * intra-node phases are the same, and each bucket's inter-node AllReduce is its
+ * AllReduceSchedule plan run by FlowRingPlanExecutor: its messages become flows when the
+ * receives they wait for have arrived, at the rates the sharing model gives the flows active at
+ * each moment. Several jobs on one fabric (BeginShared) run the ring only.
  */
 class FlowRingEngine
 {
@@ -118,6 +126,15 @@ class FlowRingEngine
      */
     double RingSeconds(double m, double rate) const;
     /**
+     * \brief The inter-node AllReduce of one bucket: the ring's closed form (RingSeconds, or
+     * JitteredRingSeconds with --startJitter), or another collective's plan.
+     * \param step step index
+     * \param b bucket index
+     * \param m the bucket's bytes
+     * \return from its start to its end (s)
+     */
+    double AllReduceSeconds(uint32_t step, std::size_t b, double m);
+    /**
      * \brief RingSeconds with --startJitter: the 2(K-1) rounds of K chunk transfers, each that
      * starts on an idle connection after its random delay.
      * \param step step index
@@ -142,6 +159,14 @@ class FlowRingEngine
      * \param ringEnd when it ended
      */
     void RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd);
+    /**
+     * \brief RecordBucket for a collective's plan: each of its messages, as the packet level
+     * records them.
+     * \param step step index
+     * \param b bucket index
+     * \param ringStart when the AllReduce began
+     */
+    void RecordPlanMessages(uint32_t step, std::size_t b, double ringStart);
     /**
      * \brief Shared run: go on from the end of the last bucket: the next bucket's ring transfer
      * (its start time is the next event), or the step's end and the next step.
@@ -198,9 +223,11 @@ class FlowRingEngine
     std::vector<double> m_multiplicity; //!< collective: per hop, most hops on one of its links
     Shared m_shared;                    //!< shared run's state
     StartJitter m_jitter;               //!< --startJitter's delays
-    std::vector<double> m_sent;         //!< jitter scratch: per worker, its last chunk sent
-    std::vector<double> m_arrived;      //!< jitter scratch: per worker, that chunk's arrival
-    std::vector<double> m_nextArrived;  //!< jitter scratch: the round being computed
+    /// --collective other than the ring: each bucket's plan (null for the ring)
+    std::unique_ptr<FlowRingPlanExecutor> m_plan;
+    std::vector<double> m_sent;        //!< jitter scratch: per worker, its last chunk sent
+    std::vector<double> m_arrived;     //!< jitter scratch: per worker, that chunk's arrival
+    std::vector<double> m_nextArrived; //!< jitter scratch: the round being computed
 };
 
 } // namespace flow

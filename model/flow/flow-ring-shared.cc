@@ -11,6 +11,7 @@
 #include "flow-rate-solver.h"
 #include "flow-ring-engine.h"
 
+#include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -29,6 +30,13 @@ FlowRingEngine::BeginShared(double startTime,
                             SharedLinks* links,
                             uint32_t id)
 {
+    if (m_plan)
+    {
+        throw TrainingInputError("--collective: " + m_scenario.collective
+                                 + " in a job of --jobs (expected ring: with several jobs on "
+                                   "one fabric the flow level runs the ring only; run this "
+                                   "job alone)");
+    }
     m_shared = Shared{};
     m_shared.seq = prioritySeq;
     m_shared.links = links;

@@ -360,6 +360,7 @@ class FasterLinkTestCase : public RandomCasesTestCase
         c.options["arch"] = "ps";
         c.options["mode"] = "sync";
         c.options.erase("bucket");
+        c.options.erase("collective");
         c.options.erase("flowCap");
         c.options["computeScale"] = "1";
     }

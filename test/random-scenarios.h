@@ -154,6 +154,12 @@ RandomCase(Random& rnd, bool packet)
     if (ring)
     {
         o["bucket"] = rnd.Pick<std::string>({"0", "1MB", "25MB", "inf"});
+        if (!packet)
+        {
+            // Every AllReduce the flow level runs (the packet level's are checked against it in
+            // the collectives suite; here they would cost minutes).
+            o["collective"] = rnd.Pick<std::string>({"ring", "halving-doubling", "tree"});
+        }
     }
     else
     {

@@ -628,8 +628,12 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, const std::string& sharing
     {
         if (!inShared[j])
         {
-            TrainingResult r
-                = RunOne(*jobs[j].profile, jobs[j].scenario, SharingModelRegistry::GetRing().name);
+            // As for one job alone (Run): the ring collective with the ring's model, the others
+            // with the chosen one, so that a job alone and the same job in a set agree.
+            TrainingResult r = RunOne(
+                *jobs[j].profile,
+                jobs[j].scenario,
+                UsesRingSharing(jobs[j].scenario) ? SharingModelRegistry::GetRing().name : sharing);
             ShiftResult(r, jobs[j].startTime);
             results.push_back(std::move(r));
             continue;

@@ -12,11 +12,11 @@
 
 #include "ns3/collective-benchmark.h"
 
+#include "ns3/output-file.h"
 #include "ns3/program-options.h"
 #include "ns3/training-input-error.h"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,14 +37,13 @@ main(int argc, char* argv[])
                 CollectiveBenchmark::PrintHelp(argc, argv);
                 return;
             }
-            std::unique_ptr<std::ofstream> csv;
+            // The one output writer: a regular file only, written whole (renamed into place
+            // when every row is in) or not at all.
+            std::unique_ptr<OutputFile> csv;
             if (!s.csv.empty())
             {
-                csv = std::make_unique<std::ofstream>(s.csv);
-                if (!(*csv << CollectiveBenchmark::CsvHeader()))
-                {
-                    throw TrainingInputError("--csv: cannot write '" + s.csv + "'");
-                }
+                csv = std::make_unique<OutputFile>(s.csv, "--csv");
+                csv->Stream() << CollectiveBenchmark::CsvHeader();
             }
             std::printf("%4s %12s %-17s %-9s %14s %10s %10s %9s\n",
                         "K",
@@ -55,16 +54,20 @@ main(int argc, char* argv[])
                         "algbw GB/s",
                         "busbw GB/s",
                         "wall (s)");
-            CollectiveBenchmark::Run(
-                s,
-                [&](const CollectiveBenchmark::Row& r)
-                {
-                    std::printf("%s\n", CollectiveBenchmark::TableLine(r).c_str());
-                    std::fflush(stdout);
-                    if (csv && !(*csv << CollectiveBenchmark::CsvLine(r) << std::flush))
-                    {
-                        throw TrainingInputError("--csv: cannot write '" + s.csv + "'");
-                    }
-                });
+            CollectiveBenchmark::Run(s,
+                                     [&](const CollectiveBenchmark::Row& r)
+                                     {
+                                         std::printf("%s\n",
+                                                     CollectiveBenchmark::TableLine(r).c_str());
+                                         std::fflush(stdout);
+                                         if (csv)
+                                         {
+                                             csv->Stream() << CollectiveBenchmark::CsvLine(r);
+                                         }
+                                     });
+            if (csv)
+            {
+                csv->Commit();
+            }
         });
 }

@@ -4,6 +4,7 @@
 
 #include "validation-matrix.h"
 
+#include "ns3/closest-name.h"
 #include "ns3/json-input.h"
 #include "ns3/json-object-reader.h"
 #include "ns3/log.h"
@@ -238,18 +239,6 @@ namespace
 
 /// The backends a scenario may list; the reference is one of the first two.
 const std::vector<std::string> BACKENDS = {"packet", "linux", "analytic", "flow"};
-
-/// \param list names \return "a, b or c"
-std::string
-OrList(const std::vector<std::string>& list)
-{
-    std::string text;
-    for (std::size_t i = 0; i < list.size(); ++i)
-    {
-        text += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
-    }
-    return text;
-}
 
 /// The schema of a matrix document.
 const JsonSchema&

@@ -74,4 +74,15 @@ ClosestName(const std::string& name, const std::vector<std::string>& known)
     return best;
 }
 
+std::string
+OrList(const std::vector<std::string>& list)
+{
+    std::string text;
+    for (std::size_t i = 0; i < list.size(); ++i)
+    {
+        text += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
+    }
+    return text;
+}
+
 } // namespace ns3

@@ -26,6 +26,13 @@ namespace ns3
  */
 std::string ClosestName(const std::string& name, const std::vector<std::string>& known);
 
+/**
+ * \ingroup distributed-training
+ * \param list names
+ * \return "a, b or c", as messages list what is expected
+ */
+std::string OrList(const std::vector<std::string>& list);
+
 } // namespace ns3
 
 #endif /* CLOSEST_NAME_H */

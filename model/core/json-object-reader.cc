@@ -29,18 +29,6 @@ NumberText(double v)
     return os.str();
 }
 
-/// \param list names \return "a, b or c"
-std::string
-OrList(const std::vector<std::string>& list)
-{
-    std::string text;
-    for (std::size_t i = 0; i < list.size(); ++i)
-    {
-        text += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
-    }
-    return text;
-}
-
 /// No upper bound.
 constexpr double NO_LIMIT = std::numeric_limits<double>::infinity();
 

@@ -10,6 +10,8 @@
  * doc/reference/testing.rst.
  */
 
+#include "fuzz-common.h"
+
 #include "ns3/scenario-options.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -52,6 +54,13 @@ IsSmall(const ns3::TrainingJobSet& set)
 }
 
 } // namespace
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -8,12 +8,21 @@
  * doc/reference/testing.rst.
  */
 
+#include "fuzz-common.h"
+
 #include "ns3/training-input-error.h"
 #include "ns3/validation-matrix.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

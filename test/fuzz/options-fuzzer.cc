@@ -10,7 +10,7 @@
  * See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
-#include "fuzz-profile.h"
+#include "fuzz-common.h"
 
 #include "ns3/scenario-options.h"
 #include "ns3/training-input-error.h"
@@ -20,6 +20,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -8,6 +8,8 @@
  * doc/reference/testing.rst ("Sanitizers and fuzzing").
  */
 
+#include "fuzz-common.h"
+
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
 
@@ -15,6 +17,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -9,7 +9,7 @@
  * JSON. See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
-#include "fuzz-profile.h"
+#include "fuzz-common.h"
 
 #include "ns3/scenario-options.h"
 #include "ns3/training-input-error.h"
@@ -18,6 +18,13 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

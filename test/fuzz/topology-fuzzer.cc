@@ -8,6 +8,8 @@
  * or is refused likewise. See "Sanitizers and fuzzing" in doc/reference/testing.rst.
  */
 
+#include "fuzz-common.h"
+
 #include "ns3/fabric-topology.h"
 #include "ns3/training-input-error.h"
 
@@ -15,6 +17,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+
+extern "C" int
+LLVMFuzzerInitialize(int* /* argc */, char*** /* argv */)
+{
+    ns3::fuzz::StopTimeMarking();
+    return 0;
+}
 
 extern "C" int
 LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)

@@ -35,12 +35,8 @@ RunBackends(const TrainingProfile& profile,
 {
     const std::string& backend = request.backend;
     std::vector<TrainingResult> results;
-    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    for (const auto& entry : TrainingBackendRegistry::GetSelected(backend))
     {
-        if (backend == "all" ? !entry.inAll : backend != entry.name)
-        {
-            continue;
-        }
         Ptr<TrainingBackend> b
             = TrainingBackendRegistry::Create(entry.name, request.settings, context);
         // What the scenario asks that the backend cannot do comes first: it holds on any host.
@@ -84,6 +80,9 @@ RunSweep(const TrainingProfile& profile, const RunRequest& request)
 {
     TrainingScenario s = request.scenario;
     SweepReport t;
+    std::fputs(
+        TrainingBackendRegistry::CostNote(request.backend, profile, s, request.workerSweep).c_str(),
+        stderr);
     for (uint32_t k : request.workerSweep)
     {
         s.workers = k;
@@ -156,12 +155,8 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
 {
     const std::string& backend = request.backend;
     std::vector<JobSetResult> results;
-    for (const auto& entry : TrainingBackendRegistry::GetEntries())
+    for (const auto& entry : TrainingBackendRegistry::GetSelected(backend))
     {
-        if (backend == "all" ? !entry.inAll : backend != entry.name)
-        {
-            continue;
-        }
         Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name,
                                                                  request.settings,
                                                                  request.MakeRunContext(nullptr));
@@ -239,6 +234,8 @@ RunOne(const TrainingProfile& profile, const RunRequest& request)
     const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
     const auto csvRow = OpenOutput(request.csvRow, "--csvRow", OutputFile::APPEND);
     const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
+    std::fputs(TrainingBackendRegistry::CostNote(request.backend, profile, s, {s.workers}).c_str(),
+               stderr);
     const std::vector<TrainingResult> results
         = RunBackends(profile, s, request, request.MakeRunContext(stream));
     for (const auto& r : results)

@@ -2,12 +2,14 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The driver's reports on hand-made results (helper/report/{run,sweep}-report.h): bottleneck
- * labels, per-port drops, notes, the records' memory check and the --workers sweep table.
+ * labels, per-port drops, notes, the records' memory check, the --workers sweep table and the
+ * cost said before long packet-level runs.
  */
 
 #include "training-test-utils.h"
 
 #include "ns3/distributed-training-compat.h"
+#include "ns3/packet-backend.h"
 #include "ns3/run-report.h"
 #include "ns3/sweep-report.h"
 #include "ns3/test.h"
@@ -139,6 +141,58 @@ class SweepTableTestCase : public TestCase
     }
 };
 
+/**
+ * The packet level's cost estimate, by hand: two layers of 6 MB (M = 12 MB), K = 4, 3 steps,
+ * MTU 1500 (1448 bytes of payload per segment), 40 us per segment. Sync PS: every worker pushes
+ * and pulls M, 2 x 12e6 x 4 x 3 / 1448 = 198,895.0 segments, 7.9558 s. Ring: each node sends
+ * 2 (K - 1) / K M, 1.5 x 12e6 x 4 x 3 / 1448 = 149,171.3 segments, 5.9669 s. A leaf-spine
+ * doubles it (paths of four links), MTU 9000 (8948 bytes) divides the PS's by 6.18; a ring of
+ * one worker sends nothing. The driver's note: none under a minute, a note to 15 minutes, then
+ * a warning naming the cheaper backends.
+ */
+class CostEstimateTestCase : public TestCase
+{
+  public:
+    CostEstimateTestCase()
+        : TestCase("packet cost estimate and the note before long runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p = tests::MakeProfile({6000000, 6000000}, 100, 200, 10);
+        Ptr<PacketBackend> b = CreateObject<PacketBackend>();
+        b->SetAttribute("CpuPerSegment", TimeValue(MicroSeconds(40)));
+        TrainingScenario s;
+        s.workers = 4;
+        s.steps = 3;
+        s.mtu = 1500;
+        NS_TEST_ASSERT_MSG_EQ_TOL(b->EstimateCpuSeconds(p, s), 7.9558, 1e-4, "sync PS");
+        s.topology = "leafspine";
+        NS_TEST_ASSERT_MSG_EQ_TOL(b->EstimateCpuSeconds(p, s), 15.9116, 1e-4, "leaf-spine");
+        s.topology = "star";
+        s.mtu = 9000;
+        NS_TEST_ASSERT_MSG_EQ_TOL(b->EstimateCpuSeconds(p, s), 1.2875, 1e-4, "MTU 9000");
+        s.mtu = 1500;
+        s.architecture = TrainingScenario::RING_ALLREDUCE;
+        NS_TEST_ASSERT_MSG_EQ_TOL(b->EstimateCpuSeconds(p, s), 5.9669, 1e-4, "ring");
+        s.workers = 1;
+        NS_TEST_ASSERT_MSG_EQ(b->EstimateCpuSeconds(p, s), 0, "one ring node sends nothing");
+        NS_TEST_ASSERT_MSG_EQ(RunReport::CostNote(59, 1), "", "under a minute");
+        NS_TEST_ASSERT_MSG_EQ(RunReport::CostNote(600, 2).rfind("note: the 2 packet-level runs", 0),
+                              0,
+                              "a note");
+        const std::string w = RunReport::CostNote(3600, 1);
+        NS_TEST_ASSERT_MSG_EQ(w.rfind("warning: the 1 packet-level run about to start will take "
+                                      "about 60 CPU minutes",
+                                      0),
+                              0,
+                              w);
+        NS_TEST_ASSERT_MSG_NE(w.find("--backend=flow"), std::string::npos, "the cheaper backends");
+    }
+};
+
 /// The suite.
 class RunReportTestSuite : public TestSuite
 {
@@ -149,6 +203,7 @@ class RunReportTestSuite : public TestSuite
         AddTestCase(new BottleneckTestCase, DT_TEST_QUICK);
         AddTestCase(new RecordsMemoryTestCase, DT_TEST_QUICK);
         AddTestCase(new SweepTableTestCase, DT_TEST_QUICK);
+        AddTestCase(new CostEstimateTestCase, DT_TEST_QUICK);
     }
 };
 

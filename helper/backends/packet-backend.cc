@@ -4,7 +4,9 @@
 
 #include "packet-backend.h"
 
+#include "ns3/allreduce-schedule.h"
 #include "ns3/boolean.h"
+#include "ns3/collective-cost-model.h"
 #include "ns3/congestion-monitor.h"
 #include "ns3/double.h"
 #include "ns3/ecmp-collisions.h"
@@ -422,15 +424,50 @@ PacketBackend::GetTypeId()
                             "in the kernel. Star, one job, no cross traffic.",
                             DoubleValue(1.0),
                             MakeDoubleAccessor(&PacketBackend::m_dilation),
-                            MakeDoubleChecker<double>(1.0, 10000.0));
+                            MakeDoubleChecker<double>(1.0, 10000.0))
+              .AddAttribute("CpuPerSegment",
+                            "CPU time one TCP segment costs host to host on the star, data and "
+                            "ACK (EstimateCpuSeconds: the cost said before a long run). Measured "
+                            "with packet-benchmark (doc/validation/performance.rst).",
+                            TimeValue(MicroSeconds(40)),
+                            MakeTimeAccessor(&PacketBackend::m_cpuPerSegment),
+                            MakeTimeChecker(Seconds(0)));
     return tid;
 }
 
 PacketBackend::PacketBackend()
     : m_maxSimTime(Seconds(0)),
       m_streamBase(0),
-      m_dilation(1.0)
+      m_dilation(1.0),
+      m_cpuPerSegment(MicroSeconds(40))
 {
+}
+
+double
+PacketBackend::EstimateCpuSeconds(const TrainingProfile& profile,
+                                  const TrainingScenario& scenario) const
+{
+    const double model = static_cast<double>(profile.GetTotalParamBytes());
+    const double workers = scenario.workers;
+    // Bytes each worker sends and receives per step: a PS worker pushes and pulls the model; an
+    // AllReduce node sends what its collective's bandwidth term counts (ring: 2 (K - 1) / K M),
+    // and receives as much.
+    double perWorker = 2 * model;
+    if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
+    {
+        AllReduceSchedule::Algorithm algorithm = AllReduceSchedule::RING;
+        AllReduceSchedule::FromName(scenario.collective, algorithm);
+        CollectiveCostModel::Params p;
+        p.workers = scenario.workers;
+        p.bytes = model;
+        p.beta = 1; // seconds per byte = 1: the time is the busiest node's bytes
+        p.chunkBytes = static_cast<double>(scenario.treeChunkBytes);
+        perWorker = CollectiveCostModel::Time(algorithm, p);
+    }
+    const double payload = std::max(1.0, static_cast<double>(scenario.mtu) - 52); // IP, TCP, TS
+    const double segments = perWorker * workers * scenario.steps / payload;
+    const double links = scenario.topology == "star" ? 1 : 2;
+    return segments * links * m_cpuPerSegment.GetSeconds();
 }
 
 PacketBackend::~PacketBackend()

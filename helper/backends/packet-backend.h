@@ -64,6 +64,17 @@ class PacketBackend : public TrainingBackend
     std::vector<JobSetResult> RunJobs(const TrainingJobSet& set) const override;
 
     /**
+     * \brief The TCP segments the run carries (every worker's bytes of every step, PS pushes and
+     * pulls or the collective's sends, over MTU - 52 bytes of payload) times CpuPerSegment; twice
+     * that on a fabric other than the star, whose paths cross about twice the links.
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \return CPU seconds
+     */
+    double EstimateCpuSeconds(const TrainingProfile& profile,
+                              const TrainingScenario& scenario) const override;
+
+    /**
      * \brief Dilation from the options, when given.
      * \param settings the backend options
      */
@@ -93,6 +104,7 @@ class PacketBackend : public TrainingBackend
     Time m_maxSimTime;    //!< stop the simulation at this time (0: no limit)
     int64_t m_streamBase; //!< first random stream index
     double m_dilation;    //!< time dilation D (1: none)
+    Time m_cpuPerSegment; //!< CPU time per simulated segment on the star (the estimate)
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include "training-backend.h"
 
 #include "ns3/object-factory.h"
+#include "ns3/run-report.h"
 #include "ns3/training-input-error.h"
 
 #include <algorithm>
@@ -50,6 +51,13 @@ TrainingBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                                       const TrainingScenario& /* scenario */) const
 {
     return "";
+}
+
+double
+TrainingBackend::EstimateCpuSeconds(const TrainingProfile& /* profile */,
+                                    const TrainingScenario& /* scenario */) const
+{
+    return 0;
 }
 
 void
@@ -113,6 +121,42 @@ std::vector<TrainingBackendRegistry::Entry>
 TrainingBackendRegistry::GetEntries()
 {
     return Entries();
+}
+
+std::vector<TrainingBackendRegistry::Entry>
+TrainingBackendRegistry::GetSelected(const std::string& backend)
+{
+    std::vector<Entry> selected;
+    for (const auto& e : Entries())
+    {
+        if (backend == "all" ? e.inAll : backend == e.name)
+        {
+            selected.push_back(e);
+        }
+    }
+    return selected;
+}
+
+std::string
+TrainingBackendRegistry::CostNote(const std::string& backend,
+                                  const TrainingProfile& profile,
+                                  TrainingScenario scenario,
+                                  const std::vector<uint32_t>& workers)
+{
+    double cpuSeconds = 0;
+    std::size_t runs = 0;
+    for (const auto& entry : GetSelected(backend))
+    {
+        const Ptr<TrainingBackend> b = Create(entry.name);
+        for (uint32_t k : workers)
+        {
+            scenario.workers = k;
+            const double c = b->EstimateCpuSeconds(profile, scenario);
+            cpuSeconds += c;
+            runs += c > 0 ? 1 : 0;
+        }
+    }
+    return RunReport::CostNote(cpuSeconds, runs);
 }
 
 std::string

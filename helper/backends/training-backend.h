@@ -112,6 +112,17 @@ class TrainingBackend : public Object
                                              const TrainingScenario& scenario) const;
 
     /**
+     * \brief The CPU time a run of the scenario takes here, estimated before it starts from the
+     * work it must simulate, so that a user hears of an hours-long run before it begins.
+     * \param profile the DNN
+     * \param scenario the scenario (valid)
+     * \return CPU seconds; 0 (the default) where the cost is small or grows with nothing the
+     *         scenario says (the flow and analytic backends answer in seconds)
+     */
+    virtual double EstimateCpuSeconds(const TrainingProfile& profile,
+                                      const TrainingScenario& scenario) const;
+
+    /**
      * \brief Take the backend options this backend models (SetAttribute on this object); the
      * others are left alone. Nothing by default.
      * \param settings the options
@@ -173,6 +184,12 @@ class TrainingBackendRegistry
     static std::vector<Entry> GetEntries();
 
     /**
+     * \param backend a --backend value: a name, or "all"
+     * \return the backends it runs: that one, or every one that is part of "all", by rank
+     */
+    static std::vector<Entry> GetSelected(const std::string& backend);
+
+    /**
      * \param name a --backend value
      * \return its entry
      * \throws TrainingInputError naming --backend and every known name
@@ -198,6 +215,20 @@ class TrainingBackendRegistry
     static Ptr<TrainingBackend> Create(const std::string& name,
                                        const BackendSettings& settings,
                                        const RunContext& context);
+
+    /**
+     * \brief What the runs about to start will cost (each selected backend's
+     * TrainingBackend::EstimateCpuSeconds at each K), to say before they start.
+     * \param backend a --backend value: a name, or "all"
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param workers the numbers of workers it runs at (a --workers sweep)
+     * \return RunReport::CostNote's note or warning, or ""
+     */
+    static std::string CostNote(const std::string& backend,
+                                const TrainingProfile& profile,
+                                TrainingScenario scenario,
+                                const std::vector<uint32_t>& workers);
 
     /// \return "packet, flow, analytic, linux": the names for help and error messages
     static std::string ListNames();

@@ -318,4 +318,27 @@ RunReport::RecordsMemoryNote(const TrainingProfile& profile,
                   transfers * 150 / 1e6);
 }
 
+std::string
+RunReport::CostNote(double cpuSeconds, std::size_t runs)
+{
+    if (cpuSeconds < 60)
+    {
+        return "";
+    }
+    const std::string what = Format("%s: the %zu packet-level run%s about to start will take "
+                                    "about %.0f CPU minutes here (estimated from the TCP "
+                                    "segments to simulate)",
+                                    cpuSeconds < 900 ? "note" : "warning",
+                                    runs,
+                                    runs == 1 ? "" : "s",
+                                    std::ceil(cpuSeconds / 60));
+    if (cpuSeconds < 900)
+    {
+        return what + "\n";
+    }
+    return what
+           + "; --backend=flow or analytic answer in seconds, fewer --steps or a larger "
+             "--mtu cost less\n";
+}
+
 } // namespace ns3

@@ -145,6 +145,16 @@ class RunReport
                                          const TrainingScenario& s,
                                          double available);
 
+    /**
+     * What the runs about to start will cost (TrainingBackend::EstimateCpuSeconds, summed over
+     * the backends and the --workers sweep), said before they start.
+     * \param cpuSeconds the estimate
+     * \param runs the runs it covers
+     * \return "" under a minute; a note to a quarter of an hour; above, a warning that names
+     *         the cheaper backends
+     */
+    static std::string CostNote(double cpuSeconds, std::size_t runs);
+
   private:
     /// \return the inputs of a result that are --csvRow columns, in column order
     static const std::vector<std::string>& CsvCounters();

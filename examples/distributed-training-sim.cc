@@ -153,9 +153,8 @@ CloseRecordStream(RecordStream& stream, const std::vector<TrainingResult>& resul
 std::vector<JobSetResult>
 RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
 {
-    const std::string& backend = request.backend;
     std::vector<JobSetResult> results;
-    for (const auto& entry : TrainingBackendRegistry::GetSelected(backend))
+    for (const auto& entry : TrainingBackendRegistry::GetSelected(request.backend))
     {
         Ptr<TrainingBackend> b = TrainingBackendRegistry::Create(entry.name,
                                                                  request.settings,
@@ -170,8 +169,11 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
             const std::string ignored
                 = RunReport::IgnoredNote(ScenarioOptions::GetIgnored(request, entry.name),
                                          entry.name);
-            for (auto& r : b->RunJobs(set))
+            std::vector<JobSetResult> shared = b->RunJobs(set); // refusals come from here
+            const auto solo = request.solo ? set.RunEachAlone(*b) : std::vector<double>();
+            for (auto& r : shared)
             {
+                r.solo = solo;
                 if (!ignored.empty())
                 {
                     r.notes.push_back(ignored);
@@ -183,7 +185,7 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
         }
         catch (const TrainingInputError& e)
         {
-            if (backend != "all")
+            if (request.backend != "all")
             {
                 throw;
             }

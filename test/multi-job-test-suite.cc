@@ -14,9 +14,11 @@
 #include "ns3/boolean.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-backend.h"
+#include "ns3/job-set-report.h"
 #include "ns3/packet-backend.h"
 #include "ns3/pointer.h"
 #include "ns3/ps-sharing.h"
+#include "ns3/run-report.h"
 #include "ns3/scenario-options.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -1045,6 +1047,61 @@ class StarJobsTestCase : public TestCase
     }
 };
 
+/**
+ * The driver's comparison with each job alone (--solo): two PS jobs on one spine path (see
+ * SharedPathTestCase: each gets half of it, a step of 4M/B against 2M/B alone), flow backend.
+ * RunEachAlone gives each job's single-job run; the change against it is -50 % (1 %); the
+ * result document carries solo_samples_per_s and change_vs_solo per job; the report prints
+ * "-50.0%" and lists the busiest link first. Without solo runs the change is NaN and printed "-".
+ */
+class SoloComparisonTestCase : public TestCase
+{
+  public:
+    SoloComparisonTestCase()
+        : TestCase("each job against itself alone, the report's column and busiest link first")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = LeafSpine(1);
+        const TrainingJobSet set = TwoJobsOnOnePath(base);
+        const Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+        JobSetResult r = flow->RunJobs(set).front();
+        NS_TEST_ASSERT_MSG_EQ(std::isnan(r.GetChangeVsSolo(0)), true, "no solo runs");
+        NS_TEST_ASSERT_MSG_NE(JobSetReport::FormatResult(set, r).find(" - "),
+                              std::string::npos,
+                              "printed as -");
+        r.solo = set.RunEachAlone(*flow);
+        NS_TEST_ASSERT_MSG_EQ(r.solo.size(), 2, "one per job");
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(r.solo[j],
+                                      RunSolo("flow", set.GetJobs()[j]).throughput,
+                                      1e-9 * r.solo[j],
+                                      "the job's own single-job run");
+            NS_TEST_ASSERT_MSG_EQ_TOL(r.GetChangeVsSolo(j), -0.5, 0.01, "half the path");
+        }
+        const auto doc = nlohmann::json::parse(JobSetResult::MakeDocument(set, {r}, false));
+        const auto& job = doc["results"][0]["jobs"][1];
+        NS_TEST_ASSERT_MSG_EQ_TOL(job["change_vs_solo"].get<double>(), -0.5, 0.01, "JSON");
+        NS_TEST_ASSERT_MSG_EQ(job["solo_samples_per_s"].get<double>(), r.solo[1], "JSON solo");
+        const std::string text = JobSetReport::FormatResult(set, r);
+        NS_TEST_ASSERT_MSG_NE(text.find("-50."), std::string::npos, text);
+        double busiest = 0;
+        for (const auto& l : r.links)
+        {
+            busiest = std::max(busiest, l.utilisation);
+        }
+        const std::size_t table = text.find("ECN\n");
+        const std::string first = text.substr(table + 4, text.find('\n', table + 4) - table - 4);
+        NS_TEST_ASSERT_MSG_NE(first.find(RunReport::Format("%.1f", 100 * busiest)),
+                              std::string::npos,
+                              "busiest link first: " << first);
+    }
+};
+
 /// The suite.
 class MultiJobTestSuite : public TestSuite
 {
@@ -1065,6 +1122,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new SoloComparisonTestCase, DT_TEST_QUICK);
         AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
         AddTestCase(new AckQueueTestCase, DT_TEST_QUICK);
     }

@@ -500,6 +500,7 @@ class DidYouMeanTestCase : public TestCase
             {"nicRte", "nicRate"},
             {"sever", "servers"},
             {"xyz", ""},
+            {"foo", ""}, // two edits from "solo": too far for three letters
         };
         for (const auto& [given, expected] : cases)
         {

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <regex>
 #include <set>
 
@@ -444,6 +445,11 @@ JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
         job["name"] = set.GetJobs()[j].name;
         job["start_time_s"] = set.GetJobs()[j].startTime;
         job.update(this->jobs[j].ToJsonObject(includeRecords));
+        if (j < solo.size())
+        {
+            job["solo_samples_per_s"] = solo[j];
+            job["change_vs_solo"] = GetChangeVsSolo(j);
+        }
         jobs.push_back(std::move(job));
     }
     o["jobs"] = std::move(jobs);
@@ -467,6 +473,29 @@ JobSetResult::ToJson(const TrainingJobSet& set, bool includeRecords) const
     fabric["notes"] = notes;
     o["fabric"] = std::move(fabric);
     return o;
+}
+
+std::vector<double>
+TrainingJobSet::RunEachAlone(const TrainingBackend& backend) const
+{
+    std::vector<double> solo;
+    for (const auto& job : m_jobs)
+    {
+        // FixJob made the job's scenario name its hosts and the fabric's size, so it runs
+        // alone on the same hosts and paths (the metamorphic suite holds alone = one-job set).
+        solo.push_back(backend.Run(*job.profile, job.scenario).at(0).throughput);
+    }
+    return solo;
+}
+
+double
+JobSetResult::GetChangeVsSolo(std::size_t j) const
+{
+    if (j >= solo.size() || j >= jobs.size() || !(solo[j] > 0))
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    return jobs[j].throughput / solo[j] - 1;
 }
 
 void

@@ -7,6 +7,7 @@
 
 #include "ns3/fabric-topology.h"
 #include "ns3/scenario-options.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -140,6 +141,14 @@ class TrainingJobSet
      */
     std::vector<uint32_t> GetJobLinks(uint32_t job) const;
 
+    /**
+     * \brief Run every job alone on its own hosts of the fabric (its scenario names them), with
+     * nothing else on the fabric: the reference of each job's slowdown in the set.
+     * \param backend the backend that runs the set
+     * \return each job's throughput alone (samples/s), in set order
+     */
+    std::vector<double> RunEachAlone(const TrainingBackend& backend) const;
+
   private:
     /**
      * \param where context for messages
@@ -197,6 +206,16 @@ struct JobSetResult
     bool countsLosses{false};         //!< drops and marks measured (packet); flow: none modelled
     std::vector<std::string> notes;   //!< e.g. why the flow backend has no drop counters
     double wallSeconds{0};            //!< wall-clock time of the run
+    /// Each job's throughput alone on the fabric (TrainingJobSet::RunEachAlone), in set order;
+    /// empty when not run (--solo=false)
+    std::vector<double> solo;
+
+    /**
+     * \param j job index
+     * \return the job's throughput in the set over its throughput alone, minus one (-0.25: a
+     *         quarter slower than alone); NaN without solo runs
+     */
+    double GetChangeVsSolo(std::size_t j) const;
 
     /**
      * \param set the jobs

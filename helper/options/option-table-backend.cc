@@ -198,6 +198,16 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.jobs = v;
                      }));
+    o.push_back(Make("solo",
+                     OptionScope::OUTPUT,
+                     "",
+                     "true",
+                     "With --jobs: also run each job alone on its hosts and report its change "
+                     "in throughput against that (true/false)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.solo = UnitParser::ParseBool(n, v);
+                     }));
     o.push_back(Make("recordsFile",
                      OptionScope::OUTPUT,
                      "",

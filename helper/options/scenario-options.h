@@ -83,6 +83,7 @@ struct RunRequest
     std::string recordsFile;     //!< --recordsFile: stream the records to this JSON Lines file
     bool progress{true};         //!< --progress: progress of long runs on stderr
     std::string jobs;            //!< --jobs: several jobs on one fabric (TrainingJobSet file)
+    bool solo{true};             //!< --solo: with --jobs, also run each job alone
     std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
     StudySettings study;         //!< the tcp-sharing-study's own options
     RunnerSettings runner;       //!< the validation runner's options

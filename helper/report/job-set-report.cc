@@ -6,6 +6,9 @@
 
 #include "run-report.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace ns3
 {
 
@@ -17,7 +20,18 @@ JobSetReport::FormatFabricLinks(const JobSetResult& r)
                             r.windowStart,
                             r.windowEnd);
     text += RunReport::Format("  %-32s %8s %8s %8s\n", "link", "util %", "drops", "ECN");
-    for (const auto& l : r.links)
+    // Most congested first: losses (packet level), then utilisation; the fabric's order breaks
+    // ties, so the listing is the same from run to run.
+    std::vector<JobSetResult::Link> links = r.links;
+    std::stable_sort(links.begin(),
+                     links.end(),
+                     [](const JobSetResult::Link& a, const JobSetResult::Link& b)
+                     {
+                         const double la = a.drops + a.ecnMarks;
+                         const double lb = b.drops + b.ecnMarks;
+                         return la != lb ? la > lb : a.utilisation > b.utilisation;
+                     });
+    for (const auto& l : links)
     {
         if (l.utilisation <= 0 && l.drops <= 0)
         {
@@ -48,13 +62,14 @@ JobSetReport::FormatResult(const TrainingJobSet& set, const JobSetResult& r)
                                          r.backend.c_str(),
                                          r.variant.c_str(),
                                          r.wallSeconds);
-    text += RunReport::Format("  %-10s %-22s %-10s %4s %8s %12s %11s %6s %6s\n",
+    text += RunReport::Format("  %-10s %-22s %-10s %4s %8s %12s %8s %11s %6s %6s\n",
                               "job",
                               "model",
                               "arch",
                               "K",
                               "start(s)",
                               "samples/s",
+                              "vs solo",
                               "step (ms)",
                               "RTOs",
                               "retx");
@@ -71,13 +86,17 @@ JobSetReport::FormatResult(const TrainingJobSet& set, const JobSetResult& r)
             return r.countsLosses ? std::to_string(static_cast<long>(RunReport::Input(x, key)))
                                   : std::string("-");
         };
-        text += RunReport::Format("  %-10s %-22s %-10s %4u %8.3f %12.2f %11.3f %6s %6s\n",
+        const double change = r.GetChangeVsSolo(j);
+        const std::string vsSolo
+            = std::isnan(change) ? std::string("-") : RunReport::Format("%+.1f%%", 100 * change);
+        text += RunReport::Format("  %-10s %-22s %-10s %4u %8.3f %12.2f %8s %11.3f %6s %6s\n",
                                   job.name.c_str(),
                                   job.profile->GetModel().substr(0, 22).c_str(),
                                   arch.c_str(),
                                   job.scenario.workers,
                                   job.startTime,
                                   x.throughput,
+                                  vsSolo.c_str(),
                                   x.stepTimeMean * 1e3,
                                   count("rto_timeouts").c_str(),
                                   count("retransmitted_segments").c_str());

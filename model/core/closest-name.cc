@@ -59,7 +59,7 @@ std::string
 ClosestName(const std::string& name, const std::vector<std::string>& known)
 {
     const std::string lower = Lower(name);
-    const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
+    const std::size_t limit = std::max<std::size_t>(1, (name.size() + 1) / 3);
     std::string best;
     std::size_t bestDistance = limit + 1;
     for (const std::string& k : known)

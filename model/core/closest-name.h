@@ -18,8 +18,9 @@ namespace ns3
  *
  * Closeness is the optimal-string-alignment distance (insertions, deletions, substitutions and
  * swaps of neighbours each cost 1) between the lower-case names; a name is suggested when it is
- * at most max(2, length / 3) away, so "worker" finds "workers" and "nicrate" "nicRate", while a
- * word that merely shares a few letters with a name finds nothing.
+ * at most max(1, (length + 1) / 3) away, so "worker" finds "workers" and "nicrate" "nicRate", while
+ * a word that merely shares a few letters with a name finds nothing (a three-letter "foo" is not
+ * "solo", two edits away).
  * \param name the unknown name
  * \param known the names to choose from
  * \return the closest known name (the first in order among equals), or "" if none is close

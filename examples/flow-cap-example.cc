@@ -23,11 +23,10 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    uint32_t maxWorkers = 4;
     std::string cap = "10Gbps";
     ProgramOptions cmd("Downlink phase of sync PS with a per-flow cap: packet vs flow.");
     ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
-    cmd.Add("maxWorkers", "Largest K", maxWorkers, 1, 100000);
+    ScenarioOptions::Bind(cmd, table, OptionScope::PROGRAM, {"maxWorkers"});
     cmd.Add("cap", "Per-flow cap", cap);
     return ProgramOptions::Run(
         [&]()
@@ -39,7 +38,7 @@ main(int argc, char* argv[])
                         profile.GetTotalParamBytes() / 1e6,
                         cap.c_str());
             std::printf("%3s %12s %14s %16s\n", "K", "packet", "flow capped", "flow ps, no cap");
-            for (uint32_t k = 1; k <= maxWorkers; ++k)
+            for (uint32_t k = 1; k <= table.program.maxWorkers; ++k)
             {
                 TrainingScenario s;
                 s.workers = k;

@@ -32,6 +32,8 @@ namespace option_table
 
 /// Largest K or P the driver accepts.
 constexpr uint64_t MAX_HOSTS = ScenarioOptions::MAX_HOSTS;
+/// Largest --steps and --warmup the driver accepts.
+constexpr uint64_t MAX_STEPS = ScenarioOptions::MAX_STEPS;
 
 /// \return a TrainingInputError "--option: what (expected ...)"
 inline TrainingInputError

@@ -363,8 +363,8 @@ ScenarioOptions::Narrowing::Check(const std::string& option, const std::string& 
 ScenarioOptions::Narrowing
 ScenarioOptions::MeasuredSteps()
 {
-    // The entry's largest, 10,000,000; the first step is a warm-up, so one step measures nothing.
-    return Narrowing::Range(2, 10000000);
+    // The first step is a warm-up: one step alone measures nothing.
+    return Narrowing::Range(2, MAX_STEPS);
 }
 
 void

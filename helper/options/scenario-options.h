@@ -204,12 +204,14 @@ class ScenarioOptions
         void Check(const std::string& option, const std::string& text) const;
     };
 
-    /// \return --steps of a program that measures after a warm-up step: at least 2 (the
+    /// \return --steps of a program that measures after a warm-up step: 2 to MAX_STEPS (the
     /// benchmarks and examples that time or average steps)
     static Narrowing MeasuredSteps();
 
     /// Largest K or P the driver accepts (the flow backend has run K = 10,000).
     static constexpr uint64_t MAX_HOSTS = 100000;
+    /// Largest --steps (and --warmup) the driver accepts.
+    static constexpr uint64_t MAX_STEPS = 10000000;
 
     /**
      * \param name an option name (without "--")

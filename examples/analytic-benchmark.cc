@@ -13,6 +13,7 @@
 #include "ns3/async-ps-model.h"
 #include "ns3/mva-solver.h"
 #include "ns3/program-options.h"
+#include "ns3/scenario-options.h"
 #include "ns3/training-input-error.h"
 
 #include <algorithm>
@@ -142,9 +143,9 @@ ApproximationError(MvaSolver::Discipline link, uint32_t k)
 int
 main(int argc, char* argv[])
 {
-    uint32_t repeat = 5;
+    RunRequest table; // the option table's entry this program reads: the benchmarks' --repeat
     ProgramOptions cmd("Speed of the analytic models (MVA, closed forms).");
-    cmd.Add("repeat", "timing repetitions (the median is printed)", repeat, 1, 10000);
+    ScenarioOptions::Bind(cmd, table, OptionScope::PROGRAM, {"repeat"}, {{"repeat", "5"}});
     try
     {
         cmd.Parse(argc, argv);
@@ -154,7 +155,7 @@ main(int argc, char* argv[])
         std::cerr << "error: " << e.what() << std::endl;
         return 1;
     }
-    PrintSpeed(repeat);
+    PrintSpeed(table.program.repeat);
     std::printf("\nSchweitzer-Bard vs exact MVA: largest relative throughput error over "
                 "Z in {0, 0.5, 1, 2, 4, 8} x {homogeneous, half at 2 Z}\n");
     std::printf("   K    PS links   FCFS links\n");

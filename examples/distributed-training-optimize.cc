@@ -30,7 +30,7 @@ struct Options
 {
     ConfigurationOptimizer::Space space;   //!< what to search
     ConfigurationOptimizer::Ladder ladder; //!< how far to climb
-    double samples = 1281167;              //!< data-set size (ImageNet-1k) for the epoch time
+    RunRequest table; //!< the option table's --machines and --samples (default: ImageNet-1k)
     std::string errorTable = OptimizerErrorTable::ShippedPath(); //!< error bars
     std::string json;                                            //!< JSON output file
     std::string spaceCsv;                                        //!< the space as CSV + .gp
@@ -59,7 +59,7 @@ ParseList(const std::string& option, const std::string& text, F f)
 void
 AddSpaceOptions(ProgramOptions& cmd, Options& o)
 {
-    cmd.Add("machines", "N: K workers (+ P servers) <= N", o.space.machines, 1, 1024);
+    ScenarioOptions::Bind(cmd, o.table, OptionScope::PROGRAM, {"machines"});
     cmd.Add("archs",
             "ps-sync,ps-async,ring (any of them)",
             "ps-sync,ps-async,ring",
@@ -146,7 +146,7 @@ OptionTable(Options& o)
             1000);
     cmd.Add("packetSteps", "steps per packet run (first = warm-up)", o.ladder.packetSteps, 2, 1000);
     cmd.Add("exhaustive", "also run every configuration at packet level", o.ladder.exhaustive);
-    cmd.Add("samples", "data-set size for the epoch time", o.samples, 1, 1e15);
+    ScenarioOptions::Bind(cmd, o.table, OptionScope::PROGRAM, {"samples"});
     cmd.Add("errorTable", "error bars CSV (examples/optimizer-error-table.py)", o.errorTable);
     cmd.Add("json", "write the ranked table as JSON to this file", o.json);
     cmd.Add("spaceCsv", "write the search space as CSV (+ a gnuplot script)", o.spaceCsv);
@@ -166,6 +166,7 @@ main(int argc, char* argv[])
             std::vector<std::string> args(argv + 1, argv + argc);
             std::vector<std::string> rest;
             const std::vector<std::string> others = table.ParseKnown(args);
+            o.space.machines = o.table.program.machines;
             if (std::find(others.begin(), others.end(), "--help") != others.end())
             {
                 std::cout << "Also every option of distributed-training-sim --help (the network "
@@ -191,11 +192,12 @@ main(int argc, char* argv[])
                         profile.GetModel().c_str(),
                         out.rows.size(),
                         o.space.machines);
-            std::fputs(OptimizerReport::FormatTable(out, o.samples, 25).c_str(), stdout);
+            std::fputs(OptimizerReport::FormatTable(out, o.table.program.samples, 25).c_str(),
+                       stdout);
             if (!o.json.empty())
             {
                 std::ofstream f(o.json);
-                if (!(f << OptimizerOutcomeToJson(out, o.samples) << "\n"))
+                if (!(f << OptimizerOutcomeToJson(out, o.table.program.samples) << "\n"))
                 {
                     throw TrainingInputError("--json: cannot write '" + o.json + "'");
                 }
@@ -207,7 +209,7 @@ main(int argc, char* argv[])
                 {
                     throw TrainingInputError("--spaceCsv: cannot write '" + o.spaceCsv + "'");
                 }
-                f << OptimizerReport::SpaceCsv(out, o.samples);
+                f << OptimizerReport::SpaceCsv(out, o.table.program.samples);
                 std::ofstream(o.spaceCsv + ".gp") << OptimizerReport::SpaceScript(o.spaceCsv);
             }
         });

@@ -37,58 +37,46 @@ using namespace ns3;
 namespace
 {
 
-/// The benchmark's options (--profile, --workers and --sharing: the option table's entries).
+/// The benchmark's options.
 struct Options
 {
-    std::string profileFile;
-    std::string backend = "flow";
-    std::string topology = "fattree";
-    uint32_t fatTreeK = 16;
-    uint32_t leaves = 4;
-    uint32_t spines = 2;
-    uint32_t hostsPerLeaf = 0;
-    std::vector<uint32_t> workers;
+    RunRequest table; //!< the option table's entries (the fabric, the job, --sharing, --repeat)
     uint32_t jobs = 8;
     uint32_t jobWorkers = 127;
-    uint32_t servers = 1;
-    uint32_t steps = 100;
-    std::string mode = "sync";
-    std::string sharing;
     bool vsStar = false;
-    uint32_t repeat = 1;
 };
 
 /// \return the options of the command line (throws TrainingInputError)
 Options
 ParseOptions(int argc, char* argv[])
 {
+    using N = ScenarioOptions::Narrowing;
     Options o;
-    // --profile, --workers and --sharing are the option table's entries; the others are the
-    // benchmark's own (--jobs and --jobWorkers of its several-jobs case, --vsStar, --repeat) or
-    // still local with their own ranges and choices (--backend, --topology, fabric sizes, --steps).
+    // The option table's entries with this benchmark's defaults and, for --backend, --topology
+    // and --steps, the values it takes; --jobs (a number here, not the driver's file),
+    // --jobWorkers and --vsStar are its own.
     ProgramOptions cmd("Wall and CPU time of a backend on a data-centre fabric.");
-    RunRequest table;
-    ScenarioOptions::BindProfile(cmd, table, "resnet50-p100-b64.json");
-    cmd.Add("backend", "Backend", o.backend, {"flow", "packet"});
-    cmd.Add("topology", "Fabric", o.topology, {"star", "leafspine", "fattree"});
-    cmd.Add("fatTreeK", "fattree: switch radix k (even; k^3/4 hosts)", o.fatTreeK, 2, 64);
-    cmd.Add("leaves", "leafspine: leaf switches", o.leaves, 1, 1024);
-    cmd.Add("spines", "leafspine: spine switches", o.spines, 1, 1024);
-    cmd.Add("hostsPerLeaf", "leafspine: hosts per leaf (0: enough)", o.hostsPerLeaf, 0, 100000);
-    // Its --workers sweep: one job per case.
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "128,1023"}});
+    RunRequest& t = o.table;
+    ScenarioOptions::BindProfile(cmd, t, "resnet50-p100-b64.json");
+    ScenarioOptions::Bind(
+        cmd,
+        t,
+        OptionScope::PROGRAM,
+        {"backend", "topology", "fatTreeK", "leaves", "spines", "hostsPerLeaf", "workers"},
+        {{"backend", "flow"}, {"topology", "fattree"}, {"fatTreeK", "16"}, {"workers", "128,1023"}},
+        {{"backend", N::Words({"flow", "packet"})},
+         {"topology", N::Words({"star", "leafspine", "fattree"})}});
     cmd.Add("jobs", "Jobs of the several-jobs case (0: skip it)", o.jobs, 0, 1024);
     cmd.Add("jobWorkers", "Workers of each job of that case", o.jobWorkers, 1, 100000);
-    cmd.Add("servers", "Parameter servers per job", o.servers, 1, 1024);
-    cmd.Add("steps", "Steps per worker", o.steps, 2, 1000000);
-    cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
-    ScenarioOptions::Bind(cmd, table, OptionScope::BACKEND, {"sharing"});
+    ScenarioOptions::Bind(cmd,
+                          t,
+                          OptionScope::PROGRAM,
+                          {"servers", "steps", "mode", "sharing"},
+                          {{"steps", "100"}},
+                          {{"steps", ScenarioOptions::MeasuredSteps()}});
     cmd.Add("vsStar", "Also run every case on the star and print the events/s ratio", o.vsStar);
-    cmd.Add("repeat", "Runs per case (the fastest is reported)", o.repeat, 1, 100);
+    ScenarioOptions::Bind(cmd, t, OptionScope::PROGRAM, {"repeat"});
     cmd.Parse(argc, argv);
-    o.profileFile = table.profile;
-    o.workers = table.workerSweep;
-    o.sharing = table.settings.sharing;
     return o;
 }
 
@@ -105,12 +93,12 @@ struct Timing
 Ptr<TrainingBackend>
 MakeBackend(const Options& o)
 {
-    if (o.backend == "packet")
+    if (o.table.backend == "packet")
     {
         return CreateObject<PacketBackend>();
     }
     Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
-    flow->SetAttribute("Sharing", StringValue(o.sharing));
+    flow->SetAttribute("Sharing", StringValue(o.table.settings.sharing));
     flow->SetAttribute("RecordTransfers", BooleanValue(false));
     return flow;
 }
@@ -124,7 +112,7 @@ Timing
 TimeRuns(const Options& o, const std::function<std::pair<TrainingResult, double>()>& run)
 {
     Timing best;
-    for (uint32_t r = 0; r < o.repeat; ++r)
+    for (uint32_t r = 0; r < o.table.program.repeat; ++r)
     {
         const std::clock_t c0 = std::clock();
         const auto t0 = std::chrono::steady_clock::now();
@@ -164,22 +152,23 @@ TimeRun(const Options& o, const TrainingProfile& profile, const TrainingScenario
 Timing
 TimeJobs(const Options& o)
 {
+    const TrainingScenario& sc = o.table.scenario;
     RunRequest base = ScenarioOptions::MakeDefault();
-    ScenarioOptions::Set(base, "topology", o.topology);
-    ScenarioOptions::Set(base, "fatTreeK", std::to_string(o.fatTreeK));
-    ScenarioOptions::Set(base, "leaves", std::to_string(o.leaves));
-    ScenarioOptions::Set(base, "spines", std::to_string(o.spines));
-    ScenarioOptions::Set(base, "hostsPerLeaf", std::to_string(o.hostsPerLeaf));
+    ScenarioOptions::Set(base, "topology", sc.topology);
+    ScenarioOptions::Set(base, "fatTreeK", std::to_string(sc.fatTreeK));
+    ScenarioOptions::Set(base, "leaves", std::to_string(sc.leaves));
+    ScenarioOptions::Set(base, "spines", std::to_string(sc.spines));
+    ScenarioOptions::Set(base, "hostsPerLeaf", std::to_string(sc.hostsPerLeaf));
     nlohmann::json list = nlohmann::json::array();
     for (uint32_t j = 0; j < o.jobs; ++j)
     {
         list.push_back({{"name", "job" + std::to_string(j)},
-                        {"profile", o.profileFile},
-                        {"mode", o.mode},
+                        {"profile", o.table.profile},
+                        {"mode", sc.GetModeName()},
                         {"workers", o.jobWorkers},
-                        {"servers", o.servers},
-                        {"steps", o.steps},
-                        {"warmup", std::max<uint32_t>(1, o.steps / 20)}});
+                        {"servers", sc.servers},
+                        {"steps", sc.steps},
+                        {"warmup", std::max<uint32_t>(1, sc.steps / 20)}});
     }
     const TrainingJobSet set = TrainingJobSet::FromJson(list, "fabric-benchmark --jobs", base);
     Ptr<TrainingBackend> backend = MakeBackend(o);
@@ -191,28 +180,21 @@ TimeJobs(const Options& o)
                         double events = 0;
                         for (const auto& job : r.jobs)
                         {
-                            events = o.backend == "packet" ? job.inputs.at("events")
-                                                           : events + job.inputs.at("events");
+                            events = o.table.backend == "packet" ? job.inputs.at("events")
+                                                                 : events + job.inputs.at("events");
                         }
                         return std::make_pair(r.jobs.at(0), events);
                     });
 }
 
-/// \return the scenario of one case
+/// \return the scenario of one case: the options' scenario with K workers, on the star or not
 TrainingScenario
 MakeScenario(const Options& o, const TrainingProfile& profile, uint32_t workers, bool star)
 {
-    TrainingScenario s;
-    s.SetMode("--mode", o.mode);
+    TrainingScenario s = o.table.scenario; // mode, servers, steps, fabric: the options'
     s.workers = workers;
-    s.servers = o.servers;
-    s.steps = o.steps;
-    s.warmup = std::max<uint32_t>(1, o.steps / 20);
-    s.topology = star ? "star" : o.topology;
-    s.fatTreeK = o.fatTreeK;
-    s.leaves = o.leaves;
-    s.spines = o.spines;
-    s.hostsPerLeaf = o.hostsPerLeaf;
+    s.warmup = std::max<uint32_t>(1, s.steps / 20);
+    s.topology = star ? "star" : s.topology;
     s.Validate(profile);
     return s;
 }
@@ -235,17 +217,19 @@ PrintRow(const std::string& fabric, const std::string& workers, const Timing& t)
 void
 Benchmark(const Options& o)
 {
-    const TrainingProfile profile = TrainingProfile::LoadFromFile(o.profileFile);
+    const TrainingScenario& sc = o.table.scenario;
+    const std::string& backend = o.table.backend;
+    const TrainingProfile profile = TrainingProfile::LoadFromFile(o.table.profile);
     std::printf("profile   %s (%zu layers, %.1f MB)\n",
-                o.profileFile.c_str(),
+                o.table.profile.c_str(),
                 profile.GetNLayers(),
                 profile.GetTotalParamBytes() / 1e6);
     std::printf("scenario  %s backend, ps %s, %u server(s) per job, %u steps, sharing %s\n",
-                o.backend.c_str(),
-                o.mode.c_str(),
-                o.servers,
-                o.steps,
-                o.backend == "flow" ? o.sharing.c_str() : "tcp");
+                backend.c_str(),
+                sc.GetModeName().c_str(),
+                sc.servers,
+                sc.steps,
+                backend == "flow" ? o.table.settings.sharing.c_str() : "tcp");
     std::printf("%-10s %10s %10s %10s %12s %12s %12s\n",
                 "fabric",
                 "workers",
@@ -254,11 +238,11 @@ Benchmark(const Options& o)
                 "events",
                 "events/s",
                 "samples/s");
-    for (uint32_t k : o.workers)
+    for (uint32_t k : o.table.workerSweep)
     {
         const Timing t = TimeRun(o, profile, MakeScenario(o, profile, k, false));
-        PrintRow(o.topology, std::to_string(k), t);
-        if (o.vsStar && o.topology != "star")
+        PrintRow(sc.topology, std::to_string(k), t);
+        if (o.vsStar && sc.topology != "star")
         {
             const Timing s = TimeRun(o, profile, MakeScenario(o, profile, k, true));
             PrintRow("star", std::to_string(k), s);
@@ -266,7 +250,7 @@ Benchmark(const Options& o)
             std::printf("%-10s %10u events/s %s / star = %.3f (per CPU second: %.3f)\n",
                         "ratio",
                         k,
-                        o.topology.c_str(),
+                        sc.topology.c_str(),
                         (t.events / t.wall) / (s.events / s.wall),
                         (t.events / t.cpu) / (s.events / s.cpu));
         }
@@ -274,7 +258,7 @@ Benchmark(const Options& o)
     if (o.jobs > 0)
     {
         // samples/s of the first job; the others' are alike (same profile and size).
-        PrintRow(o.topology,
+        PrintRow(sc.topology,
                  std::to_string(o.jobs) + "x" + std::to_string(o.jobWorkers),
                  TimeJobs(o));
     }

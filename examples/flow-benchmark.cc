@@ -36,18 +36,11 @@ using namespace ns3;
 namespace
 {
 
-/// The benchmark's options (--profile, --workers and --sharing: the option table's entries).
+/// The benchmark's options.
 struct Options
 {
-    std::string profileFile;
-    std::string mode = "async";
-    std::string sharing;
-    uint32_t steps = 1000;
+    RunRequest table; //!< the option table's entries (the job, --sharing, --records, --repeat)
     uint32_t workers{0};
-    uint32_t servers = 1;
-    uint32_t repeat = 3;
-    bool overlap = false;
-    bool records = false;
     bool synthetic = false;
     uint32_t compareWorkers = 0;
     uint32_t compareSteps = 4;
@@ -58,21 +51,21 @@ Options
 ParseOptions(int argc, char* argv[])
 {
     Options o;
-    // --profile, --workers and --sharing are the option table's entries; the others are the
-    // benchmark's own (--synthetic, --records as a memory switch, --repeat, --compare*) or, like
-    // --steps (at least 2), --servers, --mode and --overlap, still local with their own ranges.
+    // The option table's entries with this benchmark's defaults (--records here keeps the
+    // per-transfer records in memory: a switch of memory, off) and the benchmark's own:
+    // --synthetic and --compare*.
     ProgramOptions cmd("Wall time of the flow-level backend on a large PS scenario.");
-    RunRequest table;
-    ScenarioOptions::BindProfile(cmd, table, "resnet50-cpu-b8.json");
+    RunRequest& t = o.table;
+    ScenarioOptions::BindProfile(cmd, t, "resnet50-cpu-b8.json");
     cmd.Add("synthetic", "Use the synthetic ResNet-50 even if the file exists", o.synthetic);
-    cmd.Add("steps", "Steps per worker", o.steps, 2, 10000000);
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "64"}});
-    cmd.Add("servers", "Parameter servers", o.servers, 1, 100000);
-    cmd.Add("mode", "Training mode", o.mode, {"sync", "async"});
-    cmd.Add("overlap", "Overlap communication and computation", o.overlap);
-    ScenarioOptions::Bind(cmd, table, OptionScope::BACKEND, {"sharing"});
-    cmd.Add("records", "Keep per-transfer records (memory: ~90 bytes each)", o.records);
-    cmd.Add("repeat", "Runs to time (the fastest is reported)", o.repeat, 1, 1000);
+    ScenarioOptions::Bind(
+        cmd,
+        t,
+        OptionScope::PROGRAM,
+        {"steps", "workers", "servers", "mode", "overlap", "sharing", "records"},
+        {{"steps", "1000"}, {"workers", "64"}, {"mode", "async"}, {"records", "false"}},
+        {{"steps", ScenarioOptions::MeasuredSteps()}});
+    ScenarioOptions::Bind(cmd, t, OptionScope::PROGRAM, {"repeat"}, {{"repeat", "3"}});
     cmd.Add("compareWorkers",
             "Also run the packet backend and the flow backend on one same, smaller scenario with "
             "this many workers (0: skip) and print the wall-time ratio",
@@ -81,9 +74,7 @@ ParseOptions(int argc, char* argv[])
             1000);
     cmd.Add("compareSteps", "Steps of that comparison scenario", o.compareSteps, 2, 1000);
     cmd.Parse(argc, argv);
-    o.profileFile = table.profile;
-    o.workers = ScenarioOptions::GetOneWorkerCount(table);
-    o.sharing = table.settings.sharing;
+    o.workers = ScenarioOptions::GetOneWorkerCount(t);
     return o;
 }
 
@@ -117,7 +108,7 @@ PrintReport(const Options& o,
             rates += r.inputs.at("rate_computations");
         }
     }
-    const double tensors = 2.0 * o.steps * o.workers * profile.GetNLayers();
+    const double tensors = 2.0 * scenario.steps * o.workers * profile.GetNLayers();
     std::printf("profile            %s\n", source.c_str());
     std::printf("                   %zu layers, %.1f MB, %zu recorded steps\n",
                 profile.GetNLayers(),
@@ -125,14 +116,14 @@ PrintReport(const Options& o,
                 profile.GetNSamples());
     std::printf("scenario           ps %s, %u workers, %u server(s), overlap %s, sharing %s, "
                 "%u steps (%u warm-up), 10 Gbps\n",
-                o.mode.c_str(),
+                scenario.GetModeName().c_str(),
                 o.workers,
-                o.servers,
-                o.overlap ? "on" : "off",
-                o.sharing.c_str(),
-                o.steps,
+                scenario.servers,
+                scenario.overlap ? "on" : "off",
+                o.table.settings.sharing.c_str(),
+                scenario.steps,
                 scenario.warmup);
-    std::printf("wall time          %.3f s (fastest of %u)\n", best, o.repeat);
+    std::printf("wall time          %.3f s (fastest of %u)\n", best, o.table.program.repeat);
     std::printf("events             %.0f (%.0f rate computations)\n", events, rates);
     std::printf("events/s           %.3g\n", events / best);
     std::printf("tensor transfers   %.0f (%.3g per second of wall time)\n",
@@ -178,15 +169,15 @@ CompareWithPacket(const Options& o,
     }
     TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, same).at(0);
     std::printf("\nsame scenario      ps %s, %u workers, %u steps, 10 Gbps\n",
-                o.mode.c_str(),
+                scenario.GetModeName().c_str(),
                 o.compareWorkers,
                 o.compareSteps);
     std::printf("  packet           %10.3f s wall, %.2f samples/s\n",
                 packet.wallSeconds,
                 packet.throughput);
     std::printf("  flow (%s)%*s%10.6f s wall, %.2f samples/s\n",
-                o.sharing.c_str(),
-                static_cast<int>(10 - std::min<std::size_t>(10, o.sharing.size())),
+                o.table.settings.sharing.c_str(),
+                static_cast<int>(10 - std::min<std::size_t>(10, o.table.settings.sharing.size())),
                 "",
                 flowWall,
                 flowResult.throughput);
@@ -199,31 +190,27 @@ Benchmark(const Options& o)
 {
     TrainingProfile profile;
     std::string source;
-    if (!o.synthetic && std::filesystem::exists(o.profileFile))
+    if (!o.synthetic && std::filesystem::exists(o.table.profile))
     {
-        profile = TrainingProfile::LoadFromFile(o.profileFile);
-        source = o.profileFile;
+        profile = TrainingProfile::LoadFromFile(o.table.profile);
+        source = o.table.profile;
     }
     else
     {
         profile = SyntheticProfile::ResNet50();
         source = "synthetic ResNet-50 (see examples/flow-benchmark.cc)";
     }
-    TrainingScenario scenario;
-    scenario.SetMode("--mode", o.mode);
+    TrainingScenario scenario = o.table.scenario; // mode, servers, overlap, steps: the options'
     scenario.workers = o.workers;
-    scenario.servers = o.servers;
-    scenario.overlap = o.overlap;
-    scenario.steps = o.steps;
-    scenario.warmup = o.steps / 20;
+    scenario.warmup = scenario.steps / 20;
     scenario.Validate(profile);
 
     Ptr<FlowBackend> backend = CreateObject<FlowBackend>();
-    backend->SetAttribute("Sharing", StringValue(o.sharing));
-    backend->SetAttribute("RecordTransfers", BooleanValue(o.records));
+    backend->SetAttribute("Sharing", StringValue(o.table.settings.sharing));
+    backend->SetAttribute("RecordTransfers", BooleanValue(o.table.settings.recordTransfers));
     double best = 1e300;
     std::vector<TrainingResult> results;
-    for (uint32_t r = 0; r < o.repeat; ++r)
+    for (uint32_t r = 0; r < o.table.program.repeat; ++r)
     {
         best = std::min(best,
                         WallSeconds(

@@ -12,7 +12,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
-#include "ns3/unit-parser.h"
 
 #include <cstdio>
 #include <iostream>
@@ -23,30 +22,29 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    uint32_t maxWorkers = 4;
-    std::string cap = "10Gbps";
     ProgramOptions cmd("Downlink phase of sync PS with a per-flow cap: packet vs flow.");
     ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
-    cmd.Add("maxWorkers", "Largest K", maxWorkers, 1, 100000);
-    cmd.Add("cap", "Per-flow cap", cap);
+    ScenarioOptions::Bind(cmd, table, OptionScope::PROGRAM, {"maxWorkers"});
+    // --cap: the sharing study's name for the driver's --flowCap, its entry.
+    ScenarioOptions::Bind(cmd, table, OptionScope::STUDY, {"cap"}, {{"cap", "10Gbps"}});
     return ProgramOptions::Run(
         [&]()
         {
             cmd.Parse(argc, argv);
             TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
-            std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %s: downlink phase in ms\n",
+            std::printf("%s (%.1f MB), 25 Gb/s NICs, per-flow cap %gGbps: downlink phase in ms\n",
                         profile.GetModel().c_str(),
                         profile.GetTotalParamBytes() / 1e6,
-                        cap.c_str());
+                        table.scenario.flowCap.GetBitRate() / 1e9);
             std::printf("%3s %12s %14s %16s\n", "K", "packet", "flow capped", "flow ps, no cap");
-            for (uint32_t k = 1; k <= maxWorkers; ++k)
+            for (uint32_t k = 1; k <= table.program.maxWorkers; ++k)
             {
                 TrainingScenario s;
                 s.workers = k;
                 s.steps = 4;
                 s.warmup = 1;
                 s.nicRate = DataRate("25Gbps");
-                s.flowCap = UnitParser::ParseDataRate("--cap", cap);
+                s.flowCap = table.scenario.flowCap;
                 s.Validate(profile);
                 TrainingResult packet = CreateObject<PacketBackend>()->Run(profile, s).at(0);
                 Ptr<FlowBackend> capped = CreateObject<FlowBackend>();

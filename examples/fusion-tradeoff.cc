@@ -13,7 +13,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/distributed-training-module.h"
-#include "ns3/unit-parser.h"
 
 #include <cstdio>
 #include <iostream>
@@ -24,15 +23,15 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    uint32_t steps = 3;
-    std::string linkDelay = "10us";
     bool packet = true;
     ProgramOptions cmd("Ring AllReduce step time against the tensor-fusion bucket size.");
     ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "4"}});
-    cmd.Add("steps", "Steps per run (the first is warm-up)", steps, 2, 1000000);
-    cmd.Add("linkDelay", "One-way delay of each link", linkDelay);
-    ScenarioOptions::Bind(cmd, table, OptionScope::SCENARIO, {"nicRate"});
+    ScenarioOptions::Bind(cmd,
+                          table,
+                          OptionScope::JOB,
+                          {"workers", "steps", "linkDelay", "nicRate"},
+                          {{"workers", "4"}, {"steps", "3"}},
+                          {{"steps", ScenarioOptions::MeasuredSteps()}});
     cmd.Add("packet", "Run the packet level too (else flow only)", packet);
     return ProgramOptions::Run(
         [&]()
@@ -41,13 +40,13 @@ main(int argc, char* argv[])
             const uint32_t workers = ScenarioOptions::GetOneWorkerCount(table);
             TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
             std::printf(
-                "%s, %zu layers, %.1f MB | ring K=%u, %gGbps NICs, link delay %s, overlap on\n",
+                "%s, %zu layers, %.1f MB | ring K=%u, %gGbps NICs, link delay %gus, overlap on\n",
                 profile.GetModel().c_str(),
                 profile.GetNLayers(),
                 profile.GetTotalParamBytes() / 1e6,
                 workers,
                 table.scenario.nicRate.GetBitRate() / 1e9,
-                linkDelay.c_str());
+                table.scenario.linkDelay.GetSeconds() * 1e6);
             std::printf("%12s %8s %14s %14s   (samples/s)\n", "Q", "buckets", "packet", "flow");
             const uint64_t mib = 1024 * 1024;
             const uint64_t sizes[]
@@ -57,12 +56,12 @@ main(int argc, char* argv[])
                 TrainingScenario s;
                 s.architecture = TrainingScenario::RING_ALLREDUCE;
                 s.workers = workers;
-                s.steps = steps;
+                s.steps = table.scenario.steps;
                 s.warmup = 1;
                 s.overlap = true;
                 s.bucketBytes = q;
                 s.nicRate = table.scenario.nicRate;
-                s.linkDelay = UnitParser::ParseTime("--linkDelay", linkDelay);
+                s.linkDelay = table.scenario.linkDelay;
                 s.Validate(profile);
                 std::size_t buckets = TensorFusion::FormBuckets(profile, q, 0, Seconds(0)).size();
                 double packetThroughput = -1;

@@ -140,21 +140,17 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    uint32_t steps = 6;
-    uint32_t repeat = 3;
-    // --profile, --workers, --mtu and --nicRate are the option table's entries; --steps (at least
-    // 2) stays local, --repeat is the benchmark's own.
+    // --profile, --workers, --steps, --mtu and --nicRate are the driver's entries (--steps at
+    // least 2), --repeat the benchmarks' shared one.
     ProgramOptions cmd(
         "Wall time of a packet-level PS run against bare BulkSend moving the same bytes.");
     ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "2"}});
-    cmd.Add("steps", "Steps", steps, 2, 1000000);
-    ScenarioOptions::Bind(cmd, table, OptionScope::SCENARIO, {"mtu", "nicRate"});
-    cmd.Add("repeat",
-            "Alternate the two runs this many times; report the fastest",
-            repeat,
-            1,
-            1000);
+    ScenarioOptions::Bind(cmd,
+                          table,
+                          OptionScope::PROGRAM,
+                          {"workers", "steps", "mtu", "nicRate", "repeat"},
+                          {{"workers", "2"}, {"steps", "6"}, {"repeat", "3"}},
+                          {{"steps", ScenarioOptions::MeasuredSteps()}});
     return ProgramOptions::Run(
         [&]()
         {
@@ -163,19 +159,19 @@ main(int argc, char* argv[])
             TrainingProfile profile = TrainingProfile::LoadFromFile(table.profile);
             TrainingScenario s;
             s.workers = workers;
-            s.steps = steps;
+            s.steps = table.scenario.steps;
             s.warmup = 1;
             s.mtu = table.scenario.mtu;
             s.nicRate = table.scenario.nicRate;
             s.Validate(profile);
-            const uint64_t perDirection = profile.GetTotalParamBytes() * steps;
+            const uint64_t perDirection = profile.GetTotalParamBytes() * s.steps;
 
             // Alternate bare TCP and the training run; keep the fastest of each (least disturbed by
             // whatever else runs on the machine).
             BareRun bare{1e300, 0, 0};
             TrainingResult ps;
             ps.wallSeconds = 1e300;
-            for (uint32_t i = 0; i < std::max<uint32_t>(1, repeat); ++i)
+            for (uint32_t i = 0; i < table.program.repeat; ++i)
             {
                 BareRun b = RunBulkSend(s, perDirection);
                 bare = b.wall < bare.wall ? b : bare;

@@ -184,6 +184,15 @@ PrintOptions()
               << Title("Validation-runner options", '=')
               << "\nThe options of ``validation-runner`` (scope: runner).\n";
     PrintScope(OptionScope::RUNNER);
+    std::cout << "\n"
+              << Title("Benchmark and example options", '=')
+              << "\nOptions that several benchmarks and examples share and the driver does not\n"
+                 "(scope: program); each program gives its own default (``--help``). The\n"
+                 "driver's options they take are the entries above, by the same name, some\n"
+                 "narrowed to fewer values (fabric-benchmark's ``--backend``: flow or packet;\n"
+                 "``--steps`` of a benchmark: at least 2), which ``--help`` shows; an option of\n"
+                 "one program only is that program's.\n";
+    PrintScope(OptionScope::PROGRAM);
 }
 
 } // namespace

@@ -20,13 +20,13 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    std::string scale = "1,1,1.5,2";
-    uint32_t steps = 12;
     ProgramOptions cmd("Async parameter-server training with heterogeneous workers.");
     ScenarioOptions::BindProfile(cmd, table, "googlenet-titanx-pascal-b16.json");
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "4"}});
-    cmd.Add("computeScale", "Compute time multiplier per worker", scale);
-    cmd.Add("steps", "Steps per worker", steps, 1, 1000000);
+    ScenarioOptions::Bind(cmd,
+                          table,
+                          OptionScope::JOB,
+                          {"workers", "computeScale", "steps"},
+                          {{"workers", "4"}, {"computeScale", "1,1,1.5,2"}, {"steps", "12"}});
     return ProgramOptions::Run(
         [&]()
         {
@@ -36,9 +36,9 @@ main(int argc, char* argv[])
             TrainingScenario s;
             s.mode = TrainingScenario::ASYNC;
             s.workers = workers;
-            s.steps = steps;
+            s.steps = table.scenario.steps;
             s.warmup = 2;
-            s.SetComputeScale("--computeScale", scale);
+            s.computeScale = table.scenario.computeScale;
             s.Validate(profile);
 
             std::vector<TrainingResult> results = CreateObject<PacketBackend>()->Run(profile, s);
@@ -56,10 +56,12 @@ main(int argc, char* argv[])
                     results.push_back(r);
                 }
             }
-            std::printf("%s, async, K=%u, compute scale %s\n",
-                        profile.GetModel().c_str(),
-                        workers,
-                        scale.c_str());
+            std::printf("%s, async, K=%u, compute scale", profile.GetModel().c_str(), workers);
+            for (std::size_t i = 0; i < s.computeScale.size(); ++i)
+            {
+                std::printf("%s%g", i == 0 ? " " : ",", s.computeScale[i]);
+            }
+            std::printf("\n");
             for (const auto& r : results)
             {
                 std::printf("  %-9s %-20s %10.2f samples/s\n",

@@ -57,11 +57,13 @@ int
 main(int argc, char* argv[])
 {
     RunRequest table; // the option table's entries this program reads
-    uint32_t steps = 4;
     ProgramOptions cmd("Sync parameter-server training step by step through the trace sources.");
     ScenarioOptions::BindProfile(cmd, table, "resnet50-titanx-pascal-b16.json");
-    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"workers"}, {{"workers", "3"}});
-    cmd.Add("steps", "Steps", steps, 1, 1000000);
+    ScenarioOptions::Bind(cmd,
+                          table,
+                          OptionScope::JOB,
+                          {"workers", "steps"},
+                          {{"workers", "3"}, {"steps", "4"}});
     return ProgramOptions::Run(
         [&]()
         {
@@ -71,7 +73,7 @@ main(int argc, char* argv[])
                 TrainingProfile::LoadFromFile(table.profile));
             TrainingScenario scenario; // sync PS, 10 Gb/s, overlap off
             scenario.workers = workers;
-            scenario.steps = steps;
+            scenario.steps = table.scenario.steps;
             scenario.Validate(*profile);
 
             Ptr<TrainingClusterHelper> cluster = CreateObject<TrainingClusterHelper>();

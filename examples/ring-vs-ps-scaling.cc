@@ -32,11 +32,8 @@ Throughput(const std::vector<TrainingResult>& results)
 /// The example's options.
 struct Options
 {
-    RunRequest table; //!< the option table's entries it reads: --profile, --nicRate
+    RunRequest table; //!< the option table's entries it reads (--steps, --overlap, --maxWorkers...)
     uint32_t packetWorkers = 4;
-    uint32_t maxWorkers = 16;
-    uint32_t steps = 4;
-    bool overlap = true;
 };
 
 /// \return the options of the command line (throws TrainingInputError)
@@ -51,14 +48,13 @@ ParseOptions(int argc, char* argv[])
             o.packetWorkers,
             0,
             100000);
-    cmd.Add("maxWorkers",
-            "Run the flow level for K = 1 .. this (powers of two above 4)",
-            o.maxWorkers,
-            1,
-            100000);
-    cmd.Add("steps", "Steps per run (the first is warm-up)", o.steps, 2, 1000000);
-    cmd.Add("overlap", "Overlap communication and computation", o.overlap);
-    ScenarioOptions::Bind(cmd, o.table, OptionScope::SCENARIO, {"nicRate"});
+    // --maxWorkers: the flow level runs K = 1 .. 4, then powers of two up to it.
+    ScenarioOptions::Bind(cmd,
+                          o.table,
+                          OptionScope::PROGRAM,
+                          {"maxWorkers", "steps", "overlap", "nicRate"},
+                          {{"maxWorkers", "16"}, {"steps", "4"}, {"overlap", "true"}},
+                          {{"steps", ScenarioOptions::MeasuredSteps()}});
     cmd.Parse(argc, argv);
     return o;
 }
@@ -74,9 +70,9 @@ PrintRow(const Options& o, const TrainingProfile& profile, uint32_t k)
         s.architecture
             = arch == 0 ? TrainingScenario::RING_ALLREDUCE : TrainingScenario::PARAMETER_SERVER;
         s.workers = k;
-        s.steps = o.steps;
+        s.steps = o.table.scenario.steps;
         s.warmup = 1;
-        s.overlap = o.overlap;
+        s.overlap = o.table.scenario.overlap;
         s.nicRate = o.table.scenario.nicRate;
         s.bucketBytes = 25 * 1024 * 1024;
         s.Validate(profile);
@@ -121,15 +117,15 @@ main(int argc, char* argv[])
                         profile.GetBatchSize(),
                         profile.GetTotalParamBytes() / 1e6,
                         o.table.scenario.nicRate.GetBitRate() / 1e9,
-                        o.overlap ? "on" : "off",
-                        o.steps);
+                        o.table.scenario.overlap ? "on" : "off",
+                        o.table.scenario.steps);
             std::printf("%3s %14s %14s %14s %14s   (samples/s)\n",
                         "K",
                         "ring packet",
                         "ring flow",
                         "ps packet",
                         "ps flow");
-            for (uint32_t k = 1; k <= o.maxWorkers; k = k < 4 ? k + 1 : 2 * k)
+            for (uint32_t k = 1; k <= o.table.program.maxWorkers; k = k < 4 ? k + 1 : 2 * k)
             {
                 PrintRow(o, profile, k);
             }

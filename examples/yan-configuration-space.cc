@@ -34,11 +34,11 @@ namespace
 /// The program's options.
 struct Options
 {
-    uint32_t machines = 20;            //!< N
+    uint32_t machines = 0;             //!< N
     uint32_t maxWorkersPerReplica = 4; //!< N_wr at most (Sec. 6.2: model parallelism <= 4)
     uint32_t threads = 16;             //!< H (Sec. 6.1: 16 training threads per server)
     double readInterval = 70;          //!< N_read (Sec. 6.2)
-    double samples = 100000;           //!< N_sample
+    double samples = 0;                //!< N_sample
     double mulAddNs = 0.5;             //!< C_muladd in ns (about 1/4 of the SIMD peak per core)
     double latencyUs = 100;            //!< C_ncost in us
     double nicGbps = 10;               //!< C_nbw in Gb/s
@@ -52,12 +52,19 @@ Options
 ParseOptions(int argc, char* argv[])
 {
     Options o;
+    RunRequest table; // the option table's entries it reads: --machines and --samples
     ProgramOptions cmd("002 Fig. 14 and Fig. 15 in shape: the Yan et al. performance model.");
-    cmd.Add("machines", "N, machines for servers and replicas (Fig. 15)", o.machines, 2, 256);
+    // N >= 2: one parameter server and one replica at least (Fig. 15's x axis).
+    ScenarioOptions::Bind(cmd,
+                          table,
+                          OptionScope::PROGRAM,
+                          {"machines"},
+                          {{"machines", "20"}},
+                          {{"machines", ScenarioOptions::Narrowing::Range(2, 256)}});
     cmd.Add("maxWorkersPerReplica", "N_wr at most", o.maxWorkersPerReplica, 1, 64);
     cmd.Add("threads", "H, threads per worker (at most 16 cores)", o.threads, 1, 16);
     cmd.Add("readInterval", "N_read, samples between weight reads", o.readInterval, 1, 1e9);
-    cmd.Add("samples", "N_sample, samples per epoch", o.samples, 1, 1e12);
+    ScenarioOptions::Bind(cmd, table, OptionScope::PROGRAM, {"samples"}, {{"samples", "100000"}});
     cmd.Add("mulAddNs", "C_muladd, ns per multiply-add", o.mulAddNs, 1e-6, 1e6);
     cmd.Add("latencyUs", "C_ncost, us per message", o.latencyUs, 0, 1e9);
     cmd.Add("nicGbps", "C_nbw, Gb/s per NIC", o.nicGbps, 1e-3, 1e6);
@@ -65,6 +72,8 @@ ParseOptions(int argc, char* argv[])
     cmd.Add("worstCase", "Eq. (10) (all replicas read one server) instead of (11)", o.worstCase);
     cmd.Add("output", "prefix of the CSV files and gnuplot scripts", o.output);
     cmd.Parse(argc, argv);
+    o.machines = table.program.machines;
+    o.samples = table.program.samples;
     return o;
 }
 

@@ -229,6 +229,72 @@ class ProgramOptionsTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * A benchmark binds the table's entries by name (ScenarioOptions::Bind), with its own defaults
+ * and narrowings. System: --backend narrowed to flow or packet with default flow, --steps
+ * narrowed to MeasuredSteps() (2 to 10,000,000) with default 100, --repeat (scope program,
+ * default 3). Expectations: the defaults land in the request before parsing (flow, 100, 3) and
+ * the linux backend's --repeat stays unset; --backend=packet --steps=2 --repeat=7 land;
+ * --backend=analytic and --steps=1, which the driver takes, are refused naming what this
+ * program takes; --steps=x is refused the same way, and a value the entry itself refuses
+ * (--backend=nope) too, before the entry's parser.
+ *
+ * Bind: defaults, narrowed values and the programs' --repeat.
+ */
+class BindNarrowingTestCase : public TestCase
+{
+  public:
+    BindNarrowingTestCase()
+        : TestCase("bound entries take program defaults and refuse values outside a narrowing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using N = ScenarioOptions::Narrowing;
+        RunRequest r;
+        ProgramOptions cmd("test");
+        ScenarioOptions::Bind(cmd,
+                              r,
+                              OptionScope::PROGRAM,
+                              {"backend", "steps", "repeat"},
+                              {{"backend", "flow"}, {"steps", "100"}, {"repeat", "3"}},
+                              {{"backend", N::Words({"flow", "packet"})},
+                               {"steps", ScenarioOptions::MeasuredSteps()}});
+        NS_TEST_EXPECT_MSG_EQ(r.backend, "flow", "--backend default");
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.steps, 100, "--steps default");
+        NS_TEST_EXPECT_MSG_EQ(r.program.repeat, 3, "--repeat default");
+        NS_TEST_EXPECT_MSG_EQ(r.settings.repeat.has_value(),
+                              false,
+                              "the linux backend's --repeat is another");
+        NS_TEST_EXPECT_MSG_EQ(ParseError(cmd, {"--backend=packet", "--steps=2", "--repeat=7"}),
+                              "",
+                              "valid line refused");
+        NS_TEST_EXPECT_MSG_EQ(r.backend, "packet", "--backend not applied");
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.steps, 2, "--steps not applied");
+        NS_TEST_EXPECT_MSG_EQ(r.program.repeat, 7, "--repeat not applied");
+        const std::pair<std::string, std::string> bad[] = {
+            {"--backend=analytic",
+             "--backend: 'analytic' is not taken by this program (expected flow or packet)"},
+            {"--backend=nope", "--backend: 'nope' is not taken by this program"},
+            {"--steps=1",
+             "--steps: '1' is not taken by this program (expected a whole number from 2 to "
+             "10000000)"},
+            {"--steps=x", "--steps: 'x' is not taken by this program"},
+            {"--repeat=0", "--repeat: 0 out of range"},
+        };
+        for (const auto& [arg, expected] : bad)
+        {
+            const std::string message = ParseError(cmd, {arg});
+            NS_TEST_EXPECT_MSG_NE(message.find(expected),
+                                  std::string::npos,
+                                  arg << ": got '" << message << "'");
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * A JSON object of options gives the same scenario as the options one by one; bad JSON is named.
  *
  * Options: a JSON object of options builds the same scenario as the same options set one by one;
@@ -387,7 +453,8 @@ class OptionTableTestCase : public TestCase
   private:
     void DoRun() override
     {
-        // One set of names per program: the driver's scopes, the study's, the runner's.
+        // One set of names per program: the driver's scopes, the study's, the runner's, the
+        // benchmarks' and examples' shared ones.
         std::map<std::string, std::set<std::string>> names;
         for (const auto& o : ScenarioOptions::GetOptions())
         {
@@ -578,6 +645,7 @@ class ScenarioOptionsTestSuite : public TestSuite
     {
         AddTestCase(new BadOptionValuesTestCase, DT_TEST_QUICK);
         AddTestCase(new ProgramOptionsTestCase, DT_TEST_QUICK);
+        AddTestCase(new BindNarrowingTestCase, DT_TEST_QUICK);
         AddTestCase(new JsonOptionsTestCase, DT_TEST_QUICK);
         AddTestCase(new OptionTableTestCase, DT_TEST_QUICK);
         AddTestCase(new IgnoredOptionsTestCase, DT_TEST_QUICK);

@@ -181,7 +181,8 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                      OptionScope::OUTPUT,
                      "",
                      "true",
-                     "Include per-step and per-transfer records in the JSON",
+                     "Keep the per-step and per-transfer records and write them in the JSON "
+                     "result (memory grows with the transfers; --recordsFile streams them)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.records = UnitParser::ParseBool(n, v);

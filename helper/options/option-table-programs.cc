@@ -1,5 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The entries of the programs other than the driver. Which options are entries here, and which
+ * a program may define itself (ProgramOptions::Add), is decided by one rule:
+ * - an option the driver has is the driver's entry, bound by name (ScenarioOptions::Bind), with
+ *   the program's default and, where it takes fewer values, a Narrowing; never a local copy;
+ * - an option that two or more programs take and the driver does not is an entry of their scope
+ *   here: STUDY (tcp-sharing-study), RUNNER (validation-runner) or PROGRAM (the benchmarks and
+ *   examples: --repeat, --machines, --samples, --maxWorkers);
+ * - an option of one program only (fabric-benchmark's --vsStar, collective-benchmark's --sizes,
+ *   the optimizer's --packetFinalists, ...) stays in that program, next to the code that reads it.
  */
 
 #include "option-table.h"
@@ -313,7 +323,59 @@ AddRunnerEngine(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
+/// Options several benchmarks and examples share (scope PROGRAM, RunRequest::program).
+void
+AddProgramEntries(std::vector<ScenarioOptions::Option>& o)
+{
+    o.push_back(Make("repeat",
+                     OptionScope::PROGRAM,
+                     "",
+                     "1",
+                     "Benchmarks: timed runs of each case (the fastest is reported; "
+                     "analytic-benchmark: the median)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.program.repeat = UnitParser::ParseUnsigned(n, v, 1, 10000);
+                     }));
+    o.push_back(Make("machines",
+                     OptionScope::PROGRAM,
+                     "",
+                     "8",
+                     "Configuration searches: machines N (distributed-training-optimize: K "
+                     "workers + P servers <= N; yan-configuration-space: servers and replicas)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.program.machines = UnitParser::ParseUnsigned(n, v, 1, 1024);
+                     }));
+    o.push_back(Make("samples",
+                     OptionScope::PROGRAM,
+                     "",
+                     "1281167",
+                     "Configuration searches: samples of one epoch (data-set size), for the "
+                     "epoch time",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.program.samples
+                             = UnitParser::ParseReal(n, v, 1, 1e15, "a number from 1 to 1e+15");
+                     }));
+    o.push_back(Make("maxWorkers",
+                     OptionScope::PROGRAM,
+                     "",
+                     "4",
+                     "Examples: the largest number of workers K of the sweep",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.program.maxWorkers = UnitParser::ParseUnsigned(n, v, 1, MAX_HOSTS);
+                     }));
+}
+
 } // namespace
+
+void
+AddProgramOptions(std::vector<ScenarioOptions::Option>& o)
+{
+    AddProgramEntries(o);
+}
 
 void
 AddStudyOptions(std::vector<ScenarioOptions::Option>& o)

@@ -136,7 +136,7 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      "Steps per worker",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.steps = UnitParser::ParseUnsigned(n, v, 1, 10000000);
+                         r.scenario.steps = UnitParser::ParseUnsigned(n, v, 1, MAX_STEPS);
                      }));
     o.push_back(Make("warmup",
                      OptionScope::JOB,
@@ -145,7 +145,7 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      "Warm-up steps excluded from throughput",
                      [](RunRequest& r, auto& n, auto& v)
                      {
-                         r.scenario.warmup = UnitParser::ParseUnsigned(n, v, 0, 10000000);
+                         r.scenario.warmup = UnitParser::ParseUnsigned(n, v, 0, MAX_STEPS);
                      }));
     o.push_back(Make("seed",
                      OptionScope::JOB,

@@ -34,6 +34,7 @@ ScenarioOptions::GetOptions()
         option_table::AddBackendOptions(o);
         option_table::AddStudyOptions(o);
         option_table::AddRunnerOptions(o);
+        option_table::AddProgramOptions(o);
         return o;
     }();
     return options;

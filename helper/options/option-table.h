@@ -19,7 +19,8 @@
  * \ingroup distributed-training
  * The entries of the one option table (ScenarioOptions::GetOptions), written in one file per
  * scope: option-table-scenario.cc (the cluster and the job), option-table-backend.cc (backends and
- * output), option-table-programs.cc (the sharing study's and the validation runner's own).
+ * output), option-table-programs.cc (the sharing study's, the validation runner's and the
+ * benchmarks' and examples' shared ones, with the rule of which options are entries).
  * option-table.cc composes them in --help order (ScenarioOptions::GetOptions); nothing else
  * includes this header.
  */
@@ -31,6 +32,8 @@ namespace option_table
 
 /// Largest K or P the driver accepts.
 constexpr uint64_t MAX_HOSTS = ScenarioOptions::MAX_HOSTS;
+/// Largest --steps and --warmup the driver accepts.
+constexpr uint64_t MAX_STEPS = ScenarioOptions::MAX_STEPS;
 
 /// \return a TrainingInputError "--option: what (expected ...)"
 inline TrainingInputError
@@ -56,6 +59,8 @@ void AddBackendOptions(std::vector<ScenarioOptions::Option>& o);
 void AddOutputOptions(std::vector<ScenarioOptions::Option>& o);
 /// Append the sharing study's own options (scope STUDY).
 void AddStudyOptions(std::vector<ScenarioOptions::Option>& o);
+/// Append the options several benchmarks and examples share (scope PROGRAM).
+void AddProgramOptions(std::vector<ScenarioOptions::Option>& o);
 /// Append the validation runner's own options (scope RUNNER).
 void AddRunnerOptions(std::vector<ScenarioOptions::Option>& o);
 

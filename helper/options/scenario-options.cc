@@ -7,6 +7,7 @@
 #include "program-options.h"
 
 #include "ns3/abort.h"
+#include "ns3/closest-name.h"
 #include "ns3/json-input.h"
 #include "ns3/json-object-reader.h"
 #include "ns3/training-input-error.h"
@@ -134,7 +135,8 @@ ScenarioOptions::Refusal(const std::string& option,
 bool
 ScenarioOptions::IsDriverScope(OptionScope scope)
 {
-    return scope != OptionScope::STUDY && scope != OptionScope::RUNNER;
+    return scope != OptionScope::STUDY && scope != OptionScope::RUNNER
+           && scope != OptionScope::PROGRAM;
 }
 
 const ScenarioOptions::Option*
@@ -238,6 +240,8 @@ ScenarioOptions::GetScopeName(OptionScope scope)
             return "study";
         case OptionScope::RUNNER:
             return "runner";
+        case OptionScope::PROGRAM:
+            return "program";
     }
     return "?";
 }
@@ -310,12 +314,66 @@ ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::st
     SetOption(request, *o, value);
 }
 
+ScenarioOptions::Narrowing
+ScenarioOptions::Narrowing::Words(std::vector<std::string> words)
+{
+    return {std::move(words), 0, 0};
+}
+
+ScenarioOptions::Narrowing
+ScenarioOptions::Narrowing::Range(uint64_t min, uint64_t max)
+{
+    return {{}, min, max};
+}
+
+std::string
+ScenarioOptions::Narrowing::Describe() const
+{
+    return words.empty() ? std::to_string(min) + " to " + std::to_string(max) : OrList(words);
+}
+
+void
+ScenarioOptions::Narrowing::Check(const std::string& option, const std::string& text) const
+{
+    bool taken = false;
+    if (words.empty())
+    {
+        try
+        {
+            UnitParser::ParseUnsigned(option, text, min, max);
+            taken = true;
+        }
+        catch (const TrainingInputError&)
+        {
+            // refused below, with what this program takes
+        }
+    }
+    else
+    {
+        taken = std::find(words.begin(), words.end(), text) != words.end();
+    }
+    if (!taken)
+    {
+        throw Refusal(option,
+                      "'" + text + "' is not taken by this program",
+                      words.empty() ? "a whole number from " + Describe() : Describe());
+    }
+}
+
+ScenarioOptions::Narrowing
+ScenarioOptions::MeasuredSteps()
+{
+    // The first step is a warm-up: one step alone measures nothing.
+    return Narrowing::Range(2, MAX_STEPS);
+}
+
 void
 ScenarioOptions::Bind(ProgramOptions& cmd,
                       RunRequest& request,
                       OptionScope own,
                       const std::vector<std::string>& names,
-                      const std::map<std::string, std::string>& defaults)
+                      const std::map<std::string, std::string>& defaults,
+                      const std::map<std::string, Narrowing>& narrowed)
 {
     for (const std::string& name : names)
     {
@@ -326,12 +384,19 @@ ScenarioOptions::Bind(ProgramOptions& cmd,
         {
             o->Apply(request, def);
         }
+        const auto narrowing = narrowed.find(name);
+        const bool narrow = narrowing != narrowed.end();
+        const Narrowing n = narrow ? narrowing->second : Narrowing{};
         cmd.Add(
             name,
-            o->help,
+            narrow ? o->help + " (this program: " + n.Describe() + ")" : o->help,
             def,
-            [&request, o](const std::string& v)
+            [&request, o, narrow, n](const std::string& v)
             {
+                if (narrow)
+                {
+                    n.Check("--" + o->name, v);
+                }
                 SetOption(request, *o, v);
             },
             IsPreset(name));

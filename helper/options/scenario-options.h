@@ -67,6 +67,20 @@ struct RunnerSettings
 
 /**
  * \ingroup distributed-training
+ * \brief The benchmarks' and examples' shared settings: their OptionScope::PROGRAM entries,
+ * options that several of them take and the driver does not. Each program gives its own
+ * default (ScenarioOptions::Bind); the entries' defaults are the first program's.
+ */
+struct ProgramSettings
+{
+    uint32_t repeat{1};     //!< --repeat: timed runs of each case
+    uint32_t machines{8};   //!< --machines: machines N of a configuration search
+    double samples{0};      //!< --samples: samples of one epoch (the epoch time)
+    uint32_t maxWorkers{0}; //!< --maxWorkers: largest K of a program's sweep
+};
+
+/**
+ * \ingroup distributed-training
  * \brief Everything one run of the driver needs: the scenario and how to run and report it.
  */
 struct RunRequest
@@ -87,6 +101,7 @@ struct RunRequest
     std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
     StudySettings study;         //!< the tcp-sharing-study's own options
     RunnerSettings runner;       //!< the validation runner's options
+    ProgramSettings program;     //!< the benchmarks' and examples' shared options
 
     /**
      * \param records the record sink of the run (--recordsFile), or nullptr
@@ -107,6 +122,7 @@ enum class OptionScope
     OUTPUT,   //!< what is written and reported, and where
     STUDY,    //!< tcp-sharing-study's own options (RunRequest::study)
     RUNNER,   //!< the validation runner's options (RunRequest::runner)
+    PROGRAM,  //!< options several benchmarks and examples share (RunRequest::program)
 };
 
 /**
@@ -116,8 +132,10 @@ enum class OptionScope
  *
  * The driver reads the scenario, job, backend and output entries. The sharing study and the
  * validation runner read their own (STUDY, RUNNER) and the driver's they share, the benchmarks
- * and examples the driver's they take, each by name with Bind(); a name is unique among the
- * driver's entries and among each program's own (the study's --csv is not the driver's).
+ * and examples the driver's they take and the ones they share among themselves (PROGRAM), each
+ * by name with Bind(); a name is unique among the driver's entries and among each program's own
+ * (the study's --csv is not the driver's, the benchmarks' --repeat not the linux backend's). A
+ * program that takes fewer values of an entry than the table narrows it in Bind (Narrowing).
  *
  * The same table builds a request from a command line (ParseArguments, with ns3::CommandLine for
  * --help and ns-3's own --PrintAttributes and friends), from a JSON object whose keys are option
@@ -152,8 +170,49 @@ class ScenarioOptions
         void Apply(RunRequest& request, const std::string& value) const;
     };
 
+    /**
+     * \brief The values a program takes of an entry when they are fewer than the table's
+     * (fabric-benchmark's --backend: flow or packet; a benchmark's --steps: at least 2). Bind
+     * checks a value against it before the entry's parser, so that the refusal names the option
+     * and what the program takes, in the table's message shape.
+     */
+    struct Narrowing
+    {
+        std::vector<std::string> words; //!< the words it takes (empty: a range of numbers)
+        uint64_t min{0};                //!< otherwise the least whole number it takes
+        uint64_t max{0};                //!< and the largest
+
+        /**
+         * \param words the words a program takes
+         * \return the narrowing to them
+         */
+        static Narrowing Words(std::vector<std::string> words);
+        /**
+         * \param min the least whole number a program takes
+         * \param max the largest
+         * \return the narrowing to [min, max]
+         */
+        static Narrowing Range(uint64_t min, uint64_t max);
+        /// \return what it takes, for --help ("flow or packet", "2 to 10000000")
+        std::string Describe() const;
+        /**
+         * \param option the option ("--backend")
+         * \param text a value
+         * \throws TrainingInputError "--backend: 'analytic' is not taken by this program
+         *         (expected flow or packet)", "--steps: '1' is not taken by this program
+         *         (expected a whole number from 2 to 10000000)" when the program does not take it
+         */
+        void Check(const std::string& option, const std::string& text) const;
+    };
+
+    /// \return --steps of a program that measures after a warm-up step: 2 to MAX_STEPS (the
+    /// benchmarks and examples that time or average steps)
+    static Narrowing MeasuredSteps();
+
     /// Largest K or P the driver accepts (the flow backend has run K = 10,000).
     static constexpr uint64_t MAX_HOSTS = 100000;
+    /// Largest --steps (and --warmup) the driver accepts.
+    static constexpr uint64_t MAX_STEPS = 10000000;
 
     /**
      * \param name an option name (without "--")
@@ -197,7 +256,8 @@ class ScenarioOptions
 
     /**
      * \param name an option name (without "--")
-     * \param own the program's own scope (STUDY, RUNNER), or a driver scope for the driver's
+     * \param own the program's own scope (STUDY, RUNNER, PROGRAM), or a driver scope for the
+     *        driver's
      * \return the entry a program reads under that name: its own, else the driver's (aborts
      *         when there is none: a program names its options in its code)
      */
@@ -209,16 +269,20 @@ class ScenarioOptions
      * by cmd.Parse() (--hostModel and --preset before the others, which override them).
      * \param cmd the program's command line
      * \param request receives the defaults now and the given values when cmd parses
-     * \param own the program's own scope (STUDY, RUNNER), whose entries are looked up before the
-     *        driver's (Get); a program without its own entries (a benchmark) gives a driver scope
+     * \param own the program's own scope (STUDY, RUNNER; PROGRAM for the benchmarks' and
+     *        examples' shared entries), whose entries are looked up before the driver's (Get); a
+     *        program that reads only the driver's gives a driver scope
      * \param names the options, in --help order
      * \param defaults the program's own default text of some of them (a benchmark's size)
+     * \param narrowed the values the program takes of some of them when fewer than the
+     *        entry's: checked before the entry's parser and named in --help
      */
     static void Bind(ProgramOptions& cmd,
                      RunRequest& request,
                      OptionScope own,
                      const std::vector<std::string>& names,
-                     const std::map<std::string, std::string>& defaults = {});
+                     const std::map<std::string, std::string>& defaults = {},
+                     const std::map<std::string, Narrowing>& narrowed = {});
 
     /**
      * \return a request with every option at its default
@@ -250,7 +314,7 @@ class ScenarioOptions
 
     /**
      * \param scope a scope
-     * \return its name: scenario, job, backend, output, study or runner
+     * \return its name: scenario, job, backend, output, study, runner or program
      */
     static std::string GetScopeName(OptionScope scope);
 

@@ -767,6 +767,7 @@ TrainingScenario::BuildFabric() const
 std::vector<uint32_t>
 TrainingScenario::PlaceColocated(const FabricTopology& t) const
 {
+    ValidateServerPlacement(); // servers <= workers, also when called before Validate()
     const bool list = placement != "packed" && placement != "spread" && placement != "random";
     const auto entries
         = static_cast<uint32_t>(std::count(placement.begin(), placement.end(), ',')) + 1;

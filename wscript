@@ -124,6 +124,7 @@ def build(bld):
     module_test.source = [
         'test/allreduce-schedule-test-suite.cc',
         'test/collective-test-suite.cc',
+        'test/colocated-test-suite.cc',
         'test/collective-benchmark-test-suite.cc',
         'test/analytic-backend-test-suite.cc',
         'test/analytic-models-test-suite.cc',

@@ -616,6 +616,15 @@ std::string
 AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                                       const TrainingScenario& scenario) const
 {
+    if (scenario.IsColocated())
+    {
+        // Eq. (7)-(9) of 000 and the queueing models of 001 charge every transfer to a server
+        // NIC that carries nothing else; a co-located NIC also carries its worker's transfers,
+        // and its local shard none: the formulas would give a number for another cluster.
+        return "--serverPlacement: colocated with the analytic backend (expected separate: its "
+               "equations assume each server's NIC carries only that server's transfers; use "
+               "--backend=flow or packet)";
+    }
     if (scenario.topology == "star")
     {
         return "";

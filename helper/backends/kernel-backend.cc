@@ -370,6 +370,14 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
                                    "port per host; expected --topology=star, or the packet and "
                                    "flow backends for fabrics)");
     }
+    if (scenario.IsColocated())
+    {
+        // The testbed gives every role a namespace (a host) of its own and opens each role's
+        // sockets in it; two roles in one namespace would need a role-to-host map it lacks.
+        throw TrainingInputError("--serverPlacement: colocated with --backend=linux (expected "
+                                 "separate: the testbed runs each role in a namespace of its "
+                                 "own; use the packet or flow backend)");
+    }
     if (scenario.minRto != MilliSeconds(200))
     {
         throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "

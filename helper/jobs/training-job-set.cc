@@ -317,6 +317,12 @@ TrainingJobSet::Place(const std::string& where)
         throw TrainingInputError(where + ": no job (expected at least one)");
     }
     const TrainingScenario& base = m_base.scenario;
+    if (base.serverPlacement == TrainingScenario::COLOCATED_SERVERS)
+    {
+        throw TrainingInputError(where
+                                 + ": --serverPlacement=colocated with several jobs (expected "
+                                   "separate: a job set places every role on a host of its own)");
+    }
     if (base.crossTraffic != "none")
     {
         throw TrainingInputError(where

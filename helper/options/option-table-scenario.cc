@@ -200,6 +200,16 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.placement = v;
                      }));
+    o.push_back(Make("serverPlacement",
+                     OptionScope::SCENARIO,
+                     "",
+                     "separate",
+                     "Parameter servers: separate (hosts of their own) or colocated (server p "
+                     "on worker p's host)",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.SetServerPlacement(n, v);
+                     }));
     o.push_back(Make("leaves",
                      OptionScope::SCENARIO,
                      "fabric",

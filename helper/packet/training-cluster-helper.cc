@@ -112,7 +112,9 @@ void
 TrainingClusterHelper::Configure(const TrainingScenario& scenario)
 {
     m_scenario = scenario;
-    m_fabric = scenario.topology == "star"
+    // Co-located servers run on their workers' nodes: the fabric's role-to-host map says which
+    // (on the star too; its own builder gives every role a node).
+    m_fabric = scenario.topology == "star" && !scenario.IsColocated()
                    ? nullptr
                    : std::make_shared<const FabricTopology>(scenario.BuildFabric());
 }

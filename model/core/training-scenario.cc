@@ -53,6 +53,10 @@ ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     j["order"] = s.GetOrderName();
     j["window_bytes"] = s.windowBytes;
     j["partition"] = s.GetPartitionName();
+    if (s.IsColocated())
+    {
+        j["server_placement"] = s.GetServerPlacementName(); // (separate prints as before)
+    }
     std::vector<double> scales;
     for (uint32_t w = 0; w < s.workers; ++w)
     {
@@ -193,6 +197,34 @@ TrainingScenario::ValidateCollective() const
 }
 
 void
+TrainingScenario::ValidateServerPlacement() const
+{
+    if (serverPlacement != COLOCATED_SERVERS)
+    {
+        return;
+    }
+    if (architecture != PARAMETER_SERVER)
+    {
+        Fail("--serverPlacement",
+             "colocated with --arch=" + GetArchitectureName(),
+             "separate: an AllReduce has no parameter servers to co-locate");
+    }
+    if (servers > workers)
+    {
+        Fail("--serverPlacement",
+             "colocated with " + std::to_string(servers) + " servers and " + std::to_string(workers)
+                 + " workers",
+             "--servers <= --workers: one server shard per worker host");
+    }
+    if (crossTraffic != "none")
+    {
+        Fail("--serverPlacement",
+             "colocated with --crossTraffic=" + crossTraffic,
+             "--crossTraffic=none: cross traffic targets a server's host of its own");
+    }
+}
+
+void
 TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
 {
     if (workers == 0)
@@ -221,6 +253,7 @@ TrainingScenario::ValidateArchitecture(const TrainingProfile& profile) const
     {
         Fail("--mode", "async with --arch=ring", "sync: ring AllReduce is synchronous");
     }
+    ValidateServerPlacement();
     ValidateCollective();
     // Every chunk of every tree is a message of every node's plan: a chunk far below the
     // buckets would build millions of messages and a run that never ends.
@@ -680,6 +713,35 @@ TrainingScenario::SetComputeScale(const std::string& option, const std::string& 
 }
 
 std::string
+TrainingScenario::GetServerPlacementName() const
+{
+    return serverPlacement == COLOCATED_SERVERS ? "colocated" : "separate";
+}
+
+bool
+TrainingScenario::IsColocated() const
+{
+    return architecture == PARAMETER_SERVER && serverPlacement == COLOCATED_SERVERS;
+}
+
+void
+TrainingScenario::SetServerPlacement(const std::string& option, const std::string& value)
+{
+    if (value == "separate")
+    {
+        serverPlacement = SEPARATE_SERVERS;
+    }
+    else if (value == "colocated")
+    {
+        serverPlacement = COLOCATED_SERVERS;
+    }
+    else
+    {
+        Fail(option, "unknown value '" + value + "'", "separate or colocated");
+    }
+}
+
+std::string
 TrainingScenario::GetRoleName(uint32_t role) const
 {
     return role < workers ? "worker" + std::to_string(role)
@@ -690,14 +752,62 @@ FabricTopology
 TrainingScenario::BuildFabric() const
 {
     const uint32_t roles = workers + (architecture == PARAMETER_SERVER ? servers : 0);
-    FabricTopology t = BuildUnplacedFabric(roles);
+    // Co-located servers take no host of their own: the fabric holds the workers' hosts.
+    FabricTopology t = BuildUnplacedFabric(IsColocated() ? workers : roles);
     std::vector<std::string> names;
     for (uint32_t r = 0; r < roles; ++r)
     {
         names.push_back(GetRoleName(r));
     }
-    t.SetRoles(t.Place("--placement", placement, roles, seed), names);
+    t.SetRoles(IsColocated() ? PlaceColocated(t) : t.Place("--placement", placement, roles, seed),
+               names);
     return t;
+}
+
+std::vector<uint32_t>
+TrainingScenario::PlaceColocated(const FabricTopology& t) const
+{
+    ValidateServerPlacement(); // servers <= workers, also when called before Validate()
+    const bool list = placement != "packed" && placement != "spread" && placement != "random";
+    const auto entries
+        = static_cast<uint32_t>(std::count(placement.begin(), placement.end(), ',')) + 1;
+    const std::string k = std::to_string(workers);
+    const std::string expected
+        = "with --serverPlacement=colocated, packed, spread, random, a list of " + k
+          + " hosts (the workers'; server p on worker p's host) or of " + k + " + "
+          + std::to_string(servers) + " (then each server on a worker's host, one server per host)";
+    if (list && entries != workers && entries != workers + servers)
+    {
+        Fail("--placement",
+             "'" + placement + "' names " + std::to_string(entries) + " hosts",
+             expected);
+    }
+    const bool map = list && entries == workers + servers;
+    std::size_t cut = std::string::npos; // after the workers' entries
+    for (uint32_t i = 0, pos = 0; map && i < workers; ++i, pos = cut + 1)
+    {
+        cut = placement.find(',', pos);
+    }
+    std::vector<uint32_t> hosts
+        = t.Place("--placement", map ? placement.substr(0, cut) : placement, workers, seed);
+    if (!map)
+    {
+        const std::vector<uint32_t> shards(hosts.begin(), hosts.begin() + servers);
+        hosts.insert(hosts.end(), shards.begin(), shards.end()); // server p on worker p's host
+        return hosts;
+    }
+    for (uint32_t h : t.Place("--placement", placement.substr(cut + 1), servers, seed))
+    {
+        if (std::find(hosts.begin(), hosts.begin() + workers, h) == hosts.begin() + workers)
+        {
+            Fail("--placement",
+                 "server " + std::to_string(hosts.size() - workers) + " on host "
+                     + std::to_string(h) + ", which runs no worker",
+                 expected);
+        }
+        hosts.push_back(h);
+    }
+    return hosts;
 }
 
 FabricTopology

@@ -60,6 +60,13 @@ class TrainingScenario
         ROUND_ROBIN_PARTITION, //!< layer l to server l mod P
     };
 
+    /// Where the parameter servers run (--serverPlacement, doc/reference/fabric.rst).
+    enum ServerPlacement
+    {
+        SEPARATE_SERVERS,  //!< every server on a host of its own
+        COLOCATED_SERVERS, //!< server p on a worker's host (worker p's unless a list says)
+    };
+
     /// Value of bucketBytes meaning "one bucket after the whole backward pass" (Q = infinity).
     static constexpr uint64_t UNLIMITED_BUCKET = std::numeric_limits<uint64_t>::max();
 
@@ -72,6 +79,9 @@ class TrainingScenario
     TransmissionOrder order{FORWARD_ORDER}; //!< downlink tensor order
     uint64_t windowBytes{0};                //!< WIN of 001 Sec. 3.2.2 (0 = whole tensors in order)
     Partition partition{GREEDY_PARTITION};  //!< layer-to-server assignment
+    /// --serverPlacement: servers on hosts of their own, or co-located with workers (one NIC
+    /// carries a host's worker's and server's traffic; the local shard is reached without it)
+    ServerPlacement serverPlacement{SEPARATE_SERVERS};
     /// Compute time multiplier: empty = all 1; one value = every worker; else one per worker.
     std::vector<double> computeScale;
 
@@ -172,6 +182,8 @@ class TrainingScenario
     void ValidateCollective() const;
     /// Validate(): rates, cap, delay, MTU, queues, host model, jitter and minimum RTO.
     void ValidateNetwork() const;
+    /// ValidateArchitecture(): co-located servers need --arch=ps and servers <= workers.
+    void ValidateServerPlacement() const;
     /// Validate(): the cross-traffic options.
     void ValidateCrossTraffic() const;
     /// Validate(): steps, warm-up, multi-GPU nodes and tensor fusion.
@@ -213,6 +225,10 @@ class TrainingScenario
     std::string GetOrderName() const;
     /// \return "greedy" or "round-robin"
     std::string GetPartitionName() const;
+    /// \return "separate" or "colocated"
+    std::string GetServerPlacementName() const;
+    /// \return true for parameter servers on their workers' hosts (--serverPlacement=colocated)
+    bool IsColocated() const;
 
     /**
      * \param role a role: workers first, then servers (--arch=ps)
@@ -230,6 +246,16 @@ class TrainingScenario
      * \throws TrainingInputError for a bad file, too few hosts or a bad placement
      */
     FabricTopology BuildFabric() const;
+
+    /**
+     * \brief The hosts of the roles with co-located servers (BuildFabric): the workers placed by
+     * placement, server p on worker p's host; a list of K + P hosts places the workers by its
+     * first K and gives each server one of their hosts (a map; two servers never share one).
+     * \param t the unplaced fabric
+     * \return the host of each role, workers then servers
+     * \throws TrainingInputError for a bad list or a server on a host without a worker
+     */
+    std::vector<uint32_t> PlaceColocated(const FabricTopology& t) const;
 
     /**
      * \brief This scenario's fabric before placement (BuildFabric without its last step): a
@@ -253,6 +279,8 @@ class TrainingScenario
     void SetOrder(const std::string& option, const std::string& value);
     /** \copydoc SetArchitecture */
     void SetPartition(const std::string& option, const std::string& value);
+    /** \copydoc SetArchitecture */
+    void SetServerPlacement(const std::string& option, const std::string& value);
     /**
      * \brief Set the tensor-fusion parameters (bucketBytes, firstBucketBytes, fusionTimeout) to
      * a framework's defaults. Nothing else changes (overlap stays as set).

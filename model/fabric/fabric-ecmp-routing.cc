@@ -63,6 +63,7 @@ FabricEcmpRouting::SetFabric(std::shared_ptr<const FabricTopology> fabric,
     {
         if (m_fabric->GetHostNode(h) == node)
         {
+            m_ownHost = h;
             continue;
         }
         for (uint32_t l : m_fabric->GetNextHops(node, m_fabric->GetHostNode(h)))
@@ -88,6 +89,17 @@ Ptr<Ipv4Route>
 FabricEcmpRouting::Lookup(const Ipv4Header& header, Ptr<const Packet> p) const
 {
     const int64_t host = HostOfAddress(header.GetDestination());
+    if (m_fabric && host >= 0 && host == m_ownHost)
+    {
+        // A co-located server's traffic with its host's worker: through the loopback device
+        // (interface 0), which hands each packet back at once: no NIC, queue or link time.
+        Ptr<Ipv4Route> route = Create<Ipv4Route>();
+        route->SetDestination(header.GetDestination());
+        route->SetSource(header.GetDestination());
+        route->SetGateway(Ipv4Address::GetLoopback());
+        route->SetOutputDevice(m_ipv4->GetNetDevice(0));
+        return route;
+    }
     if (!m_fabric || host < 0 || host >= m_fabric->GetNHosts() || m_nextHops[host].empty())
     {
         return nullptr;

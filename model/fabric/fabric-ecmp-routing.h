@@ -101,6 +101,7 @@ class FabricEcmpRouting : public Ipv4RoutingProtocol
     std::vector<uint32_t> m_interfaces;             //!< per out-link: interface index
     std::vector<Ipv4Address> m_gateways;            //!< per out-link: neighbour's address
     std::vector<std::vector<uint32_t>> m_nextHops;  //!< per host: out-link positions (ECMP set)
+    int64_t m_ownHost{-1};                          //!< the host this node is (-1 for a switch)
 };
 
 /**

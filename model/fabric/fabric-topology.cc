@@ -869,7 +869,11 @@ FabricTopology::SetRoles(const std::vector<uint32_t>& hosts, const std::vector<s
     m_roleHost = hosts;
     for (std::size_t r = 0; r < hosts.size(); ++r)
     {
-        SetHostName(hosts[r], names[r]);
+        // A host of several roles (a co-located server) keeps its first role's name.
+        if (std::find(hosts.begin(), hosts.begin() + r, hosts[r]) == hosts.begin() + r)
+        {
+            SetHostName(hosts[r], names[r]);
+        }
     }
 }
 

@@ -149,7 +149,8 @@ class FabricTopology
     /**
      * \brief Place roles on chosen hosts and rename those hosts (several jobs on one fabric:
      * TrainingJobSet places each job and names its hosts "<job>.worker<i>").
-     * \param hosts host of each role (distinct, valid)
+     * \param hosts host of each role (valid; a host named twice holds a worker and its
+     *        co-located server, and keeps the first role's name)
      * \param names new name of each role's host (unique)
      */
     void SetRoles(const std::vector<uint32_t>& hosts, const std::vector<std::string>& names);

@@ -9,6 +9,7 @@
 #include "flow-ring-engine.h"
 
 #include "ns3/ecmp-collisions.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/training-network.h"
 #include "ns3/training-profile.h"
@@ -99,6 +100,10 @@ TrainingResult
 FlowLevelSimulator::Run()
 {
     NS_LOG_FUNCTION(this);
+    if (m_scenario.IsColocated())
+    {
+        return RunColocated();
+    }
     auto wallStart = std::chrono::steady_clock::now();
     TrainingResult result(m_options.records);
     result.backend = "flow";
@@ -147,6 +152,23 @@ FlowLevelSimulator::Run()
     }
 
     Finish(result, fabric, bytes, wallStart);
+    return result;
+}
+
+TrainingResult
+FlowLevelSimulator::RunColocated()
+{
+    // A host's NIC carries its server's parameters and its worker's gradients: the two
+    // directions share links, so their rates are computed together, as several jobs' are.
+    const FabricTopology fabric = m_scenario.BuildFabric();
+    Job job{&m_profile, &m_scenario, 0.0, &fabric, {}};
+    for (uint32_t r = 0; r < fabric.GetNRoles(); ++r)
+    {
+        job.hosts.push_back(fabric.GetRoleHost(r));
+    }
+    TrainingResult result = std::move(RunJobs({job}, m_sharing, m_options).at(0));
+    m_events = static_cast<uint64_t>(result.inputs.at("events"));
+    m_rateComputations = static_cast<uint64_t>(result.inputs.at("rate_computations"));
     return result;
 }
 

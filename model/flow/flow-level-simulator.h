@@ -144,6 +144,13 @@ class FlowLevelSimulator
 
   private:
     /**
+     * \brief Run() with co-located servers (TrainingScenario::IsColocated): RunJobs with this one
+     * job, whose rate computation takes both directions' connections together.
+     * \return the result
+     */
+    TrainingResult RunColocated();
+
+    /**
      * \brief Finalize a run: window and throughput, link report, lockstep note, inputs.
      * \param result the run's records
      * \param fabric its fabric

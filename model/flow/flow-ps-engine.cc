@@ -235,6 +235,11 @@ FlowPsEngine::Handle(const Event& e)
                 break;
             }
             ++events;
+            if (m_table.IsLocal(e.id))
+            {
+                AfterDrain(e.id, m_table.DeliverLocal(e.id)); // co-located: no link to share
+                break;
+            }
             m_table.Activate(e.id);
             break;
         }
@@ -254,22 +259,28 @@ FlowPsEngine::GroupCheck(uint32_t gi)
 {
     for (uint32_t ci : m_table.CollectDrained(gi))
     {
-        switch (m_table.Drained(ci))
-        {
-            case TransferTable::BUSY:
-                break;
-            case TransferTable::IDLE:
-                m_steps.ScheduleActivation(ci); // idle until its next tensor is ready
-                break;
-            case TransferTable::DONE:
-                m_steps.ConnectionDone(ci);
-                break;
-        }
+        AfterDrain(ci, m_table.Drained(ci));
     }
     m_table.RefreshDrained();
     if (!m_table.Group(gi).dirty)
     {
         PushCheck(gi);
+    }
+}
+
+void
+FlowPsEngine::AfterDrain(uint32_t ci, TransferTable::Drain drain)
+{
+    switch (drain)
+    {
+        case TransferTable::BUSY:
+            break;
+        case TransferTable::IDLE:
+            m_steps.ScheduleActivation(ci); // idle until its next tensor is ready
+            break;
+        case TransferTable::DONE:
+            m_steps.ConnectionDone(ci);
+            break;
     }
 }
 

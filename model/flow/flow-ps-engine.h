@@ -138,6 +138,12 @@ class FlowPsEngine
      * \param gi group index
      */
     void GroupCheck(uint32_t gi);
+    /**
+     * \brief What a connection does once its queue drained (or, local, was delivered).
+     * \param ci connection index
+     * \param drain what the table says it does next
+     */
+    void AfterDrain(uint32_t ci, TransferTable::Drain drain);
 
     const SharingModel& m_sharing;        //!< the sharing model (a shared run's EachFlowSolver)
     TransferTable m_table;                //!< connections, segments, rate classes

@@ -136,9 +136,11 @@ PsStepMachine::StartStep(uint32_t w, uint32_t step)
             m_flag[owner[l]] = 1;
             ++ws.pendingDown;
             const uint32_t ci = m_table.ConnIndex(w, owner[l], DOWN);
-            if (m_jitter.IsOn())
+            if (m_jitter.IsOn() || m_table.IsLocal(ci))
             {
                 // The server's transfer of the step's parameters starts on an idle connection.
+                // A local one (co-located shard) is delivered by the event: at once, but after
+                // every connection of the step is counted in pendingDown.
                 m_queue.Schedule(m_table.Now() + StartDelay(m_table.Conn(ci)),
                                  CONN_ACTIVATE,
                                  ci,

@@ -622,6 +622,16 @@ TransferTable::Drained(uint32_t ci)
     return c.head < c.nSegs ? IDLE : DONE;
 }
 
+TransferTable::Drain
+TransferTable::DeliverLocal(uint32_t ci)
+{
+    Connection& c = m_conns[ci];
+    c.lastTime = m_now;
+    Admit(c);
+    FinishAdmitted(c); // every admitted segment ends now
+    return c.head < c.nSegs ? IDLE : DONE;
+}
+
 void
 TransferTable::RefreshDrained()
 {

@@ -238,6 +238,16 @@ class TransferTable
     void ResetConnections(uint32_t w, Direction d, uint32_t step);
     /** \param ci an idle connection with a ready segment: it joins its direction's active set */
     void Activate(uint32_t ci);
+
+    /**
+     * \param ci connection index
+     * \return whether it crosses no link: a co-located server's shard and its host's worker
+     */
+    bool IsLocal(uint32_t ci) const
+    {
+        return m_conns[ci].nLinks == 0;
+    }
+
     /** \param on open (else close) the measurement window for link utilisation */
     void SetCounting(bool on);
     /**
@@ -263,6 +273,13 @@ class TransferTable
      * \return what it does next
      */
     Drain Drained(uint32_t ci);
+    /**
+     * \brief A local connection (IsLocal) instead of joining the active set: its ready segments
+     * arrive now. The packet level hands them over the node's loopback, which takes no time.
+     * \param ci connection index
+     * \return IDLE (segments not ready yet) or DONE
+     */
+    Drain DeliverLocal(uint32_t ci);
     /// After the drained connections of CollectDrained: refresh the drain times of their classes.
     void RefreshDrained();
     /** \param d direction \return bytes each of its links carried inside the measurement window */

@@ -384,6 +384,14 @@ class BadJobsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(refused(R"([{"startTime": "soon"}])", {"jobs[0]", ".startTime"}),
                               true,
                               "bad start time");
+        // Found by the jobs fuzzer: a negative time reached ns-3's Time::To (undefined behaviour).
+        NS_TEST_ASSERT_MSG_EQ(refused(R"([{"startTime": "-1ms"}])",
+                                      {"jobs[0]", ".startTime", "negative time '-1ms'"}),
+                              true,
+                              "negative start time");
+        NS_TEST_ASSERT_MSG_EQ(refused(R"([{"startTime": -0.5}])", {"jobs[0]", "negative time"}),
+                              true,
+                              "negative start time in seconds");
         TrainingJobSet set(base);
         set.Add(PsJob(base, "a", "0,2", 0));
         set.Place("test");

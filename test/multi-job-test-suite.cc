@@ -1066,7 +1066,7 @@ class SoloComparisonTestCase : public TestCase
 {
   public:
     SoloComparisonTestCase()
-        : TestCase("each job against itself alone, the report's column and busiest link first")
+        : TestCase("each job against itself alone, the vs solo column and busiest link first")
     {
     }
 

@@ -56,6 +56,8 @@ class BadOptionValuesTestCase : public TestCase
   private:
     void DoRun() override
     {
+        // Beyond a double: found by dt-fuzz-scenario (std::stod threw out_of_range).
+        const std::string digits400(400, '2');
         const BadValue cases[] = {
             {"workers", "0", "--workers: 0 out of range"},
             {"workers", "four", "--workers: cannot parse 'four'"},
@@ -98,6 +100,7 @@ class BadOptionValuesTestCase : public TestCase
             {"incumbentWeight", "2", "--incumbentWeight: '2' (expected a weight from 0 to 1)"},
             {"cohortWindow", "abc", "--cohortWindow: cannot parse time 'abc'"},
             {"cohortWindow", "-1ms", "--cohortWindow: negative time '-1ms'"},
+            {"bucket", digits400.c_str(), "--bucket: size '222"},
             {"startJitter", "-5us", "--startJitter: negative time '-5us'"},
             {"fusionTimeout", "-1s", "--fusionTimeout: negative time '-1s'"},
             {"windowModel", "maybe", "--windowModel: cannot parse 'maybe'"},

@@ -113,7 +113,9 @@ UnitParser::ParseBytes(const std::string& option, const std::string& text)
                                                         {"KiB", 1024.0},
                                                         {"MiB", 1048576.0},
                                                         {"GiB", 1073741824.0}};
-    const double v = std::stod(m[1]) * units.at(m[2]);
+    // strtod, not stod: a number beyond a double (400 digits) gives HUGE_VAL, refused below;
+    // stod threw std::out_of_range past every handler (found by dt-fuzz-scenario).
+    const double v = std::strtod(m.str(1).c_str(), nullptr) * units.at(m[2]);
     // Sizes beyond 1 PB are typing errors, and would overflow (or wrap to 0) below.
     if (!(v <= 1e15))
     {

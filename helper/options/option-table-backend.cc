@@ -188,6 +188,12 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                          r.records = UnitParser::ParseBool(n, v);
                          r.settings.recordTransfers = r.records;
                      }));
+}
+
+/// Options of several jobs (doc/reference/fabric.rst), the records file and progress.
+void
+AddJobsAndRecords(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("jobs",
                      OptionScope::OUTPUT,
                      "",
@@ -243,6 +249,7 @@ void
 AddOutputOptions(std::vector<ScenarioOptions::Option>& o)
 {
     AddOutput(o);
+    AddJobsAndRecords(o);
 }
 
 } // namespace option_table

@@ -178,7 +178,7 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
-/// Fabric options (doc/reference/fabric.rst): topology, placement, leaf-spine and fat-tree sizes.
+/// Fabric options (doc/reference/fabric.rst): topology and placement.
 void
 AddFabric(std::vector<ScenarioOptions::Option>& o)
 {
@@ -210,6 +210,12 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.SetServerPlacement(n, v);
                      }));
+}
+
+/// Leaf-spine and fat-tree sizes (doc/reference/fabric.rst).
+void
+AddFabricSizes(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("leaves",
                      OptionScope::SCENARIO,
                      "fabric",
@@ -612,6 +618,7 @@ AddScenarioOptions(std::vector<ScenarioOptions::Option>& o)
     AddHostModel(o);
     AddCongestion(o);
     AddFabric(o);
+    AddFabricSizes(o);
     AddRing(o);
     AddCollective(o);
 }

@@ -12,6 +12,8 @@
 # "googlenet-titanx-pascal-b16 swin_t-rtx3090-b256 resnet50-p100-b64"), FABRICS (star leafspine);
 # BIN (the optimizer, default build/bin/distributed-training-optimize), STUDIES_DIR (instead of
 # build/studies).
+# Run by sh (as the pages once said): continue in bash, which sweep-lib.sh needs.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=examples/sweep-lib.sh

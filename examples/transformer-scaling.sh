@@ -16,6 +16,8 @@
 # default "10 25 100"), BACKENDS (flow analytic), WORKERS (default "1 2 4 8 16 32 64").
 # Environment, the runs: SIM (the driver), STEPS (default 12), WARMUP (default 2), STUDIES_DIR
 # (instead of build/studies).
+# Run by sh (as the pages once said): continue in bash, which sweep-lib.sh needs.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 here=$HERE

@@ -24,6 +24,25 @@
 namespace ns3
 {
 
+void
+DriverStudy::CheckRunnable(TrainingBackend& b,
+                           const std::string& name,
+                           const TrainingProfile& profile,
+                           const TrainingScenario& s)
+{
+    // What the scenario asks that the backend cannot do comes first: it holds on any host.
+    const std::string unsupported = b.GetUnsupportedReason(profile, s);
+    if (!unsupported.empty())
+    {
+        throw TrainingInputError(unsupported);
+    }
+    const std::string why = b.GetUnavailableReason();
+    if (!why.empty())
+    {
+        throw TrainingInputError("--backend=" + name + ": " + why);
+    }
+}
+
 std::vector<TrainingResult>
 DriverStudy::RunBackends(const TrainingProfile& profile,
                          const TrainingScenario& s,
@@ -36,18 +55,17 @@ DriverStudy::RunBackends(const TrainingProfile& profile,
     {
         Ptr<TrainingBackend> b
             = TrainingBackendRegistry::Create(entry.name, request.settings, context);
-        // What the scenario asks that the backend cannot do comes first: it holds on any host.
-        const std::string unsupported = b->GetUnsupportedReason(profile, s);
-        if (backend != "all" && !unsupported.empty())
+        if (backend != "all")
         {
-            throw TrainingInputError(unsupported);
+            CheckRunnable(*b, entry.name, profile, s);
         }
-        std::string why = b->GetUnavailableReason();
-        if (backend == "all")
+        else
         {
             // Skipped whole (never a partial result), with one note per reason and process.
             static std::set<std::string> noted;
-            why = why.empty() ? unsupported : why;
+            const std::string unsupported = b->GetUnsupportedReason(profile, s);
+            const std::string unavailable = b->GetUnavailableReason();
+            const std::string why = unavailable.empty() ? unsupported : unavailable;
             if (!why.empty() && noted.insert(entry.name + why).second)
             {
                 std::fprintf(stderr,
@@ -59,10 +77,6 @@ DriverStudy::RunBackends(const TrainingProfile& profile,
             {
                 continue;
             }
-        }
-        if (!why.empty())
-        {
-            throw TrainingInputError("--backend=" + entry.name + ": " + why);
         }
         auto r = backend == "all" ? b->RunComparison(profile, s) : b->Run(profile, s);
         RunReport::AddIgnoredNote(r, ScenarioOptions::GetIgnored(request, entry.name), entry.name);
@@ -85,6 +99,14 @@ DriverStudy::CheckPoints(const std::vector<Point>& points, const RunRequest& req
             try
             {
                 s.Validate(*p.profile);
+                if (p.request.backend != "all")
+                {
+                    const auto& name = p.request.backend;
+                    CheckRunnable(*TrainingBackendRegistry::Create(name, p.request.settings, {}),
+                                  name,
+                                  *p.profile,
+                                  s);
+                }
             }
             catch (const TrainingInputError& e)
             {
@@ -202,6 +224,12 @@ DriverStudy::RunSweep(const TrainingProfile& profile, const RunRequest& request)
         OutputFile::Write(csv + ".gp", t.PlotScript(csv, profile, request.scenario), "--csv");
         std::fputs(SweepReport::FormatWritten(csv).c_str(), stdout);
         return;
+    }
+    if (!request.output.empty() || !request.csvRow.empty() || !request.recordsFile.empty())
+    {
+        throw ScenarioOptions::Refusal("--vary",
+                                       "with --output, --csvRow or --recordsFile",
+                                       "--csv for the study's table: it keeps no records");
     }
     // Both files are checked before the study runs, and written whole after it.
     const std::string csv = request.csv.empty() ? "study.csv" : request.csv;

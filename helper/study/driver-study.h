@@ -9,6 +9,7 @@
 #include "ns3/scenario-options.h"
 #include "ns3/study-report.h"
 #include "ns3/sweep-report.h"
+#include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -82,6 +83,18 @@ class DriverStudy
         RunRequest request;              //!< its request (K: each of its --workers)
         const TrainingProfile* profile;  //!< its profile (owned by the caller)
     };
+
+    /**
+     * \param b a backend
+     * \param name its name
+     * \param profile the profile
+     * \param s the scenario
+     * \throws TrainingInputError when it cannot run the scenario, or not on this host
+     */
+    static void CheckRunnable(TrainingBackend& b,
+                              const std::string& name,
+                              const TrainingProfile& profile,
+                              const TrainingScenario& s);
 
     /// Receives each point's results at each K, with the scenario they ran.
     using Add = std::function<

@@ -71,7 +71,8 @@ class StudyReport
      * \brief The throughput of a scenario without any network: every worker computes (forward
      * and backward of every layer of the profile, times its --computeScale) back to back.
      * Sync: K x B / (slowest worker's compute); async: the sum of B / (each worker's compute);
-     * B is the batch times --gpusPerNode.
+     * B is the batch times --gpusPerNode. The times are the profile's means: a short run that
+     * draws its steps from the recorded ones (--sampleSteps) can land a little above it.
      * \param profile the profile
      * \param s the scenario
      * \return samples per second

@@ -124,7 +124,7 @@ class VaryPointsTestCase : public TestCase
 {
   public:
     VaryPointsTestCase()
-        : TestCase("each point's request is the options typed alone, presets first")
+        : TestCase("every point is the options typed alone, presets first")
     {
     }
 

@@ -20,22 +20,48 @@
 #         switch ports of 100 packets (shallow) or 1000 packets (deep), host NICs 1000 packets,
 #         test/data/two-layers-12mb.json, MTU 1500, Cubic, MinRto 200 ms: the congestion
 #         study's incast (doc/validation/congestion.rst) moved onto a fabric.
-# Outputs in OUT_DIR (default doc/figures/fabric): MODE.csv (raw rows), MODE-summary.csv (one line
-# per point), MODE-groups.csv (ecmp: per oversubscription and collision degree) and the PNGs.
-# Environment: BIN (driver, default build/bin/distributed-training-sim), JOBS (default nproc),
+# Outputs in OUT_DIR (default build/studies/fabric, git-ignored; the shipped figures:
+# doc/figures/fabric): MODE.csv (raw rows), MODE-summary.csv (one line per point), MODE-groups.csv
+# (ecmp: per oversubscription and collision degree) and the PNGs. Progress (points done, elapsed,
+# time left) goes to stderr.
+# Environment, the grid (words separated by spaces; a bad value names the variable and exits 1):
 # SEEDS (ecmp: seeds per oversubscription, default 128), PACKET_SEEDS (ecmp: the first seeds that
-# also run at the packet level, default 12; the others run the flow backend only), KS (incast:
-# worker counts, default "4 8"), STEPS (default 4).
+# also run at the packet level, default 12; the others run the flow backend only), ECMP_UPLINKS
+# (ecmp: NAME:RATE per oversubscription, default "1to1:10Gbps 2to1:5Gbps 4to1:2500Mbps"), KS
+# (incast: worker counts, multiples of 4, default "4 8"), INCAST_UPLINKS (incast: default
+# "1to1:20Gbps 2to1:10Gbps 4to1:5Gbps"), QUEUES (incast: switch buffers, default "100p 1000p"),
+# STEPS (default 4).
+# Environment, the runs: BIN (driver, default build/bin/distributed-training-sim), JOBS (default
+# nproc), STUDIES_DIR (instead of build/studies).
 set -euo pipefail
 mode=${1:-ecmp}
-out=${2:-doc/figures/fabric}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=examples/sweep-lib.sh
+. "$here/examples/sweep-lib.sh"
+out=$(study_out fabric "${2:-}")
 bin=${BIN:-$here/build/bin/distributed-training-sim}
 jobs=${JOBS:-$(nproc)}
 steps=${STEPS:-4}
 ks=${KS:-4 8}
 seeds=${SEEDS:-128}
 packetSeeds=${PACKET_SEEDS:-12}
+ecmpUplinks=${ECMP_UPLINKS:-1to1:10Gbps 2to1:5Gbps 4to1:2500Mbps}
+incastUplinks=${INCAST_UPLINKS:-1to1:20Gbps 2to1:10Gbps 4to1:5Gbps}
+queues=${QUEUES:-100p 1000p}
+# shellcheck disable=SC2086 # the grids are word lists
+{
+  grid_check STEPS count $steps
+  grid_check SEEDS count $seeds
+  [[ $packetSeeds =~ ^[0-9]+$ ]] || grid_fail PACKET_SEEDS "$packetSeeds" "an integer >= 0"
+  grid_check KS count $ks
+  for k in $ks; do [ $((k % 4)) = 0 ] || grid_fail KS "$k" "a multiple of 4 (4 workers per rack)"; done
+  grid_check QUEUES queue $queues
+  for o in $ecmpUplinks $incastUplinks; do
+    [[ $o =~ ^[A-Za-z0-9]+:[^:]+$ ]] || grid_fail "ECMP_UPLINKS/INCAST_UPLINKS" "$o" \
+      "NAME:RATE with a name of letters and digits, e.g. 2to1:5Gbps"
+    grid_check "ECMP_UPLINKS/INCAST_UPLINKS" rate "${o#*:}"
+  done
+}
 case "$mode" in
   ecmp | incast) modes=$mode ;;
   all) modes="ecmp incast" ;;
@@ -57,7 +83,7 @@ grid_ecmp() {
   local base="$job --topology=leafspine --leaves=2 --spines=4 --hostsPerLeaf=4 --placement=packed"
   # The reference: the star, i.e. every host on one switch (no uplink to collide on).
   echo "ecmp-star-s0 $all $job --topology=star"
-  for o in 1to1:10Gbps 2to1:5Gbps 4to1:2500Mbps; do
+  for o in $ecmpUplinks; do
     for s in $(seq 1 "$seeds"); do
       local backend=$all
       [ "$s" -le "$packetSeeds" ] || backend=$flow
@@ -72,17 +98,14 @@ grid_incast() {
     # Server on host 0 (rack 0, alone); workers on hosts 4 .. 4 + K - 1 (racks 1 .. K/4).
     local place
     place="$(seq -s, 4 $((3 + k))),0"
-    for o in 1to1:20Gbps 2to1:10Gbps 4to1:5Gbps; do
-      for q in 100p 1000p; do
+    for o in $incastUplinks; do
+      for q in $queues; do
         echo "incast-K$k-${o%%:*}-$q $all $base --workers=$k --leaves=$((1 + k / 4)) \
 --placement=$place --uplinkRate=${o#*:} --queue=$q"
       done
     done
   done
 }
-
-# shellcheck source=examples/sweep-lib.sh
-. "$here/examples/sweep-lib.sh"
 
 # Columns by header name (the driver's --csvRow header), so that added columns break nothing.
 read -r -d '' columns << 'EOF' || true

@@ -1,6 +1,10 @@
 # Figures of the incast sweep (examples/incast-sweep.sh incast): gnuplot -e "dir='DIR'" THIS
-# reads DIR/incast-summary.csv and writes DIR/incast-collapse.png and DIR/incast-factors.png.
+# reads DIR/incast-summary.csv and writes DIR/incast-collapse.png and DIR/incast-factors.png;
+# queues (the collapse map's switch buffers, default "10p 50p 100p 1000p", the last one also
+# draws the flow models) as the sweep's QUEUES.
 if (!exists("dir")) dir = 'doc/figures/congestion'
+if (!exists("queues")) queues = "10p 50p 100p 1000p"
+deep = word(queues, words(queues))
 f = dir . '/incast-summary.csv'
 set datafile separator ','
 set terminal pngcairo size 820,520 font ',10'
@@ -16,9 +20,9 @@ set xtics (2, 4, 8, 16)
 set xrange [1.8:18]
 set yrange [0:*]
 grid(q) = sprintf("< grep '^grid-K[0-9]*-%s,' %s", q, f)
-plot for [q in "10p 50p 100p 1000p"] grid(q) using 2:11 with linespoints lw 2 title 'packet, '.q, \
-     grid("1000p") using 2:12 with lines dt 2 lc rgb 'black' title 'flow ps (= Eq. 7)', \
-     grid("1000p") using 2:13 with lines dt 3 lc rgb 'gray40' title 'flow fcfs'
+plot for [q in queues] grid(q) using 2:11 with linespoints lw 2 title 'packet, '.q, \
+     grid(deep) using 2:12 with lines dt 2 lc rgb 'black' title 'flow ps (= Eq. 7)', \
+     grid(deep) using 2:13 with lines dt 3 lc rgb 'gray40' title 'flow fcfs'
 
 set output dir . '/incast-factors.png'
 unset logscale x

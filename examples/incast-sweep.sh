@@ -19,19 +19,40 @@
 # cross:  K = 4, 1000p, DropTail, Cubic, cross flows to the server's switch port: none, bulk 1
 #         and 4 flows (TCP), on-off UDP at 20/50/80 % of the link (2/5/8 Gb/s, one flow, 1 ms
 #         mean bursts), and bulk 1 flow to worker 0.
-# Outputs in OUT_DIR (default doc/figures/congestion): MODE.csv (raw rows), MODE-summary.csv,
-# and PNGs (incast-collapse.png, incast-factors.png, cross.png).
-# Environment: BIN (driver, default build/bin/distributed-training-sim), JOBS (default nproc),
-# STEPS (default 4), HOST_QUEUE (host NIC buffer, default 1000p; empty: the same as the switch's,
-# as in doc/figures/congestion/incast-shared-buffers-summary.csv).
+# Outputs in OUT_DIR (default build/studies/congestion, git-ignored; the shipped figures:
+# doc/figures/congestion): MODE.csv (raw rows), MODE-summary.csv, and PNGs (incast-collapse.png,
+# incast-factors.png, cross.png). Progress (points done, elapsed, time left) goes to stderr.
+# Environment, the grid (words separated by spaces; a bad value names the variable and exits 1):
+# KS (incast: the collapse map's worker counts, default "2 4 8 16"), QUEUES (incast: its switch
+# buffers, default "10p 50p 100p 1000p"; the factors stay at K = 8, 100p), CROSS_FLOWS (cross: bulk
+# flow counts, default "1 4"), CROSS_RATES (cross: on-off rates in Gb/s, default "2 5 8"), STEPS
+# (default 4), HOST_QUEUE (host NIC buffer, default 1000p; empty: the same as the switch's, as in
+# doc/figures/congestion/incast-shared-buffers-summary.csv).
+# Environment, the runs: BIN (driver, default build/bin/distributed-training-sim), JOBS (default
+# nproc), STUDIES_DIR (instead of build/studies).
 set -euo pipefail
 mode=${1:-incast}
-out=${2:-doc/figures/congestion}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=examples/sweep-lib.sh
+. "$here/examples/sweep-lib.sh"
+out=$(study_out congestion "${2:-}")
 bin=${BIN:-$here/build/bin/distributed-training-sim}
 jobs=${JOBS:-$(nproc)}
 steps=${STEPS:-4}
 hostQueue=${HOST_QUEUE-1000p}
+ks=${KS:-2 4 8 16}
+queues=${QUEUES:-10p 50p 100p 1000p}
+crossFlows=${CROSS_FLOWS:-1 4}
+crossRates=${CROSS_RATES:-2 5 8}
+# shellcheck disable=SC2086 # the grids are word lists
+{
+  grid_check KS count $ks
+  grid_check QUEUES queue $queues
+  grid_check CROSS_FLOWS count $crossFlows
+  grid_check CROSS_RATES number $crossRates
+  grid_check STEPS count $steps
+  [ -z "$hostQueue" ] || grid_check HOST_QUEUE queue $hostQueue
+}
 case "$mode" in
   incast | cross) modes=$mode ;;
   all) modes="incast cross" ;;
@@ -47,8 +68,8 @@ common="--profile=$here/test/data/two-layers-12mb.json --arch=ps --mode=sync --s
 
 # One line per run: LABEL then the driver's options.
 grid_incast() {
-  for q in 10p 50p 100p 1000p; do
-    for k in 2 4 8 16; do echo "grid-K$k-$q --workers=$k --queue=$q"; done
+  for q in $queues; do
+    for k in $ks; do echo "grid-K$k-$q --workers=$k --queue=$q"; done
   done
   local base="--workers=8 --queue=100p"
   echo "disc-RED-ECN $base --queueDisc=RedQueueDisc --ecn=true"
@@ -62,16 +83,15 @@ grid_incast() {
 grid_cross() {
   local base="--workers=4 --queue=1000p"
   echo "cross-none $base"
-  echo "cross-bulk1 $base --crossTraffic=bulk --crossFlows=1"
-  echo "cross-bulk4 $base --crossTraffic=bulk --crossFlows=4"
-  echo "cross-onoff20 $base --crossTraffic=onoff --crossRate=2Gbps"
-  echo "cross-onoff50 $base --crossTraffic=onoff --crossRate=5Gbps"
-  echo "cross-onoff80 $base --crossTraffic=onoff --crossRate=8Gbps"
+  local f r
+  for f in $crossFlows; do echo "cross-bulk$f $base --crossTraffic=bulk --crossFlows=$f"; done
+  # Labelled by the share of the 10 Gb/s link in percent (2 Gb/s: onoff20).
+  for r in $crossRates; do
+    echo "cross-onoff$(awk -v r="$r" 'BEGIN { printf "%g", 10 * r }') $base --crossTraffic=onoff \
+--crossRate=${r}Gbps"
+  done
   echo "cross-bulk1-worker $base --crossTraffic=bulk --crossFlows=1 --crossTarget=worker"
 }
-
-# shellcheck source=examples/sweep-lib.sh
-. "$here/examples/sweep-lib.sh"
 
 for m in $modes; do
   run_grid "$m"
@@ -104,7 +124,7 @@ done
 
 if command -v gnuplot > /dev/null; then
   for m in $modes; do
-    gnuplot -e "dir='$out'" "$here/examples/incast-sweep-$m.gnuplot"
+    gnuplot -e "dir='$out'; queues='$queues'" "$here/examples/incast-sweep-$m.gnuplot"
   done
   echo "figures in $out"
 fi

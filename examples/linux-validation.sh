@@ -12,16 +12,41 @@
 #    ./build/bin/validation-runner --matrix=validation/matrix-linux.json --out=OUT
 #    and validation/matrix-linux-grid.json; the linux jobs run one at a time, alone)
 #
-# Environment: BUILD (default build), REPEAT (noise: runs per point, default 5), DILATION
-# (sharing: the linux stack's time dilation, default 40; below about 5 the namespaces' packet
-# processing, not TCP, orders small flows: doc/validation/linux-tcp.rst, "Sharing grid and dilation"),
-# SIZES (sharing: flow sizes in bytes, default 30 KB-30 MB), SHARING_ARGS (sharing: options added
-# to every run of both stacks, e.g. "--sharedQueue=true").
+# OUT_DIR defaults to build/studies/linux-validation (git-ignored); the shipped tables are
+# regenerated with OUT_DIR doc/figures. Progress (runs done, elapsed, time left) goes to stderr.
+# Environment, the grid (words separated by spaces; a bad value names the variable and exits 1):
+# RATES (fidelity: shaped rates, default "200Mbps 500Mbps 1Gbps 2Gbps 3Gbps"), STACKS (sharing:
+# "ns3 linux"), TCPS (sharing: "TcpCubic TcpNewReno"), FLOWS (sharing: "2 4 8"), SIZES (sharing:
+# flow sizes in bytes, default 30 KB-30 MB), DILATION (sharing: the linux stack's time dilation,
+# default 40; below about 5 the namespaces' packet processing, not TCP, orders small flows:
+# doc/validation/linux-tcp.rst, "Sharing grid and dilation"), REPEAT (noise: runs per point,
+# default 5).
+# Environment, the runs: BUILD (default build), SHARING_ARGS (sharing: options added to every
+# run of both stacks, e.g. "--sharedQueue=true"), STUDIES_DIR (instead of build/studies).
 set -euo pipefail
 mode=${1:-}
-out=${2:-doc/figures}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=examples/sweep-lib.sh
+. "$here/examples/sweep-lib.sh"
+out=$(study_out linux-validation "${2:-}")
 build=${BUILD:-$here/build}
+rates=${RATES:-200Mbps 500Mbps 1Gbps 2Gbps 3Gbps}
+stacks=${STACKS:-ns3 linux}
+tcps=${TCPS:-TcpCubic TcpNewReno}
+flows=${FLOWS:-2 4 8}
+sizes=${SIZES:-30000 100000 300000 1000000 3000000 10000000 30000000}
+# shellcheck disable=SC2086 # the grids are word lists
+{
+  grid_check RATES rate $rates
+  grid_check STACKS "oneof:ns3 linux" $stacks
+  grid_check TCPS "oneof:TcpCubic TcpNewReno" $tcps
+  grid_check FLOWS count $flows
+  grid_check SIZES count $sizes
+  grid_check DILATION number "${DILATION:-40}"
+  grid_check REPEAT count "${REPEAT:-5}"
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 study=$build/bin/tcp-sharing-study
 sim=$build/bin/distributed-training-sim
 mkdir -p "$out"
@@ -35,8 +60,10 @@ case "$mode" in
     # its completion time to S / goodput (goodput = rate x (MTU - 52) / (MTU + 14)).
     csv=$out/linux-fidelity.csv
     echo "rate,mtu,cap,size_bytes,fct_s,ideal_s,ratio,load1" >"$csv"
+    # shellcheck disable=SC2086
+    progress_start $((2 * $(words $rates) + 3)) fidelity
     for mtu in 1500 9000; do
-      for rate in 200Mbps 500Mbps 1Gbps 2Gbps 3Gbps; do
+      for rate in $rates; do
         size=$([ "$mtu" = 1500 ] && echo 30000000 || echo 60000000)
         l=$(load)
         line=$(rt "$study" --stack=linux --flows=1 --size=$size --rate=$rate --mtu=$mtu \
@@ -44,6 +71,7 @@ case "$mode" in
         fct=$(echo "$line" | sed -E 's/.*mean FCT measured ([0-9.]+) us, fcfs ([0-9.]+) us.*/\1 \2/')
         set -- $fct
         echo "$rate,$mtu,0,$size,$(awk -v a=$1 -v b=$2 'BEGIN{printf "%.6f,%.6f,%.4f", a/1e6, b/1e6, a/b}'),$l" >>"$csv"
+        progress_tick 1
       done
     done
     # Per-flow cap by SO_MAX_PACING_RATE (no fq: the kernel's internal pacing).
@@ -54,6 +82,7 @@ case "$mode" in
       fct=$(echo "$line" | sed -E 's/.*mean FCT measured ([0-9.]+) us, fcfs ([0-9.]+) us.*/\1 \2/')
       set -- $fct
       echo "200Mbps,1500,$cap,10000000,$(awk -v a=$1 -v b=$2 'BEGIN{printf "%.6f,%.6f,%.4f", a/1e6, b/1e6, a/b}'),$l" >>"$csv"
+      progress_tick 1
     done
     cat "$csv"
     ;;
@@ -61,17 +90,20 @@ case "$mode" in
     # N simultaneous transfers through a 200 Mbit/s port, 256 KB drop-tail queue, MTU 1500;
     # one CSV per stack (STACKS, default "ns3 linux"), the load before each run in *.load. The
     # linux stack runs at rate / DILATION and reports undilated times.
-    for stack in ${STACKS:-ns3 linux}; do
+    # shellcheck disable=SC2086
+    progress_start $(($(words $stacks) * $(words $tcps) * $(words $flows) * $(words $sizes))) sharing
+    for stack in $stacks; do
       csv=$out/linux-sharing-$stack.csv
       rm -f "$csv" "$csv.load"
-      for tcp in TcpCubic TcpNewReno; do
-        for n in 2 4 8; do
-          for size in ${SIZES:-30000 100000 300000 1000000 3000000 10000000 30000000}; do
+      for tcp in $tcps; do
+        for n in $flows; do
+          for size in $sizes; do
             echo "$tcp,$n,$size,$(load)" >>"$csv.load"
             if [ "$stack" = linux ]; then run=rt; dil=--dilation=${DILATION:-40}; else run=nice; dil=; fi
             # shellcheck disable=SC2086 # SHARING_ARGS: extra options, word-split on purpose
             $run "$study" --stack=$stack $dil --tcp=$tcp --flows=$n --size=$size --rate=200Mbps \
               --queue=262144B ${SHARING_ARGS:-} --csv="$csv" >/dev/null
+            progress_tick 1
           done
         done
       done
@@ -84,6 +116,7 @@ case "$mode" in
     csv=$out/linux-one-worker.csv
     echo "rate_bps,dilation,linux_step_s,closed_form_s,ratio,wall_s,load1" >"$csv"
     profile=traces/googlenet-titanx-pascal-b16.json
+    progress_start 3 oneworker
     for cfg in "1000000000 1" "10000000000 10" "25000000000 25"; do
       set -- $cfg
       l=$(load)
@@ -100,6 +133,7 @@ s = r['step_time_mean_s']
 print('%s,%s,%.6f,%.6f,%.4f,%.1f,%s' % (sys.argv[3], sys.argv[4], s, closed, s / closed,
                                         r['wall_time_s'], sys.argv[5]))
 PY
+      progress_tick 1
     done
     cat "$csv"
     ;;
@@ -109,6 +143,7 @@ PY
     csv=$out/linux-noise.csv
     echo "scenario,workers,dilation,repeat,median,min,max,spread,load1_before,load1_after,wall_s" >"$csv"
     profile=traces/googlenet-titanx-pascal-b16.json
+    progress_start 4 noise
     for cfg in "ps-async-10g 10 --mode=async" "ps-async-10g 40 --mode=async" \
                "ring-ddp-10g 20 --arch=ring --preset=ddp --overlap=true" \
                "ring-ddp-10g 80 --arch=ring --preset=ddp --overlap=true"; do
@@ -127,6 +162,7 @@ print('%s,4,%s,%d,%.2f,%.2f,%.2f,%.4f,%s,%s,%.1f' % (
     sys.argv[2], sys.argv[3], i['repeat'], r['throughput_samples_per_s'], i['throughput_min'],
     i['throughput_max'], i['throughput_spread'], sys.argv[4], sys.argv[5], r['wall_time_s']))
 PY
+      progress_tick 1
     done
     cat "$csv"
     ;;

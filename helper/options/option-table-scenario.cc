@@ -27,7 +27,9 @@ AddArchitecture(std::vector<ScenarioOptions::Option>& o)
                      OptionScope::JOB,
                      "",
                      "ps",
-                     "Architecture: ps or ring",
+                     "Architecture: ps or ring (a ring fuses and overlaps as PyTorch DDP does: "
+                     "--preset=ddp and --overlap=true unless a fusion option or --overlap is "
+                     "given)",
                      [sc](RunRequest& r, auto& n, auto& v)
                      {
                          sc(r).SetArchitecture(n, v);
@@ -73,8 +75,9 @@ AddSchedule(std::vector<ScenarioOptions::Option>& o)
     o.push_back(Make("overlap",
                      OptionScope::JOB,
                      "",
-                     "false",
-                     "Overlap communication and computation (true/false)",
+                     "",
+                     "Overlap communication and computation (true/false); default false for "
+                     "ps, true for ring",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.overlap = UnitParser::ParseBool(n, v);
@@ -282,7 +285,8 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                      "",
                      "Ring tensor-fusion defaults: ddp (25 MiB buckets, first 1 MiB), horovod "
                      "(<= 0.20: 64 MiB, 5 ms cycle) or horovod-0.21 (128 MiB, 1 ms); --bucket, "
-                     "--firstBucket and --fusionTimeout override it",
+                     "--firstBucket and --fusionTimeout override it; a ring without any of "
+                     "them uses ddp",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.ApplyPreset(n, v);
@@ -292,7 +296,7 @@ AddRing(std::vector<ScenarioOptions::Option>& o)
                      "",
                      "",
                      "Ring fusion threshold Q: bytes (0 = one AllReduce per layer, 25MB, 25MiB) "
-                     "or inf (one bucket after backward); default 0",
+                     "or inf (one bucket after backward); a ring's default: --preset=ddp's",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.bucketBytes = UnitParser::ParseBytes(n, v);

@@ -290,9 +290,40 @@ SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std:
     }
     option.Apply(request, value);
     request.given.insert(option.name);
+    ScenarioOptions::ApplyArchitectureDefaults(request);
 }
 
 } // namespace
+
+void
+ScenarioOptions::ApplyArchitectureDefaults(RunRequest& request)
+{
+    // Recomputed from the given options after every option, so that the outcome depends
+    // neither on the options' order nor on whether a --jobs entry changes its base's --arch.
+    TrainingScenario& s = request.scenario;
+    const TrainingScenario plain;
+    const bool ring = s.architecture == TrainingScenario::RING_ALLREDUCE;
+    auto given = [&request](const char* name)
+    {
+        return request.given.count(name) > 0;
+    };
+    if (!given("overlap"))
+    {
+        s.overlap = ring;
+    }
+    if (given("preset"))
+    {
+        return;
+    }
+    if (ring && !given("bucket") && !given("firstBucket") && !given("fusionTimeout"))
+    {
+        s.ApplyPreset("--preset", RING_FUSION_DEFAULT);
+        return;
+    }
+    s.bucketBytes = given("bucket") ? s.bucketBytes : plain.bucketBytes;
+    s.firstBucketBytes = given("firstBucket") ? s.firstBucketBytes : plain.firstBucketBytes;
+    s.fusionTimeout = given("fusionTimeout") ? s.fusionTimeout : plain.fusionTimeout;
+}
 
 void
 ScenarioOptions::Set(RunRequest& request, const std::string& name, const std::string& value)

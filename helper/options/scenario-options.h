@@ -339,6 +339,19 @@ class ScenarioOptions
      */
     static RunRequest ParseArguments(int argc, char* argv[], const std::string& usage);
 
+    /// The fusion preset a ring gets when no fusion option is given (PyTorch DDP's buckets).
+    static constexpr const char* RING_FUSION_DEFAULT = "ddp";
+
+    /**
+     * \brief The defaults a practitioner means for the architecture: a ring fuses its gradients
+     * as PyTorch DDP does (--preset=ddp) unless one of --preset, --bucket, --firstBucket or
+     * --fusionTimeout is given, and overlaps communication with the backward pass unless
+     * --overlap is given; a parameter server gets neither. Set() applies it after every
+     * option, from the options given so far (RunRequest::given).
+     * \param request the request to complete
+     */
+    static void ApplyArchitectureDefaults(RunRequest& request);
+
     /**
      * \brief Build a request from a JSON object {"workers": 4, "nicRate": "10Gbps", ...}.
      * \param object the options (numbers, booleans or strings)

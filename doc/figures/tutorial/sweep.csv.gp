@@ -7,4 +7,4 @@ set grid
 set xlabel 'workers K'
 set ylabel 'throughput (samples/s)'
 set title 'googlenet, ps sync'
-plot for [i=2:7] 'sweep.csv' using 1:i with linespoints title columnhead(i)
+plot for [i=2:2] 'sweep.csv' using 1:i with linespoints title columnhead(i)

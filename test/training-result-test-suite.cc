@@ -301,7 +301,8 @@ class ComputeBoundTestCase : public TestCase
  * = 6.7 + 6 + 6.7 + 100 = 119 ms, so the update (100 ms) is longer than the compute (6 ms) and
  * than the rest (13 ms): both backends say "server-update" (before, flow said compute-bound,
  * its busiest link about 6 % busy, and analytic "server-link", as 2 K M/B > 6 ms). With 0.1 ms a
- * layer (T_S = 0.2 ms) the labels stay: the busiest link in flow, "server-link" in analytic.
+ * layer (T_S = 0.2 ms) the labels stay: the busiest link in flow (6.7 of about 20 ms, a third
+ * busy), "server-link" in analytic.
  * The rule alone: T_S = 0.1 s, compute 0.05 s sets a step of 0.2 s (rest 0.05 s), not one of
  * 0.3 s (rest 0.15 s).
  */
@@ -329,10 +330,14 @@ class ServerUpdateLabelTestCase : public TestCase
             const TrainingProfile p = tests::MakeProfile({1000000, 1000000}, 1e3, 2e3, update);
             const bool dominant = update > 1e3;
             const TrainingResult flow = CreateObject<FlowBackend>()->Run(p, s).at(0);
-            NS_TEST_EXPECT_MSG_EQ(flow.bottleneck == TrainingResult::SERVER_UPDATE,
+            const bool labelled = flow.bottleneck == TrainingResult::SERVER_UPDATE;
+            NS_TEST_EXPECT_MSG_EQ(labelled,
                                   dominant,
                                   "flow, update " << update << " us: " << flow.bottleneck);
-            NS_TEST_EXPECT_MSG_EQ(flow.IsComputeBound(), !dominant, "flow compute-bound flag");
+            NS_TEST_EXPECT_MSG_EQ(flow.linkUtilisation.count(flow.bottleneck),
+                                  dominant ? 0u : 1u,
+                                  "flow names a link unless the update sets the step");
+            NS_TEST_EXPECT_MSG_EQ(dominant && flow.IsComputeBound(), false, "not compute-bound");
             for (const auto& r : CreateObject<AnalyticBackend>()->Run(p, s))
             {
                 NS_TEST_EXPECT_MSG_EQ(r.bottleneck,

@@ -58,7 +58,6 @@ AddBackend(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto&, auto& v)
                      {
                          r.settings.sharing = v;
-                         r.settings.sharingGiven = true;
                          CheckSettings(r.settings);
                      }));
     o.push_back(Make("windowModel",

@@ -19,89 +19,11 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <set>
 
 using namespace ns3;
 
 namespace
 {
-
-/// Run the chosen backend(s) on one scenario: one registry entry, or every one in "all".
-std::vector<TrainingResult>
-RunBackends(const TrainingProfile& profile,
-            const TrainingScenario& s,
-            const RunRequest& request,
-            const RunContext& context)
-{
-    const std::string& backend = request.backend;
-    std::vector<TrainingResult> results;
-    for (const auto& entry : TrainingBackendRegistry::GetSelected(backend))
-    {
-        Ptr<TrainingBackend> b
-            = TrainingBackendRegistry::Create(entry.name, request.settings, context);
-        // What the scenario asks that the backend cannot do comes first: it holds on any host.
-        const std::string unsupported = b->GetUnsupportedReason(profile, s);
-        if (backend != "all" && !unsupported.empty())
-        {
-            throw TrainingInputError(unsupported);
-        }
-        std::string why = b->GetUnavailableReason();
-        if (backend == "all")
-        {
-            // Skipped whole (never a partial result), with one note per reason and process.
-            static std::set<std::string> noted;
-            why = why.empty() ? unsupported : why;
-            if (!why.empty() && noted.insert(entry.name + why).second)
-            {
-                std::fprintf(stderr,
-                             "note: --backend=all: backend %s skipped: %s\n",
-                             entry.name.c_str(),
-                             why.c_str());
-            }
-            if (!why.empty())
-            {
-                continue;
-            }
-        }
-        if (!why.empty())
-        {
-            throw TrainingInputError("--backend=" + entry.name + ": " + why);
-        }
-        auto r = backend == "all" ? b->RunComparison(profile, s) : b->Run(profile, s);
-        RunReport::AddIgnoredNote(r, ScenarioOptions::GetIgnored(request, entry.name), entry.name);
-        results.insert(results.end(), r.begin(), r.end());
-    }
-    return results;
-}
-
-/// --workers=A,B,...: every backend at every K, as a table, a CSV and a gnuplot script.
-int
-RunSweep(const TrainingProfile& profile, const RunRequest& request)
-{
-    TrainingScenario s = request.scenario;
-    SweepReport t;
-    std::fputs(
-        TrainingBackendRegistry::CostNote(request.backend, profile, s, request.workerSweep).c_str(),
-        stderr);
-    for (uint32_t k : request.workerSweep)
-    {
-        s.workers = k;
-        s.Validate(profile);
-        const std::vector<TrainingResult> results
-            = RunBackends(profile, s, request, request.MakeRunContext(nullptr));
-        for (const auto& r : results)
-        {
-            r.CheckSane(s);
-        }
-        t.Add(k, results);
-    }
-    const std::string csv = request.csv.empty() ? "sweep.csv" : request.csv;
-    std::fputs(t.FormatTable().c_str(), stdout);
-    OutputFile::Write(csv, t.FormatCsv(), "--csv");
-    OutputFile::Write(csv + ".gp", t.PlotScript(csv, profile, s), "--csv");
-    std::fputs(SweepReport::FormatWritten(csv).c_str(), stdout);
-    return 0;
-}
 
 /// \param file a file name (empty: none) \param option its option \param mode replace or append
 /// \return the file opened for writing (checked and created before the run), or nullptr
@@ -202,10 +124,10 @@ RunJobBackends(const TrainingJobSet& set, const RunRequest& request)
 void
 RunJobSet(const RunRequest& request)
 {
-    if (request.workerSweep.size() > 1 || !request.csv.empty() || !request.csvRow.empty()
-        || !request.recordsFile.empty())
+    if (request.workerSweep.size() > 1 || !request.vary.empty() || !request.csv.empty()
+        || !request.csvRow.empty() || !request.recordsFile.empty())
     {
-        throw TrainingInputError("--jobs: with a --workers sweep, --csv, --csvRow or "
+        throw TrainingInputError("--jobs: with a --workers sweep, --vary, --csv, --csvRow or "
                                  "--recordsFile (expected per-job options in the jobs file and "
                                  "--output for the result)");
     }
@@ -241,7 +163,7 @@ RunOne(const TrainingProfile& profile, const RunRequest& request)
     std::fputs(TrainingBackendRegistry::CostNote(request.backend, profile, s, {s.workers}).c_str(),
                stderr);
     const std::vector<TrainingResult> results
-        = RunBackends(profile, s, request, request.MakeRunContext(stream));
+        = DriverStudy::RunBackends(profile, s, request, request.MakeRunContext(stream));
     for (const auto& r : results)
     {
         r.CheckSane(s);
@@ -283,10 +205,11 @@ main(int argc, char* argv[])
             return 0;
         }
         const TrainingProfile profile = TrainingProfile::LoadFromFile(request.profile);
-        if (request.workerSweep.size() > 1)
+        if (request.workerSweep.size() > 1 || !request.vary.empty())
         {
             request.settings.recordTransfers = false; // a sweep keeps only its table
-            return RunSweep(profile, request);
+            DriverStudy::RunSweep(profile, request);
+            return 0;
         }
         const TrainingScenario& s = request.scenario;
         s.Validate(profile);

@@ -138,14 +138,13 @@ TrainingBackendRegistry::GetSelected(const std::string& backend)
     return selected;
 }
 
-std::string
-TrainingBackendRegistry::CostNote(const std::string& backend,
-                                  const TrainingProfile& profile,
-                                  TrainingScenario scenario,
-                                  const std::vector<uint32_t>& workers)
+TrainingBackendRegistry::Cost
+TrainingBackendRegistry::EstimateCost(const std::string& backend,
+                                      const TrainingProfile& profile,
+                                      TrainingScenario scenario,
+                                      const std::vector<uint32_t>& workers)
 {
-    double cpuSeconds = 0;
-    std::size_t runs = 0;
+    Cost cost;
     for (const auto& entry : GetSelected(backend))
     {
         const Ptr<TrainingBackend> b = Create(entry.name);
@@ -153,11 +152,21 @@ TrainingBackendRegistry::CostNote(const std::string& backend,
         {
             scenario.workers = k;
             const double c = b->EstimateCpuSeconds(profile, scenario);
-            cpuSeconds += c;
-            runs += c > 0 ? 1 : 0;
+            cost.cpuSeconds += c;
+            cost.runs += c > 0 ? 1 : 0;
         }
     }
-    return RunReport::CostNote(cpuSeconds, runs);
+    return cost;
+}
+
+std::string
+TrainingBackendRegistry::CostNote(const std::string& backend,
+                                  const TrainingProfile& profile,
+                                  TrainingScenario scenario,
+                                  const std::vector<uint32_t>& workers)
+{
+    const Cost cost = EstimateCost(backend, profile, std::move(scenario), workers);
+    return RunReport::CostNote(cost.cpuSeconds, cost.runs);
 }
 
 std::string

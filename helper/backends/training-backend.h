@@ -217,6 +217,25 @@ class TrainingBackendRegistry
                                        const BackendSettings& settings,
                                        const RunContext& context);
 
+    /// What runs will cost (EstimateCost), to say before they start and to weigh progress.
+    struct Cost
+    {
+        double cpuSeconds{0}; //!< TrainingBackend::EstimateCpuSeconds, summed
+        std::size_t runs{0};  //!< the runs with a non-zero estimate (packet-level ones)
+    };
+
+    /**
+     * \param backend a --backend value: a name, or "all"
+     * \param profile the DNN
+     * \param scenario the scenario
+     * \param workers the numbers of workers it runs at (a --workers sweep)
+     * \return each selected backend's TrainingBackend::EstimateCpuSeconds at each K, summed
+     */
+    static Cost EstimateCost(const std::string& backend,
+                             const TrainingProfile& profile,
+                             TrainingScenario scenario,
+                             const std::vector<uint32_t>& workers);
+
     /**
      * \brief What the runs about to start will cost (each selected backend's
      * TrainingBackend::EstimateCpuSeconds at each K), to say before they start.

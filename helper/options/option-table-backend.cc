@@ -8,6 +8,7 @@
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
 #include "ns3/unit-parser.h"
+#include "ns3/vary-options.h"
 
 namespace ns3
 {
@@ -162,11 +163,33 @@ AddOutput(std::vector<ScenarioOptions::Option>& o)
                      OptionScope::OUTPUT,
                      "",
                      "",
-                     "With a --workers sweep: throughput-vs-workers CSV (default sweep.csv) and a "
-                     "gnuplot script CSV.gp",
+                     "With a --workers sweep or --vary: the CSV (default sweep.csv, study.csv) "
+                     "and a gnuplot script CSV.gp that draws CSV.png",
                      [](RunRequest& r, auto&, auto& v)
                      {
                          r.csv = v;
+                     }));
+    o.push_back(Make("vary",
+                     OptionScope::OUTPUT,
+                     "",
+                     "",
+                     "A study: cross several values of scenario, job or backend options with the "
+                     "--workers sweep, e.g. 'arch=ps,ring;nicRate=10Gbps,100Gbps' (values holding "
+                     "',' or ';': a JSON object of lists); writes a tidy CSV (default study.csv) "
+                     "and a gnuplot script of one faceted figure",
+                     [](RunRequest& r, auto&, auto& v)
+                     {
+                         r.vary = VaryOptions::Parse(v);
+                     }));
+    o.push_back(Make("maxPoints",
+                     OptionScope::OUTPUT,
+                     "",
+                     "1000",
+                     "With --vary: the most points (value combinations x --workers values) a "
+                     "study may run",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.maxPoints = UnitParser::ParseUnsigned(n, v, 1, 1000000);
                      }));
     o.push_back(Make("csvRow",
                      OptionScope::OUTPUT,

@@ -57,9 +57,10 @@ ScenarioJsonLimits()
     return limits;
 }
 
-/// \return a value the schema checked as a scalar, as option text (whole numbers without ".0")
+} // namespace
+
 std::string
-JsonText(const nlohmann::json& v)
+ScenarioOptions::JsonText(const nlohmann::json& v)
 {
     if (v.is_string())
     {
@@ -75,8 +76,11 @@ JsonText(const nlohmann::json& v)
     return v.dump(); // true, false or a whole number
 }
 
+namespace
+{
+
 /// \return the schema of a JSON object of options: every option of the table, a scalar each
-/// (--jobs also takes its list inline)
+/// (--jobs also takes its list inline, --vary its object of lists)
 const JsonSchema&
 OptionsSchema()
 {
@@ -91,7 +95,7 @@ OptionsSchema()
             }
             fields.push_back({option.name,
                               JsonField::OPTIONAL,
-                              option.name == "jobs"
+                              option.name == "jobs" || option.name == "vary"
                                   ? JsonSpec{}
                                   : JsonSpec::Scalar("a number, a boolean or a string"),
                               {}});
@@ -290,6 +294,7 @@ SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std:
     }
     option.Apply(request, value);
     request.given.insert(option.name);
+    request.applied.emplace_back(option.name, value);
     // Defaults are applied without SetOption: the flow backend notes a ring's sharing only
     // when the user chose one.
     request.settings.sharingGiven = request.given.count("sharing") > 0;
@@ -457,9 +462,9 @@ ScenarioOptions::ApplyJson(const nlohmann::json& object,
             }
             try
             {
-                // --jobs also takes its list inline: the JSON text of the list.
-                const bool inlineJobs = value.is_array() || value.is_object();
-                Set(request, key, inlineJobs ? value.dump() : JsonText(value));
+                // --jobs and --vary also take JSON inline: the JSON text of the list or object.
+                const bool inlineJson = value.is_array() || value.is_object();
+                Set(request, key, inlineJson ? value.dump() : JsonText(value));
             }
             catch (const TrainingInputError& e)
             {

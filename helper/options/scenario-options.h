@@ -81,6 +81,16 @@ struct ProgramSettings
 
 /**
  * \ingroup distributed-training
+ * \brief One option a study varies (--vary) and its values, in the order given (VaryOptions).
+ */
+struct VariedOption
+{
+    std::string name;                //!< the option, without "--"
+    std::vector<std::string> values; //!< its values as text, each parsed by the option's entry
+};
+
+/**
+ * \ingroup distributed-training
  * \brief Everything one run of the driver needs: the scenario and how to run and report it.
  */
 struct RunRequest
@@ -99,9 +109,14 @@ struct RunRequest
     std::string jobs;            //!< --jobs: several jobs on one fabric (TrainingJobSet file)
     bool solo{true};             //!< --solo: with --jobs, also run each job alone
     std::set<std::string> given; //!< options set explicitly (ScenarioOptions::Set), not defaults
-    StudySettings study;         //!< the tcp-sharing-study's own options
-    RunnerSettings runner;       //!< the validation runner's options
-    ProgramSettings program;     //!< the benchmarks' and examples' shared options
+    /// Every option set explicitly, in the order applied: a study rebuilds each of its points'
+    /// requests from them with its varied values in place (VaryOptions::MakePoints)
+    std::vector<std::pair<std::string, std::string>> applied;
+    std::vector<VariedOption> vary; //!< --vary: the options a study crosses with --workers
+    uint64_t maxPoints{0};          //!< --maxPoints: the most points a --vary study runs
+    StudySettings study;            //!< the tcp-sharing-study's own options
+    RunnerSettings runner;          //!< the validation runner's options
+    ProgramSettings program;        //!< the benchmarks' and examples' shared options
 
     /**
      * \param records the record sink of the run (--recordsFile), or nullptr
@@ -362,6 +377,12 @@ class ScenarioOptions
     static void ApplyJson(const nlohmann::json& object,
                           const std::string& where,
                           RunRequest& request);
+
+    /**
+     * \param v a JSON scalar (a string, a number or a boolean)
+     * \return it as option text: a string as it is, whole numbers without ".0"
+     */
+    static std::string JsonText(const nlohmann::json& v);
 
     /**
      * \brief ApplyJson() on JSON text, read with JsonInput's checks (at most 1 MiB, 64 levels

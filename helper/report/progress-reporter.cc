@@ -36,6 +36,30 @@ ProgressReporter::Start()
 }
 
 void
+ProgressReporter::StartLoop()
+{
+    m_wallStart = std::chrono::steady_clock::now();
+}
+
+void
+ProgressReporter::Advance(uint64_t units, const std::string& what)
+{
+    m_done += units;
+    const double wall = GetWallSeconds();
+    if (wall - m_lastReport >= m_interval.count())
+    {
+        Report(wall, "[" + m_label + "] " + what);
+        m_lastReport = wall;
+    }
+}
+
+double
+ProgressReporter::GetWallSeconds() const
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+}
+
+void
 ProgressReporter::Stop()
 {
     Simulator::Cancel(m_event);
@@ -77,11 +101,18 @@ ProgressReporter::Poll()
     {
         return; // nothing else to simulate: do not keep an idle simulation alive
     }
-    const double wall
-        = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    const double wall = GetWallSeconds();
     if (wall - m_lastReport >= m_interval.count())
     {
-        Report(wall);
+        char head[256];
+        std::snprintf(head,
+                      sizeof(head),
+                      "[%s] simulated %.6f s, %llu of %llu worker steps done",
+                      m_label.c_str(),
+                      Simulator::Now().GetSeconds(),
+                      static_cast<unsigned long long>(m_done),
+                      static_cast<unsigned long long>(m_expected));
+        Report(wall, head);
         m_lastReport = wall;
     }
     // Next poll after about interval/10 of wall time at the speed of the last period (at most
@@ -97,18 +128,10 @@ ProgressReporter::Poll()
 }
 
 void
-ProgressReporter::Report(double wallSeconds)
+ProgressReporter::Report(double wallSeconds, const std::string& head)
 {
     ++m_reports;
     const double remaining = EstimateRemaining(m_done, m_expected, wallSeconds);
-    char head[256];
-    std::snprintf(head,
-                  sizeof(head),
-                  "[%s] simulated %.6f s, %llu of %llu worker steps done",
-                  m_label.c_str(),
-                  Simulator::Now().GetSeconds(),
-                  static_cast<unsigned long long>(m_done),
-                  static_cast<unsigned long long>(m_expected));
     char tail[128];
     if (remaining < 0)
     {

@@ -27,6 +27,10 @@ namespace ns3
  * time), so its cost stays a few events per wall second however fast or slow the simulation
  * is. The remaining time is (wall so far) x (steps left) / (steps done); before the first step is
  * done it is reported as unknown.
+ *
+ * A loop of runs (the driver's studies) uses it without the simulator: StartLoop(), then
+ * Advance() after each run with the units it was worth (its estimated cost), which reports when
+ * the interval has passed.
  */
 class ProgressReporter
 {
@@ -49,6 +53,16 @@ class ProgressReporter
     /// One more worker step is done.
     void StepDone();
 
+    /// Start the wall clock of a loop of runs (no simulator events: Advance() reports).
+    void StartLoop();
+    /**
+     * \brief A loop of runs: more units of the expected ones are done; report, naming what was
+     * just done, when the interval has passed since the last report.
+     * \param units the units just done
+     * \param what what was just done, e.g. "point 3 of 64 (arch=ring K=4) done"
+     */
+    void Advance(uint64_t units, const std::string& what);
+
     /**
      * \param done worker steps done
      * \param expected worker steps in all
@@ -65,8 +79,14 @@ class ProgressReporter
   private:
     /// The polling event: report if the interval has passed, schedule the next poll.
     void Poll();
-    /// Print one line.
-    void Report(double wallSeconds);
+    /// \return wall seconds since Start() or StartLoop()
+    double GetWallSeconds() const;
+    /**
+     * Print one line: the head, the share done, the wall time and the time remaining.
+     * \param wallSeconds wall time so far
+     * \param head what is done ("[packet] simulated 1.2 s, 3 of 40 worker steps done")
+     */
+    void Report(double wallSeconds, const std::string& head);
 
     std::string m_label;                               //!< line prefix
     uint64_t m_expected;                               //!< steps in all

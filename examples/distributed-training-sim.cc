@@ -136,6 +136,8 @@ RunJobSet(const RunRequest& request)
     const TrainingJobSet set = text ? TrainingJobSet::FromText(request.jobs, "--jobs", request)
                                     : TrainingJobSet::FromFile(request.jobs, request);
     std::fputs(JobSetReport::FormatJobs(set).c_str(), stdout);
+    std::fputs(TrainingBackendRegistry::CostNote(request.backend, set, request.solo).c_str(),
+               stderr);
     const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
     const std::vector<JobSetResult> results = RunJobBackends(set, request);
     if (output)

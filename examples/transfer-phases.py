@@ -5,7 +5,8 @@
 Reads a distributed-training-sim --output file (one job, or several with --jobs; records on, the
 default) or a --recordsFile JSON Lines file (FILE.jsonl) and prints, per backend and job, the mean worker step (its start to its own end), pull phase (first parameter sent to
 last received, per worker and step) and push phase (first gradient sent to last received) over
-the steps from --warmup on. Used by doc/validation/fabric-congestion.rst ("Why the flow backend predicts
+the steps from --warmup on (default: the file's own warm-up steps, its scenario's "warmup"; 1 for
+a JSON Lines file). Used by doc/validation/fabric-congestion.rst ("Why the flow backend predicts
 more interference between jobs").
 
   --overlap=A/B   A and B are comma-separated JOB:DIRECTION sets (DIRECTION down or up; JOB
@@ -24,6 +25,8 @@ more interference between jobs").
                   near 1) when the workers run in step, 0.5 when they alternate; all steps, then
                   the mean distance from in-step, min(phase, 1 - phase), over steps >= --warmup.
                   Used by doc/validation/linux-async.rst ("Why Linux's async workers take turns")
+
+  --help         this text
 
 Exit status 1 with a message naming the file for a missing file, bad JSON, or a file without
 transfer records.
@@ -78,6 +81,16 @@ def load(path):
     if not runs:
         fail("%s: no results (expected a distributed-training-sim --output file)" % path)
     return runs
+
+
+def file_warmup(path):
+    """The warm-up steps the run of an --output file had (its scenario's), else 1."""
+    if path.endswith(".jsonl"):
+        return 1
+    with open(path) as f:
+        data = json.load(f)
+    scenario = data.get("scenario", {}) if isinstance(data, dict) else {}
+    return int(scenario.get("warmup", 1))
 
 
 def phases(job):
@@ -196,8 +209,11 @@ def phase(jobs, warmup):
 
 
 def main(argv):
-    files, warmup, overlaps, directions, spreads, phases_on = [], 1, [], [], False, False
+    files, warmup, overlaps, directions, spreads, phases_on = [], None, [], [], False, False
     for a in argv:
+        if a in ("--help", "-h"):
+            print(__doc__.strip())
+            sys.exit(0)
         if a.startswith("--warmup="):
             try:
                 warmup = int(a.split("=", 1)[1])
@@ -215,24 +231,26 @@ def main(argv):
                 fail("--concurrency: '%s' (expected down or up)" % directions[-1])
         elif a.startswith("--"):
             fail("unknown option '%s' (expected --warmup, --overlap, --spread, --concurrency, "
-                 "--phase)" % a)
+                 "--phase, --help)" % a)
         else:
             files.append(a)
     if not files:
         fail("usage: transfer-phases.py RESULT.json... [--warmup=N] [--overlap=A/B] "
              "[--spread] [--concurrency=down|up] [--phase]")
     for path in files:
-        for name, jobs in load(path):
-            print("%s: %s (means over steps >= %d)" % (path, name, warmup))
-            summary(jobs, warmup)
+        runs = load(path)  # checks the file first
+        w = warmup if warmup is not None else file_warmup(path)
+        for name, jobs in runs:
+            print("%s: %s (means over steps >= %d)" % (path, name, w))
+            summary(jobs, w)
             for spec in overlaps:
                 overlap(jobs, spec)
             if spreads:
-                spread(jobs, warmup)
+                spread(jobs, w)
             for d in directions:
                 concurrency(jobs, d)
             if phases_on:
-                phase(jobs, warmup)
+                phase(jobs, w)
 
 
 if __name__ == "__main__":

@@ -440,6 +440,13 @@ class RefusalsTestCase : public TestCase
         NS_TEST_ASSERT_MSG_NE(why.find("--dilation=10"), std::string::npos, why);
         b->SetAttribute("Dilation", DoubleValue(10));
         NS_TEST_ASSERT_MSG_EQ(b->CheckFidelity(s), "", "10 Gb/s at dilation 10 is 1 Gb/s");
+        // Accepted, but 1 Gb/s per port is above the validated 250 Mb/s: a note naming D = 40.
+        why = b->RegimeNote(s);
+        NS_TEST_EXPECT_MSG_NE(why.find("1000 Mbit/s"), std::string::npos, why);
+        NS_TEST_EXPECT_MSG_NE(why.find("--dilation=40"), std::string::npos, why);
+        b->SetAttribute("Dilation", DoubleValue(40));
+        NS_TEST_EXPECT_MSG_EQ(b->RegimeNote(s), "", "250 Mb/s is within the validated regime");
+        b->SetAttribute("Dilation", DoubleValue(10));
         s.architecture = TrainingScenario::RING_ALLREDUCE;
         why = b->CheckFidelity(s); // 4 ring links of 1 Gb/s at once: 4 Gb/s in total
         NS_TEST_ASSERT_MSG_NE(why.find("--dilation=20"), std::string::npos, why);

@@ -626,11 +626,26 @@ RingJob(const RunRequest& base,
     return job;
 }
 
+/// \param r a flow job set's result \return whether it notes a ring sharing links as unvalidated
+bool
+SaysUnvalidated(const JobSetResult& r)
+{
+    return std::any_of(r.notes.begin(),
+                       r.notes.end(),
+                       [](const std::string& n)
+                       {
+                           return n.find("not validated") != n.npos;
+                       });
+}
+
 /**
  * A 2-worker ring in separate racks from a PS job (no shared link) keeps its closed form in the
  * flow backend: both jobs step exactly as alone. The same ring across the racks, starting after
  * the PS job (on the same spine path) ended, runs through the shared rate computation and still
  * steps as alone (1e-9): with nothing else on its links it keeps the closed form's one rate.
+ * The block is headed by what ran ("allreduce+ps" apart: the ring's own model and the PS job's;
+ * "ps" in the shared run), and only the set whose ring shares links (in space, if not in time)
+ * gets the note that this case is not validated against the packet level.
  *
  * A ring apart from a PS job, in space (closed form) or in time (shared computation), runs as alone
  * in the flow backend.
@@ -656,6 +671,8 @@ class RingApartTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(ratio, 1.0, "apart: exactly as alone");
         }
+        NS_TEST_EXPECT_MSG_EQ(r.variant, "allreduce+ps", "headed by what ran");
+        NS_TEST_EXPECT_MSG_EQ(SaysUnvalidated(r), false, "no shared ring, no note");
         const double b = TrainingNetwork::GetLinkGoodputBytesPerSecond(base.scenario);
         TrainingJobSet later(base);
         later.Add(PsJob(base, "p", "1,3", 0));
@@ -665,6 +682,8 @@ class RingApartTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ_TOL(ratio, 1.0, 1e-9, "after the PS job: as alone");
         }
+        NS_TEST_EXPECT_MSG_EQ(r.variant, "ps", "the shared run's model");
+        NS_TEST_EXPECT_MSG_EQ(SaysUnvalidated(r), true, "a ring sharing links: the note");
     }
 };
 

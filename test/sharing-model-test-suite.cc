@@ -19,6 +19,7 @@
 #include "ns3/flow-backend.h"
 #include "ns3/nstime.h"
 #include "ns3/ps-sharing.h"
+#include "ns3/scenario-options.h"
 #include "ns3/sharing-model-registry.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
@@ -744,6 +745,52 @@ class RegisteredModelRunsTestCase : public TestCase
  * \ingroup distributed-training
  * The sharing models of the flow-level backend.
  */
+/**
+ * \ingroup distributed-training
+ * A ring ignores --sharing (it always shares as allreduce); the flow backend says so only when
+ * --sharing was given: the default ps is no choice to ignore. Parsed options mark it
+ * (BackendSettings::sharingGiven); a default request does not.
+ */
+class RingSharingNoteTestCase : public TestCase
+{
+  public:
+    RingSharingNoteTestCase()
+        : TestCase("the ring's sharing note appears only when --sharing is given")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingScenario s;
+        s.architecture = TrainingScenario::RING_ALLREDUCE;
+        s.workers = 2;
+        s.steps = 2;
+        s.warmup = 1;
+        const TrainingProfile p = tests::MakeProfile({1000000}, 1e3, 2e3, 0);
+        RunRequest request = ScenarioOptions::MakeDefault();
+        NS_TEST_EXPECT_MSG_EQ(request.settings.sharingGiven, false, "default request");
+        for (bool given : {false, true})
+        {
+            if (given)
+            {
+                ScenarioOptions::Set(request, "sharing", "ps");
+            }
+            NS_TEST_EXPECT_MSG_EQ(request.settings.sharingGiven, given, "marked when given");
+            Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
+            flow->Configure(request.settings);
+            const auto notes = flow->Run(p, s).at(0).notes;
+            const bool noted = std::any_of(notes.begin(),
+                                           notes.end(),
+                                           [](const std::string& n)
+                                           {
+                                               return n.find("does not apply") != n.npos;
+                                           });
+            NS_TEST_EXPECT_MSG_EQ(noted, given, "note only with --sharing");
+        }
+    }
+};
+
 class SharingModelTestSuite : public TestSuite
 {
   public:
@@ -751,6 +798,7 @@ class SharingModelTestSuite : public TestSuite
         : TestSuite("distributed-training-flow-sharing", Type::UNIT)
     {
         AddTestCase(new PsEqualShareTestCase, DT_TEST_QUICK);
+        AddTestCase(new RingSharingNoteTestCase, DT_TEST_QUICK);
         AddTestCase(new CappedShareTestCase, DT_TEST_QUICK);
         AddTestCase(new FcfsShareTestCase, DT_TEST_QUICK);
         AddTestCase(new TwoServerRuleTestCase, DT_TEST_QUICK);

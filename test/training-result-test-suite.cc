@@ -8,6 +8,7 @@
 
 #include "training-test-utils.h"
 
+#include "ns3/analytic-backend.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/flow-backend.h"
 #include "ns3/record-stream.h"
@@ -294,6 +295,61 @@ class ComputeBoundTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The server-update label (TrainingResult::ServerUpdateSetsStep): K = 4 sync PS workers, one
+ * server, 10 Gb/s, two layers of 1 MB (M = 2 MB), T_F + T_B = 2 x (1 + 2) ms = 6 ms. With an
+ * update of 50 ms a layer, T_S = 100 ms; Eq. (7) gives a step of about K M/B + 6 + K M/B + 100
+ * = 6.7 + 6 + 6.7 + 100 = 119 ms, so the update (100 ms) is longer than the compute (6 ms) and
+ * than the rest (13 ms): both backends say "server-update" (before, flow said compute-bound,
+ * its busiest link about 6 % busy, and analytic "server-link", as 2 K M/B > 6 ms). With 0.1 ms a
+ * layer (T_S = 0.2 ms) the labels stay: the busiest link in flow (6.7 of about 20 ms, a third
+ * busy), "server-link" in analytic.
+ * The rule alone: T_S = 0.1 s, compute 0.05 s sets a step of 0.2 s (rest 0.05 s), not one of
+ * 0.3 s (rest 0.15 s).
+ */
+class ServerUpdateLabelTestCase : public TestCase
+{
+  public:
+    ServerUpdateLabelTestCase()
+        : TestCase("a dominant server update is labelled server-update in flow and analytic")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_EXPECT_MSG_EQ(TrainingResult::ServerUpdateSetsStep(0.1, 0.05, 0.2), true, "sets");
+        NS_TEST_EXPECT_MSG_EQ(TrainingResult::ServerUpdateSetsStep(0.1, 0.05, 0.3), false, "not");
+        TrainingScenario s;
+        s.architecture = TrainingScenario::PARAMETER_SERVER;
+        s.mode = TrainingScenario::SYNC;
+        s.workers = 4;
+        s.steps = 4;
+        s.warmup = 1;
+        for (double update : {50e3, 100.0})
+        {
+            const TrainingProfile p = tests::MakeProfile({1000000, 1000000}, 1e3, 2e3, update);
+            const bool dominant = update > 1e3;
+            const TrainingResult flow = CreateObject<FlowBackend>()->Run(p, s).at(0);
+            const bool labelled = flow.bottleneck == TrainingResult::SERVER_UPDATE;
+            NS_TEST_EXPECT_MSG_EQ(labelled,
+                                  dominant,
+                                  "flow, update " << update << " us: " << flow.bottleneck);
+            NS_TEST_EXPECT_MSG_EQ(flow.linkUtilisation.count(flow.bottleneck),
+                                  dominant ? 0u : 1u,
+                                  "flow names a link unless the update sets the step");
+            NS_TEST_EXPECT_MSG_EQ(dominant && flow.IsComputeBound(), false, "not compute-bound");
+            for (const auto& r : CreateObject<AnalyticBackend>()->Run(p, s))
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.bottleneck,
+                                      std::string(dominant ? "server-update" : "server-link"),
+                                      "analytic " << r.variant << ", update " << update);
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * --recordsFile: the flow backend's records go to the JSON Lines file, not into memory, with the
  * same records and the same throughput as in memory; an unwritable file is an error.
  *
@@ -425,6 +481,7 @@ class TrainingResultTestSuite : public TestSuite
         AddTestCase(new RecordStreamTestCase, DT_TEST_QUICK);
         AddTestCase(new CheckSaneTestCase, DT_TEST_QUICK);
         AddTestCase(new ComputeBoundTestCase, DT_TEST_QUICK);
+        AddTestCase(new ServerUpdateLabelTestCase, DT_TEST_QUICK);
     }
 };
 

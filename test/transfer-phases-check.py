@@ -144,6 +144,21 @@ def main():
         check(values == [0.0, 0.5, 0.5, 0.5] and distance == 0.5,
               "fcfs: phases %s (distance %.2f), expected 0 0.5 0.5 0.5" % (values, distance))
 
+        # Without --warmup the file's own warm-up counts (the jobs file ran --warmup=1).
+        r = run([sys.executable, TOOL, first])
+        check(r.returncode == 0 and "means over steps >= 1)" in r.stdout, "file's warm-up: "
+              + r.stdout + r.stderr)
+        with open(first) as f:
+            data = json.load(f)
+        data["scenario"]["warmup"] = 2
+        two = os.path.join(tmp, "warmup-2.json")
+        with open(two, "w") as f:
+            json.dump(data, f)
+        r = run([sys.executable, TOOL, two])
+        check(r.returncode == 0 and "means over steps >= 2)" in r.stdout, "warm-up 2: "
+              + r.stdout + r.stderr)
+        r = run([sys.executable, TOOL, "--help"])
+        check(r.returncode == 0 and "--warmup" in r.stdout, "--help: " + r.stdout + r.stderr)
         r = run([sys.executable, TOOL, os.path.join(tmp, "missing.json")])
         check(r.returncode == 1 and "missing.json" in r.stderr, "missing file: " + r.stderr)
         r = run([sys.executable, TOOL, os.path.join(tmp, "in-phase.json"), "--overlap=z:down/a:up"])

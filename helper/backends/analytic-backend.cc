@@ -524,7 +524,14 @@ AsyncResult(const Derived& d,
     r.stepTimeMean = Mean(cycle);
     r.linkUtilisation["server-uplink"] = pr.rho;
     r.linkUtilisation["server-downlink"] = pr.rho;
-    r.bottleneck = pr.serverUtilisation > pr.rho ? "server-update" : "server-link";
+    // The MVA's server is a queue: busier than the link, it sets the cycle (or by the rule of
+    // every backend, TrainingResult::ServerUpdateSetsStep()).
+    const bool update
+        = pr.serverUtilisation > pr.rho
+          || TrainingResult::ServerUpdateSetsStep(d.update,
+                                                  d.maxScale * (d.forward + d.backward),
+                                                  r.stepTimeMean);
+    r.bottleneck = update ? TrainingResult::SERVER_UPDATE : "server-link";
     return r;
 }
 
@@ -785,6 +792,10 @@ SyncResult(const Derived& d,
     SetSync(r, d, step);
     r.bottleneck
         = 2 * model.DrainTime() > p.forward + p.backward ? "server-link" : "worker-compute";
+    if (TrainingResult::ServerUpdateSetsStep(p.update, p.forward + p.backward, step))
+    {
+        r.bottleneck = TrainingResult::SERVER_UPDATE;
+    }
     if (d.servers > 1)
     {
         r.notes.push_back("several servers: transfers use the busiest server's share (an "

@@ -202,6 +202,7 @@ class FlowBackend : public TrainingBackend
     double m_parsingPerByte;                 //!< alpha of 001 Sec. 3.2.1 (seconds per byte)
     Time m_parsingPerTensor;                 //!< beta of 001 Sec. 3.2.1
     bool m_windowModel;                      //!< limit connections by window / round trip
+    bool m_sharingGiven{false};              //!< --sharing was chosen (Configure)
     std::optional<double> m_incumbentWeight; //!< --incumbentWeight for CalibratedSharing
     std::optional<Time> m_cohortWindow;      //!< --cohortWindow for CalibratedSharing
 };

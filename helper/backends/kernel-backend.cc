@@ -345,6 +345,7 @@ Execute(Run& run)
     }
     run.result.Finalize(s, run.profile.GetBatchSize() * s.gpusPerNode);
     FillUtilisation(s, hosts, snapshots, run.result);
+    run.result.NameServerUpdate(run.profile, s);
 }
 
 /// Refuse what the kernel or the testbed cannot do (throws TrainingInputError naming it).
@@ -534,6 +535,27 @@ LinuxBackend::CheckFidelity(const TrainingScenario& s) const
 }
 
 std::string
+LinuxBackend::RegimeNote(const TrainingScenario& s) const
+{
+    const double port = s.nicRate.GetBitRate() / m_dilation;
+    if (port <= VALIDATED_PORT_BPS * (1 + 1e-9))
+    {
+        return "";
+    }
+    const auto whole = [](double x)
+    {
+        return std::to_string(std::llround(x));
+    };
+    return "ports at " + whole(port / 1e6) + " Mbit/s after dilation, above the "
+           + whole(VALIDATED_PORT_BPS / 1e6)
+           + " Mbit/s at which the linux backend is validated (doc/validation/linux-tcp.rst, "
+             "\"Run-to-run spread and dilation\"): on a busy machine the emulation, not TCP, can "
+             "set the result; --dilation="
+           + whole(std::ceil(s.nicRate.GetBitRate() / VALIDATED_PORT_BPS - 1e-9))
+           + " or more is within it";
+}
+
+std::string
 LinuxBackend::GetUnsupportedReason(const TrainingProfile& profile,
                                    const TrainingScenario& scenario) const
 {
@@ -675,6 +697,11 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     r.inputs["goodput_bytes_per_s"]
         = TrainingNetwork::GetEthernetGoodputBytesPerSecond(scenario.nicRate.GetBitRate(),
                                                             scenario.mtu);
+    const std::string regime = RegimeNote(scenario);
+    if (!regime.empty())
+    {
+        r.notes.push_back(regime);
+    }
     r.notes.push_back("linkDelay " + std::to_string(scenario.linkDelay.GetMicroSeconds())
                       + " us is not emulated (no netem): the RTT is the veth/bridge path's own, "
                         "not scaled by the dilation");

@@ -100,6 +100,20 @@ class LinuxBackend : public TrainingBackend
      */
     std::string CheckFidelity(const TrainingScenario& scenario) const;
 
+    /// Fastest port rate after dilation (bit/s) at which the backend's results are validated:
+    /// doc/validation/linux-tcp.rst, "Run-to-run spread and dilation" (at the smallest dilation
+    /// the fidelity check accepts, 1 Gb/s, a loaded machine halves the throughput; the
+    /// validation grids run at 250 Mb/s or less per port).
+    static constexpr double VALIDATED_PORT_BPS = 250e6;
+
+    /**
+     * \brief The note a result gets when its ports run faster than VALIDATED_PORT_BPS after
+     * dilation: accepted by CheckFidelity(), but outside the validated regime.
+     * \param scenario the scenario
+     * \return the note, or "" within the regime
+     */
+    std::string RegimeNote(const TrainingScenario& scenario) const;
+
   private:
     /**
      * One run over kernel TCP (the scenario already checked).

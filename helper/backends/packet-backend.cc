@@ -567,6 +567,7 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
     result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
     result.inputs["gpus_per_node"] = scenario.gpusPerNode;
     ReportWindow(collector, links, cross.GetN() > 0, &result);
+    result.NameServerUpdate(profile, scenario);
     result.inputs["socket_buffer_bytes"] = cluster->GetSocketBufferBytes();
     ReportCongestion(*monitor, ring ? 0 : scenario.servers, &result);
     EcmpCollisions::Report(scenario, result);
@@ -680,6 +681,7 @@ RunJobCluster(const TrainingJobSet& set,
         r.inputs["simulated_s"] = whole.inputs["simulated_s"];
         ReportWindow(run, links, false, &r);
         KeepJobLinks(set, j, r);
+        r.NameServerUpdate(*jobs[j].profile, s);
         ReportJobTcp(*monitors[j], &r);
         EcmpCollisions::Report(s, r); // the job's own flows: its scenario places the same paths
         r.inputs["socket_buffer_bytes"]

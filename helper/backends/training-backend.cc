@@ -7,6 +7,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/run-report.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-job-set.h"
 
 #include <algorithm>
 
@@ -166,6 +167,28 @@ TrainingBackendRegistry::CostNote(const std::string& backend,
 {
     const Cost cost = EstimateCost(backend, profile, std::move(scenario), workers);
     return RunReport::CostNote(cost.cpuSeconds, cost.runs);
+}
+
+std::string
+TrainingBackendRegistry::CostNote(const std::string& backend, const TrainingJobSet& set, bool solo)
+{
+    double cpuSeconds = 0;
+    std::size_t runs = 0;
+    for (const auto& entry : GetSelected(backend))
+    {
+        const Ptr<TrainingBackend> b = Create(entry.name);
+        double shared = 0;
+        for (const auto& job : set.GetJobs())
+        {
+            const double c = b->EstimateCpuSeconds(*job.profile, job.scenario);
+            shared += c;
+            cpuSeconds += solo ? c : 0;
+            runs += solo && c > 0 ? 1 : 0;
+        }
+        cpuSeconds += shared;
+        runs += shared > 0 ? 1 : 0;
+    }
+    return RunReport::CostNote(cpuSeconds, runs);
 }
 
 std::string

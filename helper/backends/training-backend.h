@@ -34,6 +34,7 @@ struct JobSetResult;
 struct BackendSettings
 {
     std::string sharing{"ps"};             //!< --sharing: FlowBackend::Sharing
+    bool sharingGiven{false};              //!< whether the user chose --sharing (its notes)
     bool windowModel{false};               //!< --windowModel: FlowBackend::WindowModel
     bool recordTransfers{true};            //!< --records: FlowBackend::RecordTransfers
     std::optional<double> incumbentWeight; //!< --incumbentWeight: CalibratedSharing's
@@ -248,6 +249,17 @@ class TrainingBackendRegistry
                                 const TrainingProfile& profile,
                                 TrainingScenario scenario,
                                 const std::vector<uint32_t>& workers);
+
+    /**
+     * \brief What a job set about to start will cost: the shared run simulates every job's
+     * traffic (the sum of the jobs' TrainingBackend::EstimateCpuSeconds), and each solo run one
+     * job's.
+     * \param backend a --backend value: a name, or "all"
+     * \param set the jobs
+     * \param solo whether each job also runs alone (--solo)
+     * \return RunReport::CostNote's note or warning, or ""
+     */
+    static std::string CostNote(const std::string& backend, const TrainingJobSet& set, bool solo);
 
     /// \return "packet, flow, analytic, linux": the names for help and error messages
     static std::string ListNames();

@@ -362,7 +362,8 @@ AddProgramEntries(std::vector<ScenarioOptions::Option>& o)
                      OptionScope::PROGRAM,
                      "",
                      "4",
-                     "Examples: the largest number of workers K of the sweep",
+                     "ring-vs-ps-scaling and flow-cap-example: the largest number of workers K "
+                     "of their sweep",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.program.maxWorkers = UnitParser::ParseUnsigned(n, v, 1, MAX_HOSTS);

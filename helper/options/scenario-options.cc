@@ -295,6 +295,9 @@ SetOption(RunRequest& request, const ScenarioOptions::Option& option, const std:
     option.Apply(request, value);
     request.given.insert(option.name);
     request.applied.emplace_back(option.name, value);
+    // Defaults are applied without SetOption: the flow backend notes a ring's sharing only
+    // when the user chose one.
+    request.settings.sharingGiven = request.given.count("sharing") > 0;
     ScenarioOptions::ApplyArchitectureDefaults(request);
 }
 

@@ -337,6 +337,40 @@ TrainingResult::GetMeanDownlinkTime(uint32_t warmup) const
 }
 
 bool
+TrainingResult::ServerUpdateSetsStep(double update, double compute, double step)
+{
+    return update > compute && update > step - update - compute;
+}
+
+void
+TrainingResult::NameServerUpdate(const TrainingProfile& profile, const TrainingScenario& scenario)
+{
+    if (scenario.architecture != TrainingScenario::PARAMETER_SERVER)
+    {
+        return;
+    }
+    const std::vector<uint32_t> owner = scenario.AssignLayersToServers(profile);
+    std::vector<double> update(std::max<uint32_t>(scenario.servers, 1), 0.0);
+    for (std::size_t l = 0; l < owner.size(); ++l)
+    {
+        update[owner[l]] += profile.GetLayer(l).updateUs * 1e-6;
+    }
+    double scale = 0;
+    for (uint32_t w = 0; w < scenario.workers; ++w)
+    {
+        scale = std::max(scale, scenario.GetComputeScale(w));
+    }
+    const double compute
+        = scale * (profile.GetForwardTime() + profile.GetBackwardTime()).GetSeconds();
+    if (ServerUpdateSetsStep(*std::max_element(update.begin(), update.end()),
+                             compute,
+                             stepTimeMean))
+    {
+        bottleneck = SERVER_UPDATE;
+    }
+}
+
+bool
 TrainingResult::IsComputeBound() const
 {
     const auto link = linkUtilisation.find(bottleneck);

@@ -154,6 +154,31 @@ class TrainingResult
     /// bottleneck would mislead.
     static constexpr double COMPUTE_BOUND_UTILISATION = 0.25;
 
+    /// The bottleneck label of a parameter-server run whose servers' update sets the step.
+    static constexpr const char* SERVER_UPDATE = "server-update";
+
+    /**
+     * \brief The one rule for when the parameter servers' update sets the step: the busiest
+     * server's update of one step (T_S, its layers' update_us) takes longer than the workers'
+     * compute of one step (T_F + T_B of the slowest worker) and longer than the rest of the step
+     * (step - T_S - compute: the transfers and the waits). Then it is the largest of the three
+     * parts, and neither a link nor "compute-bound" names what sets the step.
+     * \param update T_S (s)
+     * \param compute T_F + T_B of the slowest worker (s)
+     * \param step the mean step (or async cycle) time (s)
+     * \return whether the update sets the step
+     */
+    static bool ServerUpdateSetsStep(double update, double compute, double step);
+
+    /**
+     * \brief Label a simulated parameter-server run "server-update" (SERVER_UPDATE) when
+     * ServerUpdateSetsStep() holds for its mean step time; other runs keep their bottleneck.
+     * Call after the bottleneck and the step time are set.
+     * \param profile the DNN (its layers' forward, backward and update times)
+     * \param scenario the scenario (architecture, servers, the workers' compute scales)
+     */
+    void NameServerUpdate(const TrainingProfile& profile, const TrainingScenario& scenario);
+
     /**
      * \return whether the workers' compute, not the network, sets the step time: the busiest
      * link (bottleneck, when it names a link of linkUtilisation) is below

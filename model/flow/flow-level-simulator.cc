@@ -182,6 +182,7 @@ FlowLevelSimulator::Finish(TrainingResult& result,
     // A node of G GPUs processes G batches per step (as the analytic and packet backends).
     result.Finalize(m_scenario, m_profile.GetBatchSize() * m_scenario.gpusPerNode);
     fabric.Report(bytes, result);
+    result.NameServerUpdate(m_profile, m_scenario);
     if (m_scenario.topology != "star")
     {
         result.inputs["bisection_bps"] = fabric.GetTopology().GetBisectionBandwidth();

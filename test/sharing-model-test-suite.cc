@@ -755,7 +755,7 @@ class RingSharingNoteTestCase : public TestCase
 {
   public:
     RingSharingNoteTestCase()
-        : TestCase("the ring's sharing note appears only when --sharing is given")
+        : TestCase("ring sharing note appears only when --sharing is given")
     {
     }
 

@@ -97,6 +97,10 @@ VaryOptions::Add(std::vector<VariedOption>& vary,
                                            "each option once, with all its values");
         }
     }
+    if (values.empty())
+    {
+        throw ScenarioOptions::Refusal("--vary", "no values of --" + name, EXPECTED);
+    }
     for (std::size_t i = 0; i < values.size(); ++i)
     {
         if (values[i].empty())

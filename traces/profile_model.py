@@ -12,6 +12,7 @@ scale        derive a GPU-class profile from a measured one by scaling forward a
              backward times to a published training throughput
 scale-table  run `scale` for every row of traces/gpu_throughputs.json
 check        validate profile files against the rules of traces/README.md
+compare      how two profiles of one model differ per layer (shares, gradient-ready curve)
 
 Only the Python standard library, torch and torchvision are used (Debian's
 python3-torch / python3-torchvision).  See traces/README.md, sections
@@ -108,8 +109,8 @@ METHOD_TEXT = (
     "construction; hook overhead is measured separately in reference_unhooked_*). "
     "UPDATE: measured, not modelled: for every layer a separate "
     "torch.optim.SGD(layer_params, lr=0.01, momentum=0.9) is stepped after backward and "
-    "timed on the profiling device ({dev}); this is what a CPU parameter server does to "
-    "apply that layer's gradient. Times in microseconds; layers[i] holds the mean over "
+    "timed on the profiling device ({dev}); this is the work of applying that layer's "
+    "gradient there (a CPU parameter server's on a CPU, a data-parallel worker's on a GPU). Times in microseconds; layers[i] holds the mean over "
     "the measured steps in `samples` (warm-up steps excluded)."
 )
 
@@ -516,6 +517,72 @@ def tile_ends(events, t_start, t_end, n):
     return out, events[0][0] - t_start, tail
 
 
+class StepClock:
+    """Time stamps of one training step, in integer nanoseconds once resolved.
+
+    cpu:    time.perf_counter_ns() when the hook runs.
+    sync:   torch.cuda.synchronize(), then perf_counter_ns(): every stamp waits for the GPU, so
+            the kernels of one layer cannot overlap the launches of the next; each layer pays a
+            round trip, which inflates small layers (kept to compare with `events`).
+    events: a CUDA event recorded on the current stream when the hook runs; after the step,
+            one synchronize and each event's time from the first (cudaEventElapsedTime,
+            about 0.5 us resolution). This is the GPU's own timeline: a layer's time is the
+            time its kernels took, or the launch time where the CPU is the slower side,
+            and the hooks add no waits."""
+
+    def __init__(self, torch, mode):
+        self.torch = torch
+        self.mode = mode
+        self.events = []
+
+    def stamp(self):
+        if self.mode == "events":
+            ev = self.torch.cuda.Event(enable_timing=True)
+            ev.record()
+            self.events.append(ev)
+            return ev
+        if self.mode == "sync":
+            self.torch.cuda.synchronize()
+        return time.perf_counter_ns()
+
+    def resolver(self):
+        """A function from a stamp to nanoseconds; starts the next step's stamps afresh."""
+        if self.mode != "events":
+            return lambda t: t
+        self.torch.cuda.synchronize()
+        first, self.events = self.events[0], []
+        return lambda ev: int(round(first.elapsed_time(ev) * 1e6))
+
+
+def configure_cuda(args, torch, use_cuda):
+    """cuDNN autotuning as torchvision's reference training sets it (benchmark unless
+    deterministic); TF32 is left at torch's defaults and recorded in the provenance."""
+    if use_cuda:
+        torch.backends.cudnn.benchmark = args.cudnn_benchmark
+
+
+def cuda_settings(torch):
+    """The numerics a CUDA profile was measured with (provenance)."""
+    out = {"cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version(),
+           "cudnn_benchmark": torch.backends.cudnn.benchmark}
+    for key, get in (("matmul_allow_tf32", lambda: torch.backends.cuda.matmul.allow_tf32),
+                     ("cudnn_allow_tf32", lambda: torch.backends.cudnn.allow_tf32)):
+        try:
+            out[key] = bool(get())
+        except Exception as e:  # the flag's API moved in later torch releases
+            out[key] = "unreadable (%s)" % e.__class__.__name__
+    return out
+
+
+def autocast_context(args, torch, dev):
+    """Mixed precision as AMP trains: forward and loss under autocast; parameters, gradients
+    and the optimizer stay float32, so param_bytes (4 x parameters) is what is exchanged."""
+    import contextlib
+    if args.autocast == "none":
+        return contextlib.nullcontext
+    return lambda: torch.autocast(device_type=dev.type, dtype=torch.bfloat16)
+
+
 def make_batch(args, torch, model_name, shape, dev):
     """One fixed synthetic batch: (input, target, loss function)."""
     if args.model in TOKEN_MODELS:
@@ -549,10 +616,9 @@ def cmd_measure(args):
         raise SystemExit("--device cuda: CUDA is not available in this torch build/machine")
     dev = torch.device("cuda" if use_cuda else "cpu")
 
-    def stamp():
-        if use_cuda:
-            torch.cuda.synchronize()
-        return time.perf_counter_ns()
+    clock = StepClock(torch, args.cuda_timing if use_cuda else "cpu")
+    stamp = clock.stamp
+    configure_cuda(args, torch, use_cuda)
 
     model, model_name, shape, aux_weight, config, published = build_model(args, torch, torchvision)
     model.to(dev)
@@ -585,6 +651,7 @@ def cmd_measure(args):
             return compute_loss(tuple(vals))
         raise SystemExit("cannot compute a loss from model output of type %s" % type(out))
 
+    autocast = autocast_context(args, torch, dev)
     fwd_events = []
     bwd_events = []
     handles = []
@@ -606,8 +673,9 @@ def cmd_measure(args):
         del bwd_events[:]
         model.zero_grad(set_to_none=True)
         t0 = stamp()
-        out = model(x)
-        loss = compute_loss(out)
+        with autocast():
+            out = model(x)
+            loss = compute_loss(out)
         t1 = stamp()
         loss.backward()
         t2 = stamp()
@@ -616,14 +684,17 @@ def cmd_measure(args):
             for opt in optimizers:
                 a = stamp()
                 opt.step()
-                upd.append(stamp() - a)
+                upd.append((a, stamp()))
         else:
             for opt in optimizers:
                 opt.step()
         t3 = stamp()
-        lv = float(loss.detach().cpu())
-        return dict(t0=t0, t1=t1, t2=t2, t3=t3, fwd=sorted(fwd_events), bwd=sorted(bwd_events),
-                    upd=upd, loss=lv)
+        lv = float(loss.detach().float().cpu())
+        ns = clock.resolver()  # CUDA events: waits for the step's kernels, then reads them
+        return dict(t0=ns(t0), t1=ns(t1), t2=ns(t2), t3=ns(t3),
+                    fwd=sorted((ns(t), i) for t, i in fwd_events),
+                    bwd=sorted((ns(t), i) for t, i in bwd_events),
+                    upd=[ns(b) - ns(a) for a, b in upd], loss=lv)
 
     wall0 = time.time()
     # Warm-up; the first step fixes the layer order (first forward execution).
@@ -751,6 +822,12 @@ def cmd_measure(args):
         command += ["--name", args.name]
     if args.reference_steps != 1:
         command += ["--reference-steps", str(args.reference_steps)]
+    if args.autocast != "none":
+        command += ["--autocast", args.autocast]
+    if use_cuda:
+        command += ["--cuda-timing", args.cuda_timing]
+        if not args.cudnn_benchmark:
+            command += ["--no-cudnn-benchmark"]
     command += ["--output", os.path.basename(args.output)]
 
     ref_fwd, ref_bwd = avg(ref["forward"]), avg(ref["backward"])
@@ -780,7 +857,12 @@ def cmd_measure(args):
         "num_classes": config["vocab"] if token else args.num_classes,
         "folded_modules": folded,
         "tied_parameters": tied_parameters(model, layers),
-        "dtype": "float32",
+        "dtype": ("float32 parameters, gradients and optimizer; forward and loss under "
+                  "torch.autocast(%s)" % args.autocast if args.autocast != "none" else "float32"),
+        "timing": {"cpu": "time.perf_counter_ns in the hooks",
+                   "sync": "torch.cuda.synchronize() then time.perf_counter_ns in the hooks",
+                   "events": "CUDA events recorded in the hooks, read after each step"}[
+                       clock.mode],
         "steps": args.steps,
         "warmup_steps": args.warmup,
         "reference_steps": args.reference_steps,
@@ -814,6 +896,8 @@ def cmd_measure(args):
                                          if ref_bwd else None),
         "loss_values": [round(v, 6) for v in losses],
     }
+    if use_cuda:
+        prov["cuda_settings"] = cuda_settings(torch)
     doc = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
@@ -856,8 +940,13 @@ def _trace_setup(args):
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     model, name, shape, aux_weight, config, _ = build_model(args, torch, torchvision)
+    if args.device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: CUDA is not available in this torch build/machine")
+    dev = torch.device(args.device)
+    configure_cuda(args, torch, args.device == "cuda")
+    model.to(dev)
     model.train()
-    x, y, criterion = make_batch(args, torch, name, shape, torch.device("cpu"))
+    x, y, criterion = make_batch(args, torch, name, shape, dev)
 
     def compute_loss(out):
         if isinstance(out, (tuple, list)) and args.model not in TOKEN_MODELS:
@@ -899,7 +988,7 @@ def cmd_record_trace(args):
     torch, model, name, x, compute_loss, _ = _trace_setup(args)
     opt = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=args.momentum)
     how = torch_trace.record(model, x, compute_loss, opt, args.steps, args.warmup, args.output,
-                             torch)
+                             torch, autocast_context(args, torch, x.device))
     print("%s: %d steps of %s recorded (%s profiler)" % (args.output, args.steps, name, how))
     if args.modules_output:
         table = _module_table(args)
@@ -952,6 +1041,9 @@ def _model_options(p, model_required=True):
     p.add_argument("--name", default=None)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    p.add_argument("--autocast", choices=("none", "bf16"), default="none")
+    p.add_argument("--no-cudnn-benchmark", dest="cudnn_benchmark", action="store_false")
 
 
 # --------------------------------------------------------------------------------------
@@ -1173,6 +1265,70 @@ def cmd_check(args):
 
 
 # --------------------------------------------------------------------------------------
+# compare
+# --------------------------------------------------------------------------------------
+
+def _layer_times(doc):
+    """[(name, forward us, backward us)] from a loaded profile (per-layer means)."""
+    out = []
+    for l in doc["layers"]:
+        k_f, f_f = _times_us(l, "forward")
+        k_b, f_b = _times_us(l, "backward")
+        out.append((l["name"], l[k_f] * f_f, l[k_b] * f_b))
+    return out
+
+
+def compare_profiles(a, b):
+    """How two profiles of one model differ in the shape the simulators use, not in their
+    totals: per-layer shares of forward + backward time, and the gradient-ready curve (the
+    fraction of backward time done when each layer's gradient exists, walking the layers in
+    reverse), which decides how much communication overlaps the backward pass."""
+    ta, tb = _layer_times(a), _layer_times(b)
+    if [t[0] for t in ta] != [t[0] for t in tb]:
+        raise ProfileError("the two profiles have different layers (expected the same model)")
+    tot_a = sum(f + w for _, f, w in ta)
+    tot_b = sum(f + w for _, f, w in tb)
+    bwd_a = sum(w for _, _, w in ta)
+    bwd_b = sum(w for _, _, w in tb)
+    if min(tot_a, tot_b, bwd_a, bwd_b) <= 0:
+        raise ProfileError("a profile with no compute time (expected forward and backward > 0)")
+    rows = []
+    ready_a = ready_b = 0.0
+    ready_gap = 0.0
+    for (name, fa, wa), (_, fb, wb) in zip(reversed(ta), reversed(tb)):
+        ready_a += wa / bwd_a
+        ready_b += wb / bwd_b
+        ready_gap = max(ready_gap, abs(ready_a - ready_b))
+        rows.append((name, (fa + wa) / tot_a, (fb + wb) / tot_b))
+    rows.reverse()
+    diffs = [abs(sa - sb) for _, sa, sb in rows]
+    return {
+        "layers": len(rows),
+        "share_distance": 0.5 * sum(diffs),
+        "largest": sorted(rows, key=lambda r: -abs(r[1] - r[2])),
+        "backward_ready_gap": ready_gap,
+        "backward_fraction": (bwd_a / tot_a, bwd_b / tot_b),
+        "step_us": (tot_a, tot_b),
+    }
+
+
+def cmd_compare(args):
+    a, b = load_profile(args.first), load_profile(args.second)
+    c = compare_profiles(a, b)
+    print("%s vs %s: %d layers" % (args.first, args.second, c["layers"]))
+    print("  forward+backward per step: %.1f ms vs %.1f ms" % (c["step_us"][0] / 1e3,
+                                                             c["step_us"][1] / 1e3))
+    print("  backward share of it: %.3f vs %.3f" % c["backward_fraction"])
+    print("  share distance (half the summed |share difference| over layers): %.3f"
+          % c["share_distance"])
+    print("  gradient-ready gap (largest difference of the backward fraction done when a "
+          "layer's gradient is ready): %.3f" % c["backward_ready_gap"])
+    for name, sa, sb in c["largest"][:args.top]:
+        print("  %-40s share %.4f vs %.4f (%+.4f)" % (name, sa, sb, sb - sa))
+    return 0
+
+
+# --------------------------------------------------------------------------------------
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
@@ -1189,7 +1345,16 @@ def main(argv=None):
     m.add_argument("--warmup", type=int, default=2, help="unrecorded warm-up steps (default 2)")
     m.add_argument("--threads", type=int, default=2, help="torch.set_num_threads (default 2)")
     m.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
-                   help="cuda: run on the GPU, torch.cuda.synchronize() around every time stamp")
+                   help="cuda: run on the GPU (time stamps as --cuda-timing says)")
+    m.add_argument("--cuda-timing", choices=("events", "sync"), default="events",
+                   help="events (default): CUDA events in the hooks, the GPU's own timeline; "
+                        "sync: torch.cuda.synchronize() before every time stamp")
+    m.add_argument("--no-cudnn-benchmark", dest="cudnn_benchmark", action="store_false",
+                   help="cuda: leave cuDNN autotuning off (default on, as torchvision's "
+                        "reference training sets it)")
+    m.add_argument("--autocast", choices=("none", "bf16"), default="none",
+                   help="bf16: forward and loss under torch.autocast(bfloat16), as mixed-precision "
+                        "training runs them (parameters and gradients stay float32)")
     m.add_argument("--input-shape", default=None,
                    help="per-sample input shape C,H,W (default 3,224,224; inception_v3 3,299,299)")
     m.add_argument("--num-classes", type=int, default=1000)
@@ -1229,7 +1394,7 @@ def main(argv=None):
     t.set_defaults(func=cmd_scale_table)
 
     r = sub.add_parser("record-trace", help="record a torch.profiler Chrome trace of a "
-                       "model's training steps (CPU)")
+                       "model's training steps (CPU, or --device cuda)")
     _model_options(r)
     r.add_argument("--steps", type=int, default=3)
     r.add_argument("--warmup", type=int, default=2)
@@ -1251,6 +1416,14 @@ def main(argv=None):
                         "torch (the model options are then unused)")
     i.add_argument("--output", required=True)
     i.set_defaults(func=cmd_import_trace)
+
+    q = sub.add_parser("compare", help="how two profiles of one model differ per layer "
+                       "(shares of compute, gradient-ready curve)")
+    q.add_argument("first")
+    q.add_argument("second")
+    q.add_argument("--top", type=int, default=5, help="layers with the largest share "
+                   "differences to list (default 5)")
+    q.set_defaults(func=cmd_compare)
 
     c = sub.add_parser("check", help="validate profile files (traces/README.md rules)")
     c.add_argument("files", nargs="+")

@@ -173,13 +173,18 @@ class Recorder:
         safe_io.write_output(output, json.dumps(doc, separators=(",", ":")) + "\n", "trace")
 
 
-def record(model, x, compute_loss, optimizer, steps, warmup, output, torch):
-    """Profile `steps` training steps after `warmup`; write the Chrome trace to `output`."""
+def record(model, x, compute_loss, optimizer, steps, warmup, output, torch, autocast=None):
+    """Profile `steps` training steps after `warmup`; write the Chrome trace to `output`.
+    `autocast`: a context factory for the forward pass and loss (mixed precision)."""
+    import contextlib
     from torch.autograd import profiler as legacy
+
+    autocast = autocast or contextlib.nullcontext
 
     def step():
         optimizer.zero_grad(set_to_none=True)
-        loss = compute_loss(model(x))
+        with autocast():
+            loss = compute_loss(model(x))
         loss.backward()
         optimizer.step()
 
@@ -189,11 +194,14 @@ def record(model, x, compute_loss, optimizer, steps, warmup, output, torch):
         from torch.profiler import profile, ProfilerActivity, schedule
         acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA]
                                          if torch.cuda.is_available() else [])
+        # One cycle (repeat=1): with the default repeat=0 a new cycle starts after the last
+        # active step, and torch >= 2 exports that empty cycle too, over the first export.
+        # One profiler warm-up step, as torch recommends; ProfilerStep#1.. are the recorded ones.
         with profile(activities=acts, record_shapes=True, with_stack=True,
-                     schedule=schedule(wait=0, warmup=0, active=steps),
+                     schedule=schedule(wait=0, warmup=1, active=steps, repeat=1),
                      on_trace_ready=lambda p: safe_io.replace_with(
                          output, lambda fd, tmp: p.export_chrome_trace(tmp), "trace")) as prof:
-            for _ in range(steps):
+            for _ in range(steps + 1):
                 step()
                 prof.step()
         return "kineto"
@@ -320,6 +328,8 @@ class _Scan:
         self.kern_ext = collections.Counter()  # External id -> summed kernel duration
         self.kern_corr = {}  # correlation -> [summed kernel duration, first event index]
         self.kernel_events = 0
+        self.first_corr = math.inf  # the smallest correlation id of a recorded launch
+        self.kernels_before = 0  # kernels launched before the recording began
         self.first = math.inf
         self.last = -math.inf
         self.count = 0
@@ -394,6 +404,8 @@ class _Scan:
     def add_runtime(self, i, e, args):
         corr = self.ident(i, e, args, "correlation")
         ext = self.ident(i, e, args, "External id")
+        if corr is not None:
+            self.first_corr = min(self.first_corr, corr)
         if corr is not None and ext is not None:
             old = self.corr_ext.setdefault(corr, (ext, i))
             if old[0] != ext:
@@ -417,6 +429,12 @@ class _Scan:
         out = collections.Counter(self.kern_ext)
         for corr, (dur, i) in self.kern_corr.items():
             hit = self.corr_ext.get(corr)
+            if hit is None and corr < self.first_corr:
+                # CUDA numbers launches in order: this kernel was launched before the first
+                # recorded launch (the profiler's warm-up step) and ran after recording began.
+                # Its op is outside every recorded step, so it belongs to none of them.
+                self.kernels_before += 1
+                continue
             if hit is None:
                 raise TraceError("%s: event %d (a GPU kernel): correlation %d matches no "
                                  "cuda_runtime event with an External id (expected every "
@@ -539,7 +557,7 @@ class _Step:
         seq_layer = self.forward(tops, mods, opts, kernels)
         self.backward(tops, mods, seq_layer, kernels)
         update = sum(t[1] - t[0] for t in _top_level(opts, self.path))
-        self.check(tops, opts, update, kernels)
+        self.check(tops, opts, update, kernels, mods)
         return update
 
     def forward(self, tops, mods, opts, kernels):
@@ -563,8 +581,11 @@ class _Step:
                 k += 1
             self.fwd[current] += _op_time(t, kernels)
             self.n_fwd[current] += 1
+            # An op that creates no autograd node (dropout with p = 0, a view) records the
+            # number the next node will take, so several ops can share one: the node belongs
+            # to the last of them, the op that created it.
             for seq in t[3]:
-                seq_layer.setdefault(seq, current)
+                seq_layer[seq] = current
         return seq_layer
 
     def backward(self, tops, mods, seq_layer, kernels):
@@ -582,8 +603,25 @@ class _Step:
             self.bwd[layer] += _op_time(t, kernels)
             last = layer
 
-    def check(self, tops, opts, update, kernels):
+    def containers(self, mods):
+        """Layers whose module span encloses another layer's span start: a module that owns
+        parameters directly and also has child layers (ViT's class token and position
+        embedding). The ops that use its own parameters run between its children, so the
+        attribution rule gives them to the child that started last; it may own no op."""
+        spans = sorted((m[0], -m[1], m[4]) for m in mods)
+        out = set()
+        for a, (ts, end, layer) in enumerate(spans):
+            if a + 1 < len(spans) and spans[a + 1][0] < end:
+                out.add(layer)
+        return out
+
+    def check(self, tops, opts, update, kernels, mods=()):
+        self.empty = set()
+        containers = self.containers(mods)
         for k, l in enumerate(self.layers):
+            if not self.n_fwd[k] and not self.n_bwd[k] and k in containers:
+                self.empty.add(k)
+                continue
             if not self.n_fwd[k]:
                 raise self.fail("layer %s: no forward op after its %s span"
                                 % (safe_io.show(l["name"]), safe_io.show(self.span_names[k])),
@@ -636,18 +674,23 @@ def import_trace(path, table, table_path, batch_size, model_name, device, extra_
     opts = _bucket(scan.opts, steps, path)
     total_bytes = sum(4 * l["numel"] for l in layers)
     samples = []
+    empty = set()
     for k, s in enumerate(steps):
         where = ("step %d (%s, event %d)" % (k, s[4], s[2]) if s[2] is not None
                  else "the trace (no ProfilerStep# spans: one step)")
         st = _Step(path, where, s, layers, span_names)
         upd = st.run(ops[k], mods[k], opts[k], kernels)
+        empty |= st.empty
         samples.append({
             "forward_us": [round(v, 3) for v in st.fwd],
             "backward_us": [round(v, 3) for v in st.bwd],
             "update_us": [round(upd * 4 * l["numel"] / total_bytes, 3) for l in layers],
         })
-    return _profile(path, layers, samples, bool(scan.kernel_events), batch_size, model_name,
-                    device, extra_prov, scan.count)
+    doc = _profile(path, layers, samples, bool(scan.kernel_events), batch_size, model_name,
+                   device, extra_prov, scan.count)
+    doc["provenance"]["kernels_launched_before_recording"] = scan.kernels_before
+    doc["provenance"]["layers_without_own_ops"] = [layers[k]["name"] for k in sorted(empty)]
+    return doc
 
 
 def _profile(path, layers, samples, gpu, batch_size, model_name, device, extra_prov, events):

@@ -5,7 +5,8 @@ traces reach hundreds of megabytes. `events(path)` reads the file in chunks thro
 safe_io.input_chunks (regular files only, size-capped) and yields the array's elements one by
 one, each parsed by the standard json module's decoder (`raw_decode` on the buffered text), so
 memory holds one chunk and one event, not the document, and time is linear in the file size.
-The other top-level values are parsed and dropped. A bare array of events is accepted as well.
+The other top-level values are parsed and dropped. A bare array of events is accepted as well,
+and a gzip-compressed file is decompressed as it is read.
 
 Parsing is as strict as safe_io.parse_json: no NaN/Infinity literals, no duplicate keys, UTF-8
 only, nesting within the interpreter's recursion limit; every error is a StreamError naming the
@@ -13,8 +14,10 @@ file and the character offset or event index.
 """
 
 import codecs
+import itertools
 import json
 import re
+import zlib
 
 import safe_io
 
@@ -32,12 +35,44 @@ class StreamError(Exception):
     """Malformed trace text; the message names the file and where."""
 
 
+def _gunzipped(chunks, path, cap, chunk):
+    """The file's bytes, decompressed as they are read when it is gzip (torch.profiler's
+    tensorboard_trace_handler writes `.pt.trace.json.gz`); the cap holds for the text too, so
+    a small file cannot expand without bound."""
+    first = next(chunks, None)
+    if first is None or not first.startswith(b"\x1f\x8b"):
+        if first is not None:
+            yield first
+        yield from chunks
+        return
+    unzip = zlib.decompressobj(wbits=31)
+    total = 0
+    for data in itertools.chain([first], chunks):
+        while data and not unzip.eof:
+            try:
+                out = unzip.decompress(data, chunk)
+            except zlib.error as e:
+                raise StreamError("%s: not a valid gzip file (%s)" % (path, e))
+            data = unzip.unconsumed_tail
+            total += len(out)
+            if total > cap:
+                raise StreamError("%s: decompresses to more than %d MiB (expected a trace of "
+                                  "at most that size)" % (path, cap // MIB))
+            yield out
+        if unzip.eof and (data or unzip.unused_data):
+            raise StreamError("%s: data after the end of the gzip stream (expected one gzip "
+                              "member)" % path)
+    if not unzip.eof:
+        raise StreamError("%s: the gzip stream ends early (a truncated file?)" % path)
+
+
 class _Text:
     """Decoded text of the file, read on demand: `buf[pos:]` is what is not consumed yet."""
 
     def __init__(self, path, cap, chunk):
         self.path = path
-        self.chunks = safe_io.input_chunks(path, cap, "trace", chunk)
+        self.chunks = _gunzipped(safe_io.input_chunks(path, cap, "trace", chunk), path, cap,
+                                 chunk)
         self.decoder = codecs.getincrementaldecoder("utf-8")()
         self.json = safe_io.strict_decoder()
         self.buf = ""

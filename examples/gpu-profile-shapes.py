@@ -20,6 +20,7 @@ compares the two:
 
     python3 examples/gpu-profile-shapes.py [OUT]     # default build/studies/gpu-profile-shapes
     python3 examples/gpu-profile-shapes.py doc/figures/gpu-profiles   # the shipped table
+    python3 examples/gpu-profile-shapes.py check doc/figures/gpu-profiles  # ctest: reproduces it
 
 Environment: SIM (the driver, default build/bin/distributed-training-sim), WORKERS (default 8),
 RATES (Gb/s, default "10 25 100"), STEPS (default 12). Writes OUT/shapes.csv.
@@ -86,7 +87,30 @@ def throughput(sim, profile, workers, rate, steps, tmp):
     return json.load(open(out))["results"][0]["throughput_samples_per_s"]
 
 
+def check(shipped_dir, rows):
+    """ctest: the shipped table is what this script computes now (throughputs within 0.1 %)."""
+    with open(os.path.join(shipped_dir, "shapes.csv"), newline="") as f:
+        shipped = list(csv.reader(f))[1:]
+    bad = 0
+    if len(shipped) != len(rows):
+        print("FAIL: %d shipped rows, %d computed" % (len(shipped), len(rows)))
+        return 1
+    for old, new in zip(shipped, rows):
+        new = [str(v) for v in new]
+        same = old[:8] == new[:8] and all(
+            abs(float(a) - float(b)) <= 1e-3 * abs(float(a)) + 0.05
+            for a, b in zip(old[8:10], new[8:10]))
+        if not same:
+            bad += 1
+            print("FAIL: shipped %s, computed %s" % (",".join(old), ",".join(new)))
+    print("%d rows compared, %d differ" % (len(rows), bad))
+    return 1 if bad else 0
+
+
 def main():
+    checking = len(sys.argv) > 1 and sys.argv[1] == "check"
+    if checking:
+        del sys.argv[1]
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.environ.get("STUDIES_DIR", os.path.join(ROOT, "build", "studies")),
         "gpu-profile-shapes")
@@ -96,7 +120,8 @@ def main():
     steps = int(env_list("STEPS", "12", int)[0])
     if not os.access(sim, os.X_OK):
         sys.exit("error: %s not built (cmake --build build)" % sim)
-    os.makedirs(out_dir, exist_ok=True)
+    if not checking:
+        os.makedirs(out_dir, exist_ok=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for path, doc, cpu in gpu_profiles():
@@ -112,7 +137,10 @@ def main():
                              "%.3f" % c["share_distance"], "%.3f" % c["backward_ready_gap"],
                              workers, "%g" % rate, "%.1f" % m, "%.1f" % d,
                              "%+.1f" % (100 * (d - m) / m)])
-                print(",".join(str(v) for v in rows[-1]), flush=True)
+                if not checking:
+                    print(",".join(str(v) for v in rows[-1]), flush=True)
+    if checking:
+        return check(out_dir, rows)
     with open(os.path.join(out_dir, "shapes.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["gpu_profile", "cpu_profile", "batch", "hook_overhead", "share_distance",

@@ -3,9 +3,11 @@
  *
  * Which configuration should I run? Given a profile, N machines and the network (every
  * option of distributed-training-sim: --nicRate, --flowCap, --topology, ...), search the
- * architecture (PS sync or async, ring), K, the servers P, the ring's bucket and overlap:
- * screen them all with the analytic backend, re-rank the best with the flow level, confirm the
- * finalists at packet level (ConfigurationOptimizer, doc/reference/optimizer.rst).
+ * architecture (PS sync or async, ring), K, the servers P and their placement, partition,
+ * downlink order and window, the ring's buckets and first bucket, and overlap: screen them all
+ * with the analytic backend, re-rank the best with the flow level, confirm the finalists at
+ * packet level and, as root, on the kernel's TCP (ConfigurationOptimizer,
+ * doc/reference/optimizer.rst).
  *
  *   ./build/bin/distributed-training-optimize --profile=traces/googlenet-titanx-pascal-b16.json \
  *       --nicRate=10Gbps --machines=6 --maxServers=2 --buckets=0,25MB --json=opt.json
@@ -55,6 +57,69 @@ ParseList(const std::string& option, const std::string& text, F f)
     return out;
 }
 
+/// \return the values of a list option, each set on a scratch scenario by its own setter (one
+/// definition of the names: TrainingScenario's)
+template<typename T>
+std::vector<T>
+ScenarioValues(const std::string& option,
+               const std::string& text,
+               void (TrainingScenario::*set)(const std::string&, const std::string&),
+               T TrainingScenario::*field)
+{
+    return ParseList<T>(option,
+                        text,
+                        [&](auto& n, auto& v)
+                        {
+                            TrainingScenario s;
+                            (s.*set)("--" + n, v);
+                            return s.*field;
+                        });
+}
+
+/// Add the parameter server's search dimensions to cmd, bound to o.
+void
+AddPsSpaceOptions(ProgramOptions& cmd, Options& o)
+{
+    using S = TrainingScenario;
+    cmd.Add("placements",
+            "PS server placements to try: separate, colocated (servers on the workers' hosts: "
+            "P <= K and K <= N; default: the scenario's)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.placements
+                    = ScenarioValues("placements", v, &S::SetServerPlacement, &S::serverPlacement);
+            });
+    cmd.Add("partitions",
+            "PS layer-to-server partitions to try: greedy, round-robin (default: the scenario's)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.partitions
+                    = ScenarioValues("partitions", v, &S::SetPartition, &S::partition);
+            });
+    cmd.Add("orders",
+            "PS downlink orders to try: forward, reverse, random (default: the scenario's)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.orders = ScenarioValues("orders", v, &S::SetOrder, &S::order);
+            });
+    cmd.Add("windows",
+            "PS downlink windows WIN to try (0: none), e.g. 0,1MB (default: the scenario's)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.windows
+                    = ParseList<uint64_t>("windows",
+                                          v,
+                                          [](auto& n, auto& s)
+                                          {
+                                              return UnitParser::ParseBytes("--" + n, s);
+                                          });
+            });
+}
+
 /// Add the options of the search space to cmd, bound to o.
 void
 AddSpaceOptions(ProgramOptions& cmd, Options& o)
@@ -99,6 +164,21 @@ AddSpaceOptions(ProgramOptions& cmd, Options& o)
                                               return UnitParser::ParseBytes("--" + n, s);
                                           });
             });
+    cmd.Add("firstBuckets",
+            "ring first buckets to try (0: the bucket itself; larger than the bucket: skipped; "
+            "default: the scenario's)",
+            "",
+            [&o](const std::string& v)
+            {
+                o.space.firstBuckets
+                    = ParseList<uint64_t>("firstBuckets",
+                                          v,
+                                          [](auto& n, auto& s)
+                                          {
+                                              return UnitParser::ParseBytes("--" + n, s);
+                                          });
+            });
+    AddPsSpaceOptions(cmd, o);
     cmd.Add("overlaps",
             "overlap choices: both, on or off",
             "both",
@@ -121,16 +201,16 @@ OptionTable(Options& o)
                        "Every option of distributed-training-sim sets the network and run.");
     AddSpaceOptions(cmd, o);
     cmd.Add("lastRung",
-            "highest rung: analytic, flow or packet",
+            "highest rung: analytic, flow, packet or linux (the kernel's TCP: root, namespaces)",
             "packet",
             [&o](const std::string& v)
             {
-                const std::vector<std::string> n{"analytic", "flow", "packet"};
+                const std::vector<std::string> n{"analytic", "flow", "packet", "linux"};
                 const auto it = std::find(n.begin(), n.end(), v);
                 if (it == n.end())
                 {
                     throw TrainingInputError("--lastRung: '" + v
-                                             + "' (expected analytic, flow or packet)");
+                                             + "' (expected analytic, flow, packet or linux)");
                 }
                 o.ladder.lastRung = ConfigurationOptimizer::Rung(it - n.begin());
             });
@@ -146,6 +226,18 @@ OptionTable(Options& o)
             1000);
     cmd.Add("packetSteps", "steps per packet run (first = warm-up)", o.ladder.packetSteps, 2, 1000);
     cmd.Add("exhaustive", "also run every configuration at packet level", o.ladder.exhaustive);
+    cmd.Add("linuxFinalists",
+            "--lastRung=linux: the packet rung's best re-run on the kernel's TCP (at most)",
+            o.ladder.linuxFinalists,
+            1,
+            100);
+    cmd.Add("linuxSteps", "steps per linux run (first = warm-up)", o.ladder.linuxSteps, 2, 1000);
+    cmd.Add("linuxDilation",
+            "time dilation of the linux rung (0: the least that keeps every NIC at or below "
+            "250 Mb/s, the rate its validation covers)",
+            o.ladder.linuxDilation,
+            0.0,
+            10000.0);
     ScenarioOptions::Bind(cmd, o.table, OptionScope::PROGRAM, {"samples"});
     cmd.Add("errorTable", "error bars CSV (examples/optimizer-error-table.py)", o.errorTable);
     cmd.Add("json", "write the ranked table as JSON to this file", o.json);
@@ -172,7 +264,8 @@ main(int argc, char* argv[])
                 std::cout << "Also every option of distributed-training-sim --help (the network "
                              "and run: --profile, --nicRate, --flowCap, --topology, --steps, "
                              "...); --arch, --mode, --workers, --servers, --bucket and --overlap "
-                             "are what the search sets.\n";
+                             "are what the search sets, and --serverPlacement, --partition, "
+                             "--order, --window and --firstBucket unless searched.\n";
                 table.Parse(argc, argv);
                 return;
             }

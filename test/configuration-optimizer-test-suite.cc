@@ -4,15 +4,18 @@
  * ConfigurationOptimizer on small searches whose optimum is known by hand: the error table
  * and its intervals, the enumeration of a space, the K/P split of a communication-bound sync
  * PS (002's servers-against-replicas trade-off), the ring against the PS when compute
- * dominates, async staleness, and the packet rung's stopping rule.
+ * dominates, async staleness, the packet rung's stopping rule, the placement, partition, order,
+ * window and first-bucket dimensions, co-located servers, and the linux rung.
  */
 
 #include "training-test-utils.h"
 
 #include "ns3/configuration-optimizer.h"
 #include "ns3/distributed-training-compat.h"
+#include "ns3/kernel-backend.h"
 #include "ns3/test.h"
 
+#include <iostream>
 #include <set>
 
 using namespace ns3;
@@ -274,7 +277,8 @@ class AsyncStalenessTestCase : public TestCase
         c.mode = TrainingScenario::ASYNC;
         c.workers = 3;
         c.servers = 1;
-        const OptimizerEstimate e = opt.Evaluate(c, ConfigurationOptimizer::ANALYTIC, 0);
+        const OptimizerEstimate e
+            = opt.Evaluate(c, ConfigurationOptimizer::ANALYTIC, ConfigurationOptimizer::Ladder{});
         NS_TEST_ASSERT_MSG_EQ(e.done, true, e.note);
         NS_TEST_EXPECT_MSG_EQ(e.variant, "mva-ps", "variant of least error");
         NS_TEST_EXPECT_MSG_EQ_TOL(e.staleness, 2, 0.01, "K - 1");
@@ -318,6 +322,174 @@ class PacketStoppingRuleTestCase : public TestCase
 };
 
 /**
+ * System: N = 4, ps-sync with P <= 2 and ring, no overlap; placements separate and colocated,
+ * orders forward and reverse; ring buckets 0 and 25 MB with first buckets 0 and 1 MB.
+ * Expectations: separate servers: (K, P) = (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), K + P <= 4;
+ * co-located: P <= K, K <= 4: (1, 1), (2, 1), (2, 2), (3, 1), (3, 2), (4, 1), (4, 2); 12
+ * placements of servers, each in 2 orders: 24. Ring: per K = 1 .. 4, Q = 0 (no first bucket),
+ * Q = 25 MB with F = 0 and F = 1 MB: 12. Co-located takes K machines, separate K + P. A
+ * dimension not searched keeps the scenario's value: a base with --order=reverse gives only
+ * reverse-order configurations (5 separate ones).
+ */
+class DimensionsTestCase : public TestCase
+{
+  public:
+    DimensionsTestCase()
+        : TestCase("Optimizer enumerates placements, orders and first buckets by hand count")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile profile = MakeProfile(std::vector<uint64_t>(6, 1000000), 1, 1, 0);
+        const ConfigurationOptimizer opt = Optimizer(profile, 4);
+        ConfigurationOptimizer::Space space = Space(4, {"ps-sync", "ring"}, 2);
+        space.placements
+            = {TrainingScenario::SEPARATE_SERVERS, TrainingScenario::COLOCATED_SERVERS};
+        space.orders = {TrainingScenario::FORWARD_ORDER, TrainingScenario::REVERSE_ORDER};
+        space.buckets = {0, 25000000};
+        space.firstBuckets = {0, 1000000};
+        uint32_t skipped = 0;
+        uint32_t ps = 0;
+        uint32_t ring = 0;
+        uint32_t colocated = 0;
+        bool machines = true;
+        for (const auto& c : opt.Enumerate(space, skipped))
+        {
+            const bool ringC = c.architecture == TrainingScenario::RING_ALLREDUCE;
+            ps += ringC ? 0 : 1;
+            ring += ringC ? 1 : 0;
+            const bool co = c.placement == TrainingScenario::COLOCATED_SERVERS;
+            colocated += co ? 1 : 0;
+            machines = machines && c.Machines() == c.workers + (co || ringC ? 0 : c.servers);
+        }
+        NS_TEST_EXPECT_MSG_EQ(ps, 24, "12 server placements x 2 orders");
+        NS_TEST_EXPECT_MSG_EQ(colocated, 14, "7 co-located x 2 orders");
+        NS_TEST_EXPECT_MSG_EQ(ring, 12, "3 bucket choices x 4 K");
+        NS_TEST_EXPECT_MSG_EQ(machines, true, "machines taken");
+        TrainingScenario base = Base(4);
+        base.order = TrainingScenario::REVERSE_ORDER;
+        const ConfigurationOptimizer reverse(profile,
+                                             base,
+                                             OptimizerErrorTable::LoadFromString(TABLE, "t"));
+        const auto all = reverse.Enumerate(Space(4, {"ps-sync"}, 2), skipped);
+        NS_TEST_EXPECT_MSG_EQ(all.size(), 5, "separate servers only");
+        NS_TEST_EXPECT_MSG_EQ(all.front().Label(), "ps-sync K=1 P=1 rev", "the scenario's order");
+    }
+};
+
+/**
+ * System: sync PS, 4 layers of 15 MB (M = 60 MB), 1 us of compute, 1 Gb/s, K = 4 workers on
+ * N = 8 machines, P <= 4, servers separate or co-located; analytic then flow (the analytic
+ * backend refuses co-located servers, so the flow level screens them).
+ * Expectations: separate, the best is P = 4 (K + P = 8): a step moves K M / P = M in each
+ * direction through a server's NIC, 2 M / B, throughput 4 b B / (2 M). Co-located with P = 4,
+ * each NIC carries its worker's traffic to the 3 other servers and its server's from the 3
+ * other workers, (K - 1) M / K each way: a step of 2 (3 / 4) M / B, throughput 4 b B / (1.5 M):
+ * 4 / 3 of the separate best, on half the machines. With P = 3 one server holds two layers and
+ * its NIC carries twice the others'. (With K free, one worker and its own server on one machine
+ * would win: no network at all.)
+ */
+class ColocatedOptimumTestCase : public TestCase
+{
+  public:
+    ColocatedOptimumTestCase()
+        : TestCase("Optimizer puts 4 servers on the 4 workers when co-location is searched")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const ConfigurationOptimizer opt
+            = Optimizer(MakeProfile(std::vector<uint64_t>(4, 15000000), 1, 1, 0), 4);
+        ConfigurationOptimizer::Space space = Space(8, {"ps-sync"}, 4);
+        space.workers = {4};
+        space.placements
+            = {TrainingScenario::SEPARATE_SERVERS, TrainingScenario::COLOCATED_SERVERS};
+        ConfigurationOptimizer::Ladder ladder;
+        ladder.lastRung = ConfigurationOptimizer::FLOW;
+        ladder.flowFinalists = 100;
+        const auto out = opt.Run(space, ladder);
+        NS_TEST_ASSERT_MSG_EQ(out.rows.empty(), false, "rows");
+        NS_TEST_EXPECT_MSG_EQ(out.rows[0].candidate.Label(), "ps-sync K=4 P=4 coloc", "optimum");
+        double separate = 0;
+        for (const auto& r : out.rows)
+        {
+            if (r.candidate.Label() == "ps-sync K=4 P=4")
+            {
+                separate = r.rungs[ConfigurationOptimizer::FLOW].throughput;
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(separate, 0, "separate P = 4 ran at the flow level");
+        NS_TEST_EXPECT_MSG_EQ_TOL(out.rows[0].rungs[ConfigurationOptimizer::FLOW].throughput
+                                      / separate,
+                                  4.0 / 3,
+                                  0.02,
+                                  "(4 / 1.5) / (4 / 2)");
+        NS_TEST_EXPECT_MSG_EQ(out.rows[0].rungs[ConfigurationOptimizer::ANALYTIC].done,
+                              false,
+                              "the analytic backend refuses co-location");
+    }
+};
+
+/**
+ * System: the linux rung's dilation and, where this host runs the linux backend (root,
+ * namespaces), one search to the linux rung: sync PS, 2 layers of 100 KB, 10 ms of compute per
+ * layer and pass, 1 Gb/s, N = 3, P = 1, 3 steps.
+ * Expectations: the least dilation keeping a NIC at or below 250 Mb/s is ceil(rate / 250 Mb/s):
+ * 40 at 10 Gb/s, 4 at 1 Gb/s, 1 at 100 Mb/s; a given one is kept. Compute dominates, so on the
+ * kernel's TCP K = 2 is still about 2 x 32 / 46.8 ms = 1367 samples/s (the packet stopping rule
+ * case) and is ranked first by the linux rung; without the backend the rung says why.
+ */
+class LinuxRungTestCase : public TestCase
+{
+  public:
+    LinuxRungTestCase()
+        : TestCase("Optimizer linux rung dilates to 250 Mbps ports and confirms the winner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingScenario s;
+        s.nicRate = DataRate("10Gbps");
+        NS_TEST_EXPECT_MSG_EQ(ConfigurationOptimizer::LinuxDilation(s, 0), 40, "10 Gb/s");
+        s.nicRate = DataRate("1Gbps");
+        NS_TEST_EXPECT_MSG_EQ(ConfigurationOptimizer::LinuxDilation(s, 0), 4, "1 Gb/s");
+        s.nicRate = DataRate("100Mbps");
+        NS_TEST_EXPECT_MSG_EQ(ConfigurationOptimizer::LinuxDilation(s, 0), 1, "100 Mb/s");
+        NS_TEST_EXPECT_MSG_EQ(ConfigurationOptimizer::LinuxDilation(s, 7), 7, "given");
+        const ConfigurationOptimizer opt
+            = Optimizer(MakeProfile({100000, 100000}, 10000, 10000, 0), 6);
+        ConfigurationOptimizer::Ladder ladder;
+        ladder.lastRung = ConfigurationOptimizer::LINUX;
+        ladder.packetFinalists = 2;
+        ladder.packetSteps = 3;
+        ladder.linuxSteps = 3;
+        const auto out = opt.Run(Space(3, {"ps-sync"}, 1), ladder);
+        const auto& top = out.rows[0].rungs[ConfigurationOptimizer::LINUX];
+        const std::string why = CreateObject<LinuxBackend>()->GetUnavailableReason();
+        if (!why.empty())
+        {
+            std::cerr << "SKIPPED the linux run of " << GetName() << ": " << why << std::endl;
+            NS_TEST_EXPECT_MSG_EQ(top.done, false, "no linux result");
+            NS_TEST_EXPECT_MSG_EQ(out.notes.back().find("linux rung: not available here"),
+                                  0,
+                                  "the rung says why");
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(top.done, true, top.note);
+        NS_TEST_EXPECT_MSG_EQ(out.rows[0].candidate.Label(), "ps-sync K=2 P=1", "optimum");
+        NS_TEST_EXPECT_MSG_EQ_TOL(top.throughput, 1367, 1367 * 0.08, "2 b / 46.8 ms");
+        NS_TEST_EXPECT_MSG_EQ(top.steps, 3, "steps");
+        NS_TEST_EXPECT_MSG_EQ(out.rungRuns[ConfigurationOptimizer::LINUX], 1, "one linux run");
+    }
+};
+
+/**
  * \ingroup distributed-training
  * The configuration optimizer.
  */
@@ -333,6 +505,9 @@ class ConfigurationOptimizerTestSuite : public TestSuite
         AddTestCase(new RingWhenComputeBoundTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncStalenessTestCase, DT_TEST_QUICK);
         AddTestCase(new PacketStoppingRuleTestCase, DT_TEST_QUICK);
+        AddTestCase(new DimensionsTestCase, DT_TEST_QUICK);
+        AddTestCase(new ColocatedOptimumTestCase, DT_TEST_QUICK);
+        AddTestCase(new LinuxRungTestCase, DT_TEST_QUICK);
     }
 };
 

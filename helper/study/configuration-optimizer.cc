@@ -5,6 +5,8 @@
 #include "configuration-optimizer.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/kernel-backend.h"
 #include "ns3/string.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -102,6 +104,14 @@ RankedAt(const std::vector<ConfigurationOptimizer::Row>& rows, int rung)
 
 // ---- OptimizerCandidate ---------------------------------------------------------------------
 
+uint32_t
+OptimizerCandidate::Machines() const
+{
+    const bool own = architecture == TrainingScenario::PARAMETER_SERVER
+                     && placement == TrainingScenario::SEPARATE_SERVERS;
+    return workers + (own ? servers : 0);
+}
+
 std::string
 OptimizerCandidate::Label() const
 {
@@ -109,11 +119,18 @@ OptimizerCandidate::Label() const
     if (architecture == TrainingScenario::RING_ALLREDUCE)
     {
         s = "ring K=" + std::to_string(workers) + " Q=" + Bytes(bucketBytes);
+        s += firstBucketBytes ? " F=" + Bytes(firstBucketBytes) : "";
     }
     else
     {
         s = std::string(mode == TrainingScenario::SYNC ? "ps-sync" : "ps-async")
             + " K=" + std::to_string(workers) + " P=" + std::to_string(servers);
+        s += placement == TrainingScenario::COLOCATED_SERVERS ? " coloc" : "";
+        s += partition == TrainingScenario::ROUND_ROBIN_PARTITION ? " rr" : "";
+        s += order == TrainingScenario::REVERSE_ORDER  ? " rev"
+             : order == TrainingScenario::RANDOM_ORDER ? " rand"
+                                                       : "";
+        s += windowBytes ? " W=" + Bytes(windowBytes) : "";
     }
     return s + (overlap ? " ov" : "");
 }
@@ -132,13 +149,19 @@ OptimizerCandidate::Class() const
 TrainingScenario
 OptimizerCandidate::Apply(const TrainingScenario& base) const
 {
+    const bool ring = architecture == TrainingScenario::RING_ALLREDUCE;
     TrainingScenario s = base;
     s.architecture = architecture;
-    s.mode = architecture == TrainingScenario::RING_ALLREDUCE ? TrainingScenario::SYNC : mode;
+    s.mode = ring ? TrainingScenario::SYNC : mode;
     s.workers = workers;
-    s.servers = architecture == TrainingScenario::RING_ALLREDUCE ? 1 : servers;
-    s.bucketBytes = architecture == TrainingScenario::RING_ALLREDUCE ? bucketBytes : 0;
+    s.servers = ring ? 1 : servers;
+    s.bucketBytes = ring ? bucketBytes : 0;
+    s.firstBucketBytes = ring ? firstBucketBytes : 0;
     s.overlap = overlap;
+    s.serverPlacement = ring ? TrainingScenario::SEPARATE_SERVERS : placement;
+    s.partition = partition;
+    s.order = order;
+    s.windowBytes = ring ? 0 : windowBytes;
     return s;
 }
 
@@ -258,7 +281,7 @@ OptimizerErrorTable::GetRows() const
 int
 ConfigurationOptimizer::Row::Top() const
 {
-    for (int r = PACKET; r >= ANALYTIC; --r)
+    for (int r = LINUX; r >= ANALYTIC; --r)
     {
         if (rungs[r].done)
         {
@@ -280,12 +303,68 @@ ConfigurationOptimizer::ConfigurationOptimizer(TrainingProfile profile,
 std::string
 ConfigurationOptimizer::RungName(Rung rung)
 {
-    static const char* names[] = {"analytic", "flow", "packet"};
+    static const char* names[] = {"analytic", "flow", "packet", "linux"};
     return names[rung];
 }
 
 namespace
 {
+
+/// \return the parameter-server configurations of one K and overlap: every P the machines
+/// allow for each placement, times the partitions, orders and windows
+std::vector<OptimizerCandidate>
+PsFamily(OptimizerCandidate c, const ConfigurationOptimizer::Space& space)
+{
+    std::vector<OptimizerCandidate> all;
+    for (auto placement : space.placements)
+    {
+        c.placement = placement;
+        for (uint32_t p = 1; p <= space.maxServers; ++p)
+        {
+            c.servers = p;
+            const bool colocated = placement == TrainingScenario::COLOCATED_SERVERS;
+            if (c.Machines() > space.machines || (colocated && p > c.workers))
+            {
+                break;
+            }
+            for (auto partition : space.partitions)
+            {
+                for (auto order : space.orders)
+                {
+                    for (uint64_t w : space.windows)
+                    {
+                        c.partition = partition;
+                        c.order = order;
+                        c.windowBytes = w;
+                        all.push_back(c);
+                    }
+                }
+            }
+        }
+    }
+    return all;
+}
+
+/// \return the ring configurations of one K and overlap: each bucket with each first bucket
+/// no larger than it (per-layer rings have no first bucket)
+std::vector<OptimizerCandidate>
+RingFamily(OptimizerCandidate c, const ConfigurationOptimizer::Space& space)
+{
+    std::vector<OptimizerCandidate> all;
+    for (uint64_t q : space.buckets)
+    {
+        for (uint64_t f : space.firstBuckets)
+        {
+            if (c.workers <= space.machines && (f == 0 || (q != 0 && f <= q)))
+            {
+                c.bucketBytes = q;
+                c.firstBucketBytes = f;
+                all.push_back(c);
+            }
+        }
+    }
+    return all;
+}
 
 /// \return the configurations of one family ("ps-sync", "ps-async", "ring") over the K values
 std::vector<OptimizerCandidate>
@@ -309,19 +388,9 @@ Family(const std::string& arch,
             c.mode = arch == "ps-async" ? TrainingScenario::ASYNC : TrainingScenario::SYNC;
             c.workers = k;
             c.overlap = ov;
-            for (uint32_t p = 1; !ring && p <= space.maxServers && k + p <= space.machines; ++p)
-            {
-                c.servers = p;
-                all.push_back(c);
-            }
-            for (uint64_t q : space.buckets)
-            {
-                c.bucketBytes = q;
-                if (ring && k <= space.machines)
-                {
-                    all.push_back(c);
-                }
-            }
+            const std::vector<OptimizerCandidate> f
+                = ring ? RingFamily(c, space) : PsFamily(c, space);
+            all.insert(all.end(), f.begin(), f.end());
         }
     }
     return all;
@@ -330,8 +399,23 @@ Family(const std::string& arch,
 } // namespace
 
 std::vector<OptimizerCandidate>
-ConfigurationOptimizer::Enumerate(const Space& space, uint32_t& skipped) const
+ConfigurationOptimizer::Enumerate(const Space& given, uint32_t& skipped) const
 {
+    // A dimension the user did not search keeps the scenario's value (--order=reverse alone
+    // searches with the reverse order).
+    Space space = given;
+    auto keep = [](auto& values, auto value)
+    {
+        if (values.empty())
+        {
+            values.push_back(value);
+        }
+    };
+    keep(space.firstBuckets, m_base.firstBucketBytes);
+    keep(space.placements, m_base.serverPlacement);
+    keep(space.partitions, m_base.partition);
+    keep(space.orders, m_base.order);
+    keep(space.windows, m_base.windowBytes);
     std::vector<uint32_t> ks = space.workers;
     if (ks.empty())
     {
@@ -452,46 +536,73 @@ FromResult(const std::vector<TrainingResult>& results)
 
 } // namespace
 
+double
+ConfigurationOptimizer::LinuxDilation(const TrainingScenario& s, double dilation)
+{
+    if (dilation > 0)
+    {
+        return dilation;
+    }
+    return std::max(1.0, std::ceil(s.nicRate.GetBitRate() / LinuxBackend::VALIDATED_PORT_BPS));
+}
+
 OptimizerEstimate
-ConfigurationOptimizer::Evaluate(const OptimizerCandidate& c, Rung rung, uint32_t steps) const
+ConfigurationOptimizer::RunRung(const OptimizerCandidate& c,
+                                TrainingScenario s,
+                                Rung rung,
+                                const Ladder& ladder) const
+{
+    if (rung == ANALYTIC)
+    {
+        return PickAnalytic(c, s);
+    }
+    if (rung == FLOW)
+    {
+        // The flow variant with the least validation error of this class.
+        const OptimizerErrorTable::Row* row = m_table.Best(c.Class(), "flow");
+        std::string variant = row ? row->variant : "ps";
+        const std::string suffix = "-window";
+        const bool window
+            = variant.size() > suffix.size()
+              && variant.compare(variant.size() - suffix.size(), suffix.size(), suffix) == 0;
+        Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
+        flow->SetAttribute("Sharing",
+                           StringValue(window ? variant.substr(0, variant.size() - 7) : variant));
+        flow->SetAttribute("WindowModel", BooleanValue(window));
+        flow->SetAttribute("RecordTransfers", BooleanValue(false));
+        OptimizerEstimate e = FromResult(flow->Run(m_profile, s));
+        std::tie(e.low, e.high) = OptimizerErrorTable::Interval(row, e.throughput);
+        e.note = row ? "" : "no error bar for this class";
+        return e;
+    }
+    // Packet and linux: the run's own interval from its per-step times.
+    s.steps = rung == PACKET ? ladder.packetSteps : ladder.linuxSteps;
+    s.warmup = 1;
+    Ptr<TrainingBackend> backend = TrainingBackendRegistry::Create(RungName(rung));
+    if (rung == LINUX)
+    {
+        const std::string why = backend->GetUnavailableReason();
+        if (!why.empty())
+        {
+            throw TrainingInputError("not available here: " + why);
+        }
+        backend->SetAttribute("Dilation", DoubleValue(LinuxDilation(s, ladder.linuxDilation)));
+    }
+    const std::vector<TrainingResult> r = backend->Run(m_profile, s);
+    OptimizerEstimate e = FromResult(r);
+    std::tie(e.low, e.high) = StepInterval(r.front(), s.warmup);
+    e.steps = s.steps;
+    return e;
+}
+
+OptimizerEstimate
+ConfigurationOptimizer::Evaluate(const OptimizerCandidate& c, Rung rung, const Ladder& ladder) const
 {
     const auto t0 = std::chrono::steady_clock::now();
-    TrainingScenario s = c.Apply(m_base);
     OptimizerEstimate e;
     try
     {
-        if (rung == ANALYTIC)
-        {
-            e = PickAnalytic(c, s);
-        }
-        else if (rung == FLOW)
-        {
-            // The flow variant with the least validation error of this class.
-            const OptimizerErrorTable::Row* row = m_table.Best(c.Class(), "flow");
-            std::string variant = row ? row->variant : "ps";
-            const std::string suffix = "-window";
-            const bool window
-                = variant.size() > suffix.size()
-                  && variant.compare(variant.size() - suffix.size(), suffix.size(), suffix) == 0;
-            Ptr<TrainingBackend> flow = TrainingBackendRegistry::Create("flow");
-            flow->SetAttribute(
-                "Sharing",
-                StringValue(window ? variant.substr(0, variant.size() - 7) : variant));
-            flow->SetAttribute("WindowModel", BooleanValue(window));
-            flow->SetAttribute("RecordTransfers", BooleanValue(false));
-            e = FromResult(flow->Run(m_profile, s));
-            std::tie(e.low, e.high) = OptimizerErrorTable::Interval(row, e.throughput);
-            e.note = row ? "" : "no error bar for this class";
-        }
-        else
-        {
-            s.steps = steps;
-            s.warmup = 1;
-            const std::vector<TrainingResult> r
-                = TrainingBackendRegistry::Create("packet")->Run(m_profile, s);
-            e = FromResult(r);
-            std::tie(e.low, e.high) = StepInterval(r.front(), s.warmup);
-        }
+        e = RunRung(c, c.Apply(m_base), rung, ladder);
         e.done = e.throughput > 0;
         e.note = e.done ? e.note : "no throughput";
     }
@@ -515,11 +626,11 @@ ConfigurationOptimizer::Climb(std::vector<Row>& rows,
                               const std::vector<std::size_t>& which,
                               Rung rung,
                               Outcome& out,
-                              uint32_t steps) const
+                              const Ladder& ladder) const
 {
     for (std::size_t i : which)
     {
-        rows[i].rungs[rung] = Evaluate(rows[i].candidate, rung, steps);
+        rows[i].rungs[rung] = Evaluate(rows[i].candidate, rung, ladder);
         out.rungWall[rung] += rows[i].rungs[rung].wallSeconds;
         ++out.rungRuns[rung];
     }
@@ -582,9 +693,8 @@ ConfigurationOptimizer::Confirm(std::vector<Row>& rows,
             break;
         }
         const auto hit = cache.find(row.candidate.Label());
-        row.rungs[PACKET] = hit != cache.end()
-                                ? hit->second
-                                : Evaluate(row.candidate, PACKET, ladder.packetSteps);
+        row.rungs[PACKET]
+            = hit != cache.end() ? hit->second : Evaluate(row.candidate, PACKET, ladder);
         out.rungWall[PACKET] += row.rungs[PACKET].wallSeconds;
         ++out.rungRuns[PACKET];
         if (row.rungs[PACKET].done && row.rungs[PACKET].throughput > bestThroughput)
@@ -597,6 +707,26 @@ ConfigurationOptimizer::Confirm(std::vector<Row>& rows,
     for (std::size_t i : RankedAt(rows, PACKET))
     {
         rows[i].rungs[PACKET].rank = ++rank;
+    }
+}
+
+void
+ConfigurationOptimizer::Verify(std::vector<Row>& rows, const Ladder& ladder, Outcome& out) const
+{
+    const std::vector<std::size_t> ranked = RankedAt(rows, PACKET);
+    std::vector<std::size_t> which(
+        ranked.begin(),
+        ranked.begin() + std::min<std::size_t>(ranked.size(), ladder.linuxFinalists));
+    Climb(rows, which, LINUX, out, ladder);
+    const std::vector<std::size_t> kernel = RankedAt(rows, LINUX);
+    if (kernel.empty() && !which.empty())
+    {
+        out.notes.push_back("linux rung: " + rows[which.front()].rungs[LINUX].note);
+    }
+    else if (!kernel.empty() && kernel.front() != which.front())
+    {
+        out.notes.push_back("the kernel's TCP ranks " + rows[kernel.front()].candidate.Label()
+                            + " first, the packet level " + rows[which.front()].candidate.Label());
     }
 }
 
@@ -616,9 +746,9 @@ ConfigurationOptimizer::Run(const Space& space, const Ladder& ladder) const
         std::vector<std::size_t> all(rows.size());
         std::iota(all.begin(), all.end(), 0);
         Outcome sink; // every rung on every configuration: the reference, not the ladder
-        Climb(out.exhaustive, all, ANALYTIC, sink, 0);
-        Climb(out.exhaustive, all, FLOW, sink, 0);
-        Climb(out.exhaustive, all, PACKET, sink, ladder.packetSteps);
+        Climb(out.exhaustive, all, ANALYTIC, sink, ladder);
+        Climb(out.exhaustive, all, FLOW, sink, ladder);
+        Climb(out.exhaustive, all, PACKET, sink, ladder);
         for (const Row& r : out.exhaustive)
         {
             cache[r.candidate.Label()] = r.rungs[PACKET];
@@ -626,7 +756,7 @@ ConfigurationOptimizer::Run(const Space& space, const Ladder& ladder) const
     }
     std::vector<std::size_t> all(rows.size());
     std::iota(all.begin(), all.end(), 0);
-    Climb(rows, all, ANALYTIC, out, 0);
+    Climb(rows, all, ANALYTIC, out, ladder);
     if (ladder.lastRung >= FLOW)
     {
         if (out.rungRuns[ANALYTIC] > 0 && RankedAt(rows, ANALYTIC).empty())
@@ -634,11 +764,15 @@ ConfigurationOptimizer::Run(const Space& space, const Ladder& ladder) const
             out.notes.push_back("the analytic backend refused every configuration: the flow "
                                 "level screens them all");
         }
-        Climb(rows, FlowFinalists(rows, ladder.flowFinalists), FLOW, out, 0);
+        Climb(rows, FlowFinalists(rows, ladder.flowFinalists), FLOW, out, ladder);
     }
     if (ladder.lastRung >= PACKET)
     {
         Confirm(rows, ladder, cache, out);
+    }
+    if (ladder.lastRung >= LINUX)
+    {
+        Verify(rows, ladder, out);
     }
     std::stable_sort(rows.begin(),
                      rows.end(),
@@ -670,13 +804,23 @@ OptimizerOutcomeToJson(const ConfigurationOptimizer::Outcome& outcome, double sa
         for (const ConfigurationOptimizer::Row& r : rows)
         {
             const OptimizerCandidate& c = r.candidate;
+            TrainingScenario names;
+            names.serverPlacement = c.placement;
+            names.partition = c.partition;
+            names.order = c.order;
             nlohmann::json j{{"label", c.Label()},
                              {"class", c.Class()},
                              {"workers", c.workers},
                              {"servers", c.servers},
+                             {"machines", c.Machines()},
                              {"bucket_bytes", c.bucketBytes},
-                             {"overlap", c.overlap}};
-            for (int k = 0; k < 3; ++k)
+                             {"first_bucket_bytes", c.firstBucketBytes},
+                             {"overlap", c.overlap},
+                             {"server_placement", names.GetServerPlacementName()},
+                             {"partition", names.GetPartitionName()},
+                             {"order", names.GetOrderName()},
+                             {"window_bytes", c.windowBytes}};
+            for (int k = 0; k < ConfigurationOptimizer::RUNGS; ++k)
             {
                 const OptimizerEstimate& e = r.rungs[k];
                 if (!e.done && e.note.empty())
@@ -695,6 +839,10 @@ OptimizerOutcomeToJson(const ConfigurationOptimizer::Outcome& outcome, double sa
                 {
                     x["staleness_updates"] = e.staleness;
                 }
+                if (e.steps > 0)
+                {
+                    x["steps"] = e.steps;
+                }
                 j[ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(k))] = x;
             }
             a.push_back(j);
@@ -706,7 +854,7 @@ OptimizerOutcomeToJson(const ConfigurationOptimizer::Outcome& outcome, double sa
                        {"skipped", outcome.skipped},
                        {"notes", outcome.notes},
                        {"samples_per_epoch", samples}};
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < ConfigurationOptimizer::RUNGS; ++k)
     {
         const std::string n = ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(k));
         doc["rungs"][n] = {{"runs", outcome.rungRuns[k]}, {"wall_s", outcome.rungWall[k]}};

@@ -19,7 +19,8 @@ namespace ns3
 
 /**
  * \ingroup distributed-training
- * \brief One configuration the module can run: architecture, mode, K, servers, bucket, overlap.
+ * \brief One configuration the module can run: architecture, mode, K, servers and where they
+ * run, their partition, downlink order and window, the ring's buckets, overlap.
  */
 struct OptimizerCandidate
 {
@@ -28,9 +29,20 @@ struct OptimizerCandidate
     uint32_t workers{1};                                 //!< K
     uint32_t servers{0};                                 //!< P (0 for the ring)
     uint64_t bucketBytes{0};                             //!< ring fusion bucket Q (0: per layer)
+    uint64_t firstBucketBytes{0};                        //!< ring: first bucket (0: Q)
     bool overlap{false};                                 //!< communication overlaps compute
+    /// PS: servers on hosts of their own, or on the workers' hosts
+    TrainingScenario::ServerPlacement placement{TrainingScenario::SEPARATE_SERVERS};
+    /// PS: layer-to-server assignment
+    TrainingScenario::Partition partition{TrainingScenario::GREEDY_PARTITION};
+    /// PS: order of the tensors a server sends down
+    TrainingScenario::TransmissionOrder order{TrainingScenario::FORWARD_ORDER};
+    uint64_t windowBytes{0}; //!< PS: downlink window WIN (0: whole tensors in order)
 
-    /// \return a short label, e.g. "ps-sync K=4 P=2 ov" or "ring K=8 Q=25MB"
+    /// \return the machines it takes: K + P, or K when the servers share the workers' hosts
+    uint32_t Machines() const;
+    /// \return a short label, e.g. "ps-sync K=4 P=2 ov" or "ring K=8 Q=25MB"; choices other
+    /// than the defaults are appended ("coloc", "rr", "rev", "W=1MB", "F=1MB")
     std::string Label() const;
     /// \return the error-table class: ps-sync, ps-sync-overlap, ps-async, ps-async-overlap, ring
     std::string Class() const;
@@ -109,6 +121,7 @@ struct OptimizerEstimate
     double high{0};        //!< upper end
     double stepTime{0};    //!< s (async: a worker's mean step)
     double staleness{-1};  //!< async: mean updates by others between a read and a push
+    uint32_t steps{0};     //!< packet and linux: steps run (the first is warm-up)
     double wallSeconds{0}; //!< wall time of this evaluation
     uint32_t rank{0};      //!< 1 = best among the configurations of this rung
     std::string note;      //!< why it failed or has no error bar
@@ -133,8 +146,12 @@ class ConfigurationOptimizer
     {
         ANALYTIC = 0, //!< closed forms and MVA (every configuration)
         FLOW = 1,     //!< flow-level simulation (the analytic rung's best)
-        PACKET = 2    //!< ns-3 TCP (the flow rung's best)
+        PACKET = 2,   //!< ns-3 TCP (the flow rung's best)
+        LINUX = 3     //!< the kernel's TCP in namespaces, dilated (the packet rung's best)
     };
+
+    /// Number of rungs.
+    static constexpr int RUNGS = 4;
 
     /// The configurations to search.
     struct Space
@@ -145,6 +162,13 @@ class ConfigurationOptimizer
         uint32_t maxServers{4};                                        //!< P at most
         std::vector<uint64_t> buckets{0};                              //!< ring fusion buckets Q
         std::vector<bool> overlaps{false, true};                       //!< overlap choices
+        // The dimensions below, when empty, take the base scenario's one value.
+        std::vector<uint64_t> firstBuckets; //!< ring first buckets (0: Q; larger: skipped)
+        /// PS server placements (co-located: P <= K on the workers' hosts, K <= N)
+        std::vector<TrainingScenario::ServerPlacement> placements;
+        std::vector<TrainingScenario::Partition> partitions;     //!< PS partitions
+        std::vector<TrainingScenario::TransmissionOrder> orders; //!< PS downlink orders
+        std::vector<uint64_t> windows; //!< PS downlink windows WIN (0: none)
     };
 
     /// How far to climb.
@@ -155,13 +179,17 @@ class ConfigurationOptimizer
         uint32_t packetFinalists{3}; //!< configurations confirmed at packet level (at most)
         uint32_t packetSteps{4};     //!< steps of a packet run (the first is warm-up)
         bool exhaustive{false};      //!< also run every rung on every configuration
+        uint32_t linuxFinalists{2};  //!< configurations the linux rung re-runs (at most)
+        uint32_t linuxSteps{4};      //!< steps of a linux run (the first is warm-up)
+        double linuxDilation{0};     //!< time dilation (0: the least that keeps every port
+                                     //!< within LinuxBackend::VALIDATED_PORT_BPS)
     };
 
     /// One configuration and its estimates.
     struct Row
     {
-        OptimizerCandidate candidate;           //!< the configuration
-        std::array<OptimizerEstimate, 3> rungs; //!< by Rung
+        OptimizerCandidate candidate;               //!< the configuration
+        std::array<OptimizerEstimate, RUNGS> rungs; //!< by Rung
         /// \return the highest rung evaluated (-1: none)
         int Top() const;
     };
@@ -169,13 +197,13 @@ class ConfigurationOptimizer
     /// What a search found.
     struct Outcome
     {
-        std::vector<Row> rows;              //!< best first (highest rung, then throughput)
-        std::array<double, 3> rungWall{};   //!< wall seconds spent per rung
-        std::array<uint32_t, 3> rungRuns{}; //!< evaluations per rung
-        bool settled{false};                //!< the winner's lower bound beats the rest
-        uint32_t skipped{0};                //!< configurations the scenario refused
-        std::vector<std::string> notes;     //!< observations
-        std::vector<Row> exhaustive;        //!< Ladder::exhaustive: every packet result
+        std::vector<Row> rows;                  //!< best first (highest rung, then throughput)
+        std::array<double, RUNGS> rungWall{};   //!< wall seconds spent per rung
+        std::array<uint32_t, RUNGS> rungRuns{}; //!< evaluations per rung
+        bool settled{false};                    //!< the winner's lower bound beats the rest
+        uint32_t skipped{0};                    //!< configurations the scenario refused
+        std::vector<std::string> notes;         //!< observations
+        std::vector<Row> exhaustive;            //!< Ladder::exhaustive: every packet result
     };
 
     /**
@@ -196,10 +224,18 @@ class ConfigurationOptimizer
     std::vector<OptimizerCandidate> Enumerate(const Space& space, uint32_t& skipped) const;
 
     /**
-     * \param c a configuration \param rung the backend \param steps packet-level steps
+     * \param c a configuration \param rung the backend
+     * \param ladder the packet and linux runs' steps and the linux dilation
      * \return its estimate (done = false with a note if the backend refused it)
      */
-    OptimizerEstimate Evaluate(const OptimizerCandidate& c, Rung rung, uint32_t steps) const;
+    OptimizerEstimate Evaluate(const OptimizerCandidate& c, Rung rung, const Ladder& ladder) const;
+
+    /**
+     * \param s a scenario \param dilation the Ladder's linuxDilation
+     * \return the dilation the linux rung runs it at: the given one, or (0) the least that
+     *         keeps its NICs within LinuxBackend::VALIDATED_PORT_BPS
+     */
+    static double LinuxDilation(const TrainingScenario& s, double dilation);
 
     /**
      * \param space the configurations \param ladder how far to climb
@@ -207,7 +243,7 @@ class ConfigurationOptimizer
      */
     Outcome Run(const Space& space, const Ladder& ladder) const;
 
-    /// \param rung a rung \return "analytic", "flow" or "packet"
+    /// \param rung a rung \return "analytic", "flow", "packet" or "linux"
     static std::string RungName(Rung rung);
 
   private:
@@ -216,7 +252,14 @@ class ConfigurationOptimizer
                const std::vector<std::size_t>& which,
                Rung rung,
                Outcome& out,
-               uint32_t steps) const;
+               const Ladder& ladder) const;
+    /// The linux rung: the packet rung's best, re-run on the kernel's TCP.
+    void Verify(std::vector<Row>& rows, const Ladder& ladder, Outcome& out) const;
+    /// Evaluate one rung's backend (Evaluate's body, without timing and staleness).
+    OptimizerEstimate RunRung(const OptimizerCandidate& c,
+                              TrainingScenario s,
+                              Rung rung,
+                              const Ladder& ladder) const;
     /// The packet rung with its stopping rule (cached: Ladder::exhaustive results).
     void Confirm(std::vector<Row>& rows,
                  const Ladder& ladder,

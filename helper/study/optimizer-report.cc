@@ -31,31 +31,36 @@ OptimizerReport::FormatTable(const ConfigurationOptimizer::Outcome& out,
                              std::size_t rows)
 {
     using F = RunReport;
-    std::string text = F::Format("%4s  %-22s %-26s %-26s %-26s %9s %6s\n",
-                                 "rank",
-                                 "configuration",
-                                 "analytic samples/s",
-                                 "flow samples/s",
-                                 "packet samples/s",
-                                 "epoch min",
-                                 "stale");
+    using O = ConfigurationOptimizer;
+    // The linux column only when that rung ran; labels as wide as the longest shown.
+    const int rungs = out.rungRuns[O::LINUX] > 0 ? O::RUNGS : O::LINUX;
+    int width = 22;
+    for (std::size_t i = 0; i < out.rows.size() && i < rows; ++i)
+    {
+        width = std::max<int>(width, out.rows[i].candidate.Label().size());
+    }
+    std::string text = F::Format("%4s  %-*s", "rank", width, "configuration");
+    for (int k = 0; k < rungs; ++k)
+    {
+        text += F::Format(" %-26s", (O::RungName(O::Rung(k)) + " samples/s").c_str());
+    }
+    text += F::Format(" %9s %6s\n", "epoch min", "stale");
     for (std::size_t i = 0; i < out.rows.size() && i < rows; ++i)
     {
         const auto& r = out.rows[i];
         const OptimizerEstimate& top = r.rungs[std::max(r.Top(), 0)];
-        text += F::Format("%4zu  %-22s %-26s %-26s %-26s %9.1f ",
-                          i + 1,
-                          r.candidate.Label().c_str(),
-                          FormatCell(r.rungs[0]).c_str(),
-                          FormatCell(r.rungs[1]).c_str(),
-                          FormatCell(r.rungs[2]).c_str(),
-                          top.done ? samples / top.throughput / 60 : 0.0);
+        text += F::Format("%4zu  %-*s", i + 1, width, r.candidate.Label().c_str());
+        for (int k = 0; k < rungs; ++k)
+        {
+            text += F::Format(" %-26s", FormatCell(r.rungs[k]).c_str());
+        }
+        text += F::Format(" %9.1f ", top.done ? samples / top.throughput / 60 : 0.0);
         text += top.staleness >= 0 ? F::Format("%6.1f\n", top.staleness) : F::Format("%6s\n", "-");
     }
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < rungs; ++k)
     {
         text += F::Format("%s rung: %u runs, %.2f s wall\n",
-                          ConfigurationOptimizer::RungName(ConfigurationOptimizer::Rung(k)).c_str(),
+                          O::RungName(O::Rung(k)).c_str(),
                           out.rungRuns[k],
                           out.rungWall[k]);
     }

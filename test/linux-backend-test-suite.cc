@@ -228,6 +228,56 @@ class OneWorkerClosedFormTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * Co-located servers on the kernel's TCP: K = 2, P = 2, two layers of 6 MB (M = 12 MB), 100 us
+ * of compute per layer and pass, 1 Gb/s at dilation 4. Server p runs in worker p's namespace and
+ * its own worker reaches it through the loopback device. By hand, with G the TCP goodput of
+ * 1 Gb/s at MTU 1500: co-located, each NIC carries (K - 1) / K of M each way in the push and
+ * the pull, a step of 2 (M / 2) / G + 0.4 ms; separate, each server's NIC receives K M / P = M
+ * in the push and sends M in the pull, 2 M / G + 0.4 ms, twice as long. Each within 8 %.
+ *
+ * Linux: co-located servers share their workers' namespaces, step by hand.
+ */
+class ColocatedByHandTestCase : public TestCase
+{
+  public:
+    ColocatedByHandTestCase()
+        : TestCase("linux backend, co-located servers in their workers namespaces, step by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        const TrainingProfile p = MakeProfile({6000000, 6000000}, 100, 100, 0);
+        const double goodput = LinuxFlowStudy::GetGoodputBytesPerSecond(1e9, 1500);
+        for (bool colocated : {true, false})
+        {
+            TrainingScenario s;
+            s.workers = 2;
+            s.servers = 2;
+            s.serverPlacement = colocated ? TrainingScenario::COLOCATED_SERVERS
+                                          : TrainingScenario::SEPARATE_SERVERS;
+            s.nicRate = DataRate("1Gbps");
+            s.steps = 6;
+            s.warmup = 2;
+            s.sampleSteps = false;
+            const TrainingResult r = RunLinux(p, s, 4);
+            const double expected = (colocated ? 1 : 2) * 12e6 / goodput + 0.0004;
+            std::ostringstream msg;
+            msg << (colocated ? "co-located" : "separate") << ": step " << r.stepTimeMean * 1e3
+                << " ms, by hand " << expected * 1e3 << " ms";
+            std::cerr << msg.str() << std::endl;
+            NS_TEST_EXPECT_MSG_EQ_TOL(r.stepTimeMean, expected, 0.08 * expected, msg.str());
+        }
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * PS sync (K = 2, P = 2), PS async (K = 2, P = 1) and ring (K = 3, 2 MB buckets) run end to end:
  * every step of every worker ends, and per step the transfer records carry K x M down and K x M
  * up (PS) or 2 (K - 1) M around the ring; the ports' counters saw at least that many bytes.
@@ -558,6 +608,7 @@ class LinuxBackendTestSuite : public TestSuite
         AddTestCase(new RepeatsTestCase, DT_TEST_QUICK);
         AddTestCase(new OneWorkerClosedFormTestCase, DT_TEST_QUICK);
         AddTestCase(new EndToEndBytesConservedTestCase, DT_TEST_QUICK);
+        AddTestCase(new ColocatedByHandTestCase, DT_TEST_QUICK);
         AddTestCase(new NothingLeftBehindTestCase, DT_TEST_QUICK);
     }
 };

@@ -6,6 +6,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/integer.h"
 #include "ns3/kernel-testbed.h"
 #include "ns3/kernel-training-apps.h"
@@ -158,7 +159,32 @@ StartRing(const Run& run, const LinuxTestbed& bed, LinuxJob& job, Apps& apps, do
     }
 }
 
-/// PS: every server listens (hosts K..K+P-1), then every worker connects to all of them.
+/// \return each server's namespace: a host of its own (K .. K+P-1), or, co-located, the
+/// namespace of the worker whose host the scenario's placement gives it (one definition of
+/// co-location: TrainingScenario::BuildFabric)
+std::vector<uint32_t>
+ServerNamespaces(const TrainingScenario& s)
+{
+    std::vector<uint32_t> out;
+    const FabricTopology t = s.BuildFabric();
+    for (uint32_t p = 0; p < s.servers; ++p)
+    {
+        uint32_t at = s.workers + p;
+        for (uint32_t w = 0; s.IsColocated() && w < s.workers; ++w)
+        {
+            if (t.GetRoleHost(w) == t.GetRoleHost(s.workers + p))
+            {
+                at = w;
+            }
+        }
+        out.push_back(at);
+    }
+    return out;
+}
+
+/// PS: every server listens (in ServerNamespaces()), then every worker connects to all of them.
+/// A worker reaches a server in its own namespace through the loopback device, as the packet
+/// level's co-located server: no NIC, no shaper.
 void
 StartParameterServers(const Run& run,
                       const LinuxTestbed& bed,
@@ -168,6 +194,7 @@ StartParameterServers(const Run& run,
 {
     const TrainingScenario& s = run.scenario;
     std::vector<uint32_t> owners = s.AssignLayersToServers(run.profile);
+    const std::vector<uint32_t> at = ServerNamespaces(s);
     std::vector<std::string> addresses;
     for (uint32_t p = 0; p < s.servers; ++p)
     {
@@ -181,12 +208,12 @@ StartParameterServers(const Run& run,
         }
         apps.servers.push_back(
             std::make_unique<LinuxParameterServer>(job, p, layers, s.workers + p));
-        bed.RunIn(s.workers + p,
+        bed.RunIn(at[p],
                   [&]
                   {
                       apps.servers[p]->Listen(run.port, run.congestion, pace);
                   });
-        addresses.push_back(LinuxTestbed::GetAddress(s.workers + p));
+        addresses.push_back(LinuxTestbed::GetAddress(at[p]));
     }
     for (uint32_t w = 0; w < s.workers; ++w)
     {
@@ -284,7 +311,7 @@ Execute(Run& run)
 {
     const TrainingScenario& s = run.scenario;
     const bool ring = s.architecture == TrainingScenario::RING_ALLREDUCE;
-    const uint32_t hosts = s.workers + (ring ? 0 : s.servers);
+    const uint32_t hosts = s.workers + (ring || s.IsColocated() ? 0 : s.servers);
     LinuxTestbed::Config config;
     config.hosts = hosts;
     config.mtu = s.mtu;
@@ -370,14 +397,6 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
                                  + " is not emulated (the testbed is one switch with a shaped "
                                    "port per host; expected --topology=star, or the packet and "
                                    "flow backends for fabrics)");
-    }
-    if (scenario.IsColocated())
-    {
-        // The testbed gives every role a namespace (a host) of its own and opens each role's
-        // sockets in it; two roles in one namespace would need a role-to-host map it lacks.
-        throw TrainingInputError("--serverPlacement: colocated with --backend=linux (expected "
-                                 "separate: the testbed runs each role in a namespace of its "
-                                 "own; use the packet or flow backend)");
     }
     if (scenario.minRto != MilliSeconds(200))
     {

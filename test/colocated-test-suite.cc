@@ -23,6 +23,7 @@
 #include "ns3/training-scenario.h"
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -291,8 +292,60 @@ class ColocatedAsyncLinksTestCase : public TestCase
 };
 
 /**
+ * System: sync PS, M = 10 MB in 4 layers, 100 us of forward and backward per layer, no update,
+ * 10 Gb/s, co-located servers: K = P = 2, K = P = 4 and K = 4 with P = 2.
+ * Expectations: the analytic backend's sync-colocated (ColocatedPsModel) gives per phase the
+ * busiest NIC direction's bytes, max((K - 1) M_max, M - M_min, M if K > P): M / 2, 3 M / 4 and
+ * 3 M / 2, and a step of 2 phase / G + 0.8 ms (G the link goodput). The flow level with PS
+ * sharing moves the same bytes through the same NICs: equal to 1e-6. Async co-located is refused.
+ */
+class ColocatedClosedFormTestCase : public TestCase
+{
+  public:
+    ColocatedClosedFormTestCase()
+        : TestCase("analytic co-located sync PS equals the flow level with PS sharing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TrainingProfile p
+            = tests::MakeProfile(std::vector<uint64_t>(4, 2500000), 100, 100, 0);
+        const double m = 10e6;
+        for (auto [k, servers, phase] : {std::make_tuple(2u, 2u, m / 2),
+                                         std::make_tuple(4u, 4u, 3 * m / 4),
+                                         std::make_tuple(4u, 2u, 3 * m / 2)})
+        {
+            TrainingScenario s = ColocatedScenario(k);
+            s.servers = servers;
+            s.Validate(p);
+            const TrainingResult a = CreateObject<AnalyticBackend>()->Run(p, s).at(0);
+            NS_TEST_ASSERT_MSG_EQ(a.variant, "sync-colocated", "variant");
+            NS_TEST_EXPECT_MSG_EQ_TOL(a.inputs.at("phase_bytes"), phase, 1e-9 * phase, "phase");
+            const double goodput = TrainingNetwork::GetLinkGoodputBytesPerSecond(s);
+            NS_TEST_EXPECT_MSG_EQ_TOL(a.stepTimeMean,
+                                      2 * phase / goodput + 0.0008,
+                                      1e-9,
+                                      "K = " << k << ", P = " << servers << ": by hand");
+            const TrainingResult f = FlowLevelSimulator(p, s, CreateObject<PsSharing>(), {}).Run();
+            NS_TEST_EXPECT_MSG_EQ_TOL(f.stepTimeMean,
+                                      a.stepTimeMean,
+                                      1e-6 * a.stepTimeMean,
+                                      "K = " << k << ", P = " << servers << ": flow");
+        }
+        TrainingScenario s = ColocatedScenario(2);
+        s.mode = TrainingScenario::ASYNC;
+        NS_TEST_EXPECT_MSG_EQ(
+            CreateObject<AnalyticBackend>()->GetUnsupportedReason(p, s).find("--serverPlacement"),
+            0,
+            "async refused");
+    }
+};
+
+/**
  * Refusals: more servers than worker hosts, the ring, a list that puts a server on a host
- * without a worker, the analytic backend (its equations assume separate server NICs).
+ * without a worker.
  */
 class ColocatedRefusalsTestCase : public TestCase
 {
@@ -351,11 +404,6 @@ class ColocatedRefusalsTestCase : public TestCase
                                   {"--placement", "names 3 hosts"}),
                               true,
                               "K + 1 entries");
-        s = ColocatedScenario(2);
-        NS_TEST_ASSERT_MSG_EQ(
-            CreateObject<AnalyticBackend>()->GetUnsupportedReason(p, s).find("--serverPlacement"),
-            0,
-            "analytic refuses");
     }
 };
 
@@ -368,6 +416,7 @@ class ColocatedTestSuite : public TestSuite
     {
         AddTestCase(new ColocatedStepByHandTestCase(2), DT_TEST_QUICK);
         AddTestCase(new ColocatedStepByHandTestCase(4), DT_TEST_QUICK);
+        AddTestCase(new ColocatedClosedFormTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedSingleHostTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedOneServerRelationTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedAsyncLinksTestCase, DT_TEST_QUICK);

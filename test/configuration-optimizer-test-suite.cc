@@ -381,8 +381,8 @@ class DimensionsTestCase : public TestCase
 
 /**
  * System: sync PS, 4 layers of 15 MB (M = 60 MB), 1 us of compute, 1 Gb/s, K = 4 workers on
- * N = 8 machines, P <= 4, servers separate or co-located; analytic then flow (the analytic
- * backend refuses co-located servers, so the flow level screens them).
+ * N = 8 machines, P <= 4, servers separate or co-located; analytic (sync-colocated for the
+ * co-located ones) then flow.
  * Expectations: separate, the best is P = 4 (K + P = 8): a step moves K M / P = M in each
  * direction through a server's NIC, 2 M / B, throughput 4 b B / (2 M). Co-located with P = 4,
  * each NIC carries its worker's traffic to the 3 other servers and its server's from the 3
@@ -428,9 +428,12 @@ class ColocatedOptimumTestCase : public TestCase
                                   4.0 / 3,
                                   0.02,
                                   "(4 / 1.5) / (4 / 2)");
-        NS_TEST_EXPECT_MSG_EQ(out.rows[0].rungs[ConfigurationOptimizer::ANALYTIC].done,
-                              false,
-                              "the analytic backend refuses co-location");
+        NS_TEST_EXPECT_MSG_EQ(out.rows[0].rungs[ConfigurationOptimizer::ANALYTIC].variant,
+                              "sync-colocated",
+                              "the analytic rung's co-located closed form");
+        NS_TEST_EXPECT_MSG_EQ(out.rows[0].rungs[ConfigurationOptimizer::ANALYTIC].rank,
+                              1,
+                              "first at the analytic rung too");
     }
 };
 

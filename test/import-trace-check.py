@@ -142,7 +142,7 @@ def h200_case(tmp):
                              % (model, "bf16-" if model == "vit_b_16" else "", batch))
         out = os.path.join(tmp, model + "-h200.json")
         r = subprocess.run([sys.executable, TOOL, "import-trace", "--trace", trace, "--modules",
-                            os.path.join(TRACES, model + "-modules.json"), "--batch-size",
+                            os.path.join(TRACES, "modules-" + model + ".json"), "--batch-size",
                             str(batch), "--device-name", "NVIDIA H200", "--output", out],
                            capture_output=True, text=True, timeout=120)
         if r.returncode != 0:

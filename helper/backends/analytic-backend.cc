@@ -6,6 +6,7 @@
 
 #include "ns3/async-ps-model.h"
 #include "ns3/collective-cost-model.h"
+#include "ns3/colocated-ps-model.h"
 #include "ns3/cynthia-model.h"
 #include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
@@ -55,6 +56,7 @@ struct AnalyticInputs
     double samplesPerStep{1};          //!< samples per step of one worker node (G batch)
     double modelBytes{0};              //!< M
     double serverBytes{0};             //!< M_s, busiest server's share
+    double smallestServerBytes{0};     //!< the least-loaded server's share
     double flowRate{0};                //!< B
     double linkRate{0};                //!< B_link
     double forward{0};                 //!< T_F of one unscaled worker
@@ -111,6 +113,7 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
             update[owner[l]] += profile.GetLayer(l).updateUs * 1e-6;
         }
         d.serverBytes = *std::max_element(bytes.begin(), bytes.end());
+        d.smallestServerBytes = *std::min_element(bytes.begin(), bytes.end());
         d.update = *std::max_element(update.begin(), update.end());
     }
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
@@ -446,11 +449,19 @@ IsAsyncPs(const TrainingScenario& s)
            && s.mode == TrainingScenario::ASYNC;
 }
 
-/// \return true for sync parameter-server scenarios
+/// \return true for sync parameter-server scenarios with servers on hosts of their own
 bool
 IsSyncPs(const TrainingScenario& s)
 {
-    return s.architecture == TrainingScenario::PARAMETER_SERVER && s.mode == TrainingScenario::SYNC;
+    return s.architecture == TrainingScenario::PARAMETER_SERVER && s.mode == TrainingScenario::SYNC
+           && !s.IsColocated();
+}
+
+/// \return true for sync parameter-server scenarios with co-located servers
+bool
+IsColocatedSyncPs(const TrainingScenario& s)
+{
+    return s.mode == TrainingScenario::SYNC && s.IsColocated();
 }
 
 /// \return true for ring AllReduce scenarios whose collective is the ring (the seeds' models)
@@ -603,6 +614,9 @@ AnalyticBackend::GetEvaluators()
         {"000 Eq. (1)-(6): async PS by MVA", IsAsyncPs, &AnalyticBackend::RunAsyncMva},
         {"001 Sec. 1: Cynthia", IsAsyncPs, &AnalyticBackend::RunCynthia},
         {"000 Eq. (7)-(10): sync PS", IsSyncPs, &AnalyticBackend::RunSyncPs},
+        {"000 Eq. (7), co-located NICs: sync PS",
+         IsColocatedSyncPs,
+         &AnalyticBackend::RunColocatedPs},
         {"002 Eq. (10)-(11): PS read bounds", IsSyncPs, &AnalyticBackend::RunReadBounds},
         {"000 Eq. (11), 003 Sec. 6.2: ring", IsRing, &AnalyticBackend::RunRingClosedForms},
         {"004 Eq. (3)-(18): OSF and fusion", IsRing, &AnalyticBackend::RunOsf},
@@ -623,14 +637,14 @@ std::string
 AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                                       const TrainingScenario& scenario) const
 {
-    if (scenario.IsColocated())
+    if (scenario.IsColocated() && scenario.mode == TrainingScenario::ASYNC)
     {
-        // Eq. (7)-(9) of 000 and the queueing models of 001 charge every transfer to a server
-        // NIC that carries nothing else; a co-located NIC also carries its worker's transfers,
-        // and its local shard none: the formulas would give a number for another cluster.
-        return "--serverPlacement: colocated with the analytic backend (expected separate: its "
-               "equations assume each server's NIC carries only that server's transfers; use "
-               "--backend=flow or packet)";
+        // The queueing models of 000 and 001 charge every transfer to a server NIC that carries
+        // nothing else; a co-located NIC also carries its worker's transfers, and its local
+        // shard none. (Sync PS has ColocatedPsModel.)
+        return "--serverPlacement: colocated with --mode=async and the analytic backend "
+               "(expected separate or sync: the async models assume each server's NIC carries "
+               "only that server's transfers; use --backend=flow or packet)";
     }
     if (scenario.topology == "star")
     {
@@ -822,6 +836,45 @@ AnalyticBackend::RunSyncPs(const AnalyticInputs& d, const TrainingScenario& scen
         results.back().wallSeconds = Since(start);
     }
     return results;
+}
+
+std::vector<TrainingResult>
+AnalyticBackend::RunColocatedPs(const AnalyticInputs& d, const TrainingScenario& scenario) const
+{
+    const auto start = std::chrono::steady_clock::now();
+    ColocatedPsModel::Params p;
+    p.workers = d.workers;
+    p.servers = d.servers;
+    p.modelBytes = d.modelBytes;
+    p.largestShard = d.serverBytes;
+    p.smallestShard = d.smallestServerBytes;
+    p.linkRate = d.linkRate;
+    p.forward = d.maxScale * d.forward;
+    p.backward = d.maxScale * d.backward;
+    p.update = d.update;
+    p.overhead = d.intra;
+    const ColocatedPsModel model(p);
+    TrainingResult r = NewResult(d, "sync-colocated");
+    r.inputs["P"] = d.servers;
+    r.inputs["M_server_bytes"] = d.serverBytes;
+    r.inputs["phase_bytes"] = model.PhaseBytes();
+    r.inputs["T_S_s"] = d.update;
+    r.inputs["recommended"] = 1;
+    SetSync(r, d, model.Step());
+    const bool network = 2 * model.PhaseBytes() / p.linkRate > p.forward + p.backward;
+    r.bottleneck = !network                    ? "worker-compute"
+                   : model.ServerSideBusiest() ? "server-link"
+                                               : "worker-link";
+    if (TrainingResult::ServerUpdateSetsStep(p.update, p.forward + p.backward, r.stepTimeMean))
+    {
+        r.bottleneck = TrainingResult::SERVER_UPDATE;
+    }
+    r.notes.push_back("co-located servers: 000's Eq. (7) with each host's NIC carrying its "
+                      "worker's and its server's transfers (the module's extension; PS sharing, "
+                      "no overlap)");
+    NoteOverlap(r, scenario, false);
+    r.wallSeconds = Since(start);
+    return {r};
 }
 
 std::vector<TrainingResult>

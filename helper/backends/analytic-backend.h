@@ -181,6 +181,16 @@ eturn sync-eq7 .. sync-eq10
                                           const TrainingScenario& s) const;
 
     /**
+     * \brief Sync PS with servers co-located with the workers (ColocatedPsModel: 000 Eq. (7)
+     * with each host's NIC carrying both roles).
+     * \param in the models' inputs
+     * \param s the scenario
+     * \return sync-colocated
+     */
+    std::vector<TrainingResult> RunColocatedPs(const AnalyticInputs& in,
+                                               const TrainingScenario& s) const;
+
+    /**
      * \brief Sync PS with 002's read-time bounds, Eq. (10)-(11), as the downlink of Eq. (9).
      * \param in the models' inputs
      * \param s the scenario

@@ -379,6 +379,11 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
                                  "separate: the testbed runs each role in a namespace of its "
                                  "own; use the packet or flow backend)");
     }
+    if (scenario.HasSlowdown())
+    {
+        throw TrainingInputError("--backend=linux: --slowdown and --stragglers are packet- and "
+                                 "flow-backend only (expected none)");
+    }
     if (scenario.minRto != MilliSeconds(200))
     {
         throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "

@@ -646,6 +646,14 @@ AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                "(expected separate or sync: the async models assume each server's NIC carries "
                "only that server's transfers; use --backend=flow or packet)";
     }
+    if (scenario.HasSlowdown())
+    {
+        // The seeds' closed forms and MVA give a stationary step time; an episode makes a few
+        // steps slower, which no formula of theirs expresses.
+        return "--slowdown/--stragglers with the analytic backend (expected none: its models "
+               "give a stationary step time, not the steps an episode slows; use --backend=flow "
+               "or packet)";
+    }
     if (scenario.topology == "star")
     {
         return "";

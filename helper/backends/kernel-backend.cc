@@ -398,6 +398,11 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
                                    "port per host; expected --topology=star, or the packet and "
                                    "flow backends for fabrics)");
     }
+    if (scenario.HasSlowdown())
+    {
+        throw TrainingInputError("--backend=linux: --slowdown and --stragglers are packet- and "
+                                 "flow-backend only (expected none)");
+    }
     if (scenario.minRto != MilliSeconds(200))
     {
         throw TrainingInputError("--backend=linux: --minRto must be 200ms (the kernel's "

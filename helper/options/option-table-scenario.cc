@@ -132,6 +132,29 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      {
                          sc(r).SetComputeScale(n, v);
                      }));
+    o.push_back(Make("slowdown",
+                     OptionScope::JOB,
+                     "",
+                     "",
+                     "Straggler episodes (packet and flow backends): worker:start:length:factor, "
+                     "several separated by commas, e.g. 2:50ms:200ms:3 (worker 2 computes 3x "
+                     "slower from 50 ms for 200 ms), or a JSON array of {worker, start, length, "
+                     "factor}",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.slowdown = ComputeSlowdown::ParseEpisodes(n, v);
+                     }));
+    o.push_back(Make("stragglers",
+                     OptionScope::JOB,
+                     "",
+                     "0",
+                     "Random straggler episodes per worker (packet and flow backends, drawn with "
+                     "--seed): meanGap:meanLength:factor, e.g. 2s:100ms:2 (exponential gaps and "
+                     "lengths); 0: none",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.stragglers = ComputeSlowdown::ParseProcess(n, v);
+                     }));
     o.push_back(Make("steps",
                      OptionScope::JOB,
                      "",

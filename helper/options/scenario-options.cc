@@ -80,7 +80,7 @@ namespace
 {
 
 /// \return the schema of a JSON object of options: every option of the table, a scalar each
-/// (--jobs also takes its list inline, --vary its object of lists)
+/// (--jobs and --slowdown also take their lists inline, --vary its object of lists)
 const JsonSchema&
 OptionsSchema()
 {
@@ -93,12 +93,13 @@ OptionsSchema()
             {
                 continue; // the study's and the runner's own options are not scenario keys
             }
-            fields.push_back({option.name,
-                              JsonField::OPTIONAL,
-                              option.name == "jobs" || option.name == "vary"
-                                  ? JsonSpec{}
-                                  : JsonSpec::Scalar("a number, a boolean or a string"),
-                              {}});
+            fields.push_back(
+                {option.name,
+                 JsonField::OPTIONAL,
+                 option.name == "jobs" || option.name == "vary" || option.name == "slowdown"
+                     ? JsonSpec{}
+                     : JsonSpec::Scalar("a number, a boolean or a string"),
+                 {}});
         }
         return fields;
     }();

@@ -8,6 +8,7 @@
 
 #include "ns3/json-input.h"
 #include "ns3/training-input-error.h"
+#include "ns3/unit-parser.h"
 
 #include <algorithm>
 #include <iomanip>
@@ -21,24 +22,6 @@ namespace
 
 /// What --vary takes, for messages.
 const char* const EXPECTED = "NAME=V1,V2;NAME=V1,V2 or a JSON object {\"NAME\": [\"V1\", \"V2\"]}";
-
-/// \return text split at every sep (empty pieces kept: they are refused by the caller)
-std::vector<std::string>
-Split(const std::string& text, char sep)
-{
-    std::vector<std::string> pieces;
-    std::string piece;
-    std::istringstream in(text);
-    while (std::getline(in, piece, sep))
-    {
-        pieces.push_back(piece);
-    }
-    if (!text.empty() && text.back() == sep)
-    {
-        pieces.emplace_back(); // getline drops a last empty piece
-    }
-    return pieces;
-}
 
 /// Limits of a JSON --vary: a small object of lists.
 const JsonInput::Limits&
@@ -160,7 +143,7 @@ VaryOptions::Parse(const std::string& text)
         return ParseJson(text);
     }
     std::vector<VariedOption> vary;
-    for (const std::string& part : Split(text, ';'))
+    for (const std::string& part : UnitParser::Split(text, ';'))
     {
         const auto eq = part.find('=');
         if (eq == std::string::npos || eq == 0)
@@ -170,7 +153,7 @@ VaryOptions::Parse(const std::string& text)
         // "--arch=ps,ring" reads as "arch=ps,ring": the option as it is typed alone.
         const std::string name
             = part.compare(0, 2, "--") == 0 ? part.substr(2, eq - 2) : part.substr(0, eq);
-        Add(vary, name, Split(part.substr(eq + 1), ','));
+        Add(vary, name, UnitParser::Split(part.substr(eq + 1), ','));
     }
     return vary;
 }

@@ -131,6 +131,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
     }
 
     ApplicationContainer apps;
+    const auto slowdown = ComputeSlowdown::FromScenario(scenario); // one for the job's workers
     for (uint32_t p = 0; p < servers.GetN(); ++p)
     {
         Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
@@ -153,6 +154,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
         SetWorkerAttributes(worker, w, m_port, scenario);
         worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         worker->SetModel(profile, owners, addresses);
+        worker->SetSlowdown(slowdown);
         workers.Get(w)->AddApplication(worker);
         apps.Add(worker);
     }
@@ -181,6 +183,7 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
                                    const std::vector<Ipv4Address>& addresses)
 {
     ApplicationContainer apps;
+    const auto slowdown = ComputeSlowdown::FromScenario(scenario); // one for the job's workers
     for (uint32_t w = 0; w < scenario.workers; ++w)
     {
         Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
@@ -193,6 +196,7 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
         app->SetAttribute("Collective", StringValue(scenario.collective));
         app->SetAttribute("TreeChunkBytes", UintegerValue(scenario.treeChunkBytes));
         app->SetModel(profile, addresses);
+        app->SetSlowdown(slowdown);
         workers.Get(w)->AddApplication(app);
         apps.Add(app);
     }

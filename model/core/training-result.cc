@@ -4,6 +4,7 @@
 
 #include "training-result.h"
 
+#include "slowed-steps.h"
 #include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
@@ -165,6 +166,7 @@ TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
     {
         FinalizeAsync(scenario, batchSize);
     }
+    SlowedSteps::Annotate(scenario, *this);
 }
 
 void

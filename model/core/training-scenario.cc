@@ -156,6 +156,19 @@ RunToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     {
         j["start_jitter_s"] = s.startJitter.GetSeconds(); // (scenarios without print as before)
     }
+    for (const auto& e : s.slowdown) // (scenarios without episodes print as before)
+    {
+        j["slowdown"].push_back({{"worker", e.worker},
+                                 {"start_s", e.start},
+                                 {"length_s", e.length},
+                                 {"factor", e.factor}});
+    }
+    if (s.stragglers.IsOn())
+    {
+        j["stragglers"] = {{"mean_gap_s", s.stragglers.meanGap},
+                           {"mean_length_s", s.stragglers.meanLength},
+                           {"factor", s.stragglers.factor}};
+    }
 }
 
 } // namespace
@@ -169,6 +182,7 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     ValidateCrossTraffic();
     ValidateSteps();
     ValidateFabric();
+    ComputeSlowdown::CheckWorkers(slowdown, workers);
 }
 
 /// The most pipelining chunks of one tree's half of a bucket (--treeChunk).
@@ -529,6 +543,13 @@ TrainingScenario::Dilated(double dilation) const
     d.fusionTimeout = longer(fusionTimeout);
     d.intraLatency = longer(intraLatency);
     d.startJitter = longer(startJitter);
+    for (auto& e : d.slowdown)
+    {
+        e.start *= dilation;
+        e.length *= dilation;
+    }
+    d.stragglers.meanGap *= dilation;
+    d.stragglers.meanLength *= dilation;
     return d;
 }
 
@@ -716,6 +737,12 @@ std::string
 TrainingScenario::GetServerPlacementName() const
 {
     return serverPlacement == COLOCATED_SERVERS ? "colocated" : "separate";
+}
+
+bool
+TrainingScenario::HasSlowdown() const
+{
+    return !slowdown.empty() || stragglers.IsOn();
 }
 
 bool

@@ -5,6 +5,8 @@
 #ifndef TRAINING_SCENARIO_H
 #define TRAINING_SCENARIO_H
 
+#include "compute-slowdown.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
@@ -157,6 +159,14 @@ class TrainingScenario
     /// connection (packet and flow backends; uniform, from the run's random streams, so --seed
     /// changes it; 0: none).
     Time startJitter{Seconds(0)};
+    /// --slowdown: straggler episodes, each slowing one worker's compute for a while (packet
+    /// and flow backends; ComputeSlowdown is the rule)
+    std::vector<SlowdownEpisode> slowdown;
+    /// --stragglers: episodes drawn per worker with --seed (off by default)
+    StragglerProcess stragglers;
+
+    /// \return whether --slowdown or --stragglers give episodes
+    bool HasSlowdown() const;
 
     /**
      * \brief Check the scenario on its own and against a profile.
@@ -200,9 +210,9 @@ class TrainingScenario
      * \brief The scenario as a run dilated by D executes it (the linux backend's Dilation, and
      * the packet backend's twin of it): every rate / D (NIC, cap, uplinks, cross traffic,
      * intra-node interconnect, ring reduction) and every scenario time x D (fusion cycle,
-     * intra-node latency, start jitter). What a dilated linux run does not scale stays: the
-     * link delay (the testbed's path delay is its own, real time) and the minimum RTO (a
-     * kernel constant); the profile's compute times are scaled by the caller
+     * intra-node latency, start jitter, straggler episodes). What a dilated linux run does not
+     * scale stays: the link delay (the testbed's path delay is its own, real time) and the minimum
+     * RTO (a kernel constant); the profile's compute times are scaled by the caller
      * (TrainingProfile::ScaleComputeTimes).
      * \param dilation D >= 1
      * \return the dilated scenario

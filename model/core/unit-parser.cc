@@ -223,6 +223,23 @@ UnitParser::ParseDuration(const std::string& option, const std::string& text)
     return t;
 }
 
+std::vector<std::string>
+UnitParser::Split(const std::string& text, char sep)
+{
+    std::vector<std::string> pieces;
+    std::string piece;
+    std::istringstream in(text);
+    while (std::getline(in, piece, sep))
+    {
+        pieces.push_back(piece);
+    }
+    if (!text.empty() && text.back() == sep)
+    {
+        pieces.emplace_back(); // getline drops a last empty piece
+    }
+    return pieces;
+}
+
 DataRate
 UnitParser::ParseRateOrZero(const std::string& option, const std::string& text)
 {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -110,6 +111,14 @@ class UnitParser
      * \return the size
      */
     static QueueSize ParseQueueSize(const std::string& option, const std::string& text);
+
+    /**
+     * \brief Split a list value at every separator, empty pieces kept (the caller refuses them).
+     * \param text the value
+     * \param sep the separator
+     * \return the pieces ("a," gives "a" and "")
+     */
+    static std::vector<std::string> Split(const std::string& text, char sep);
 };
 
 } // namespace ns3

@@ -33,6 +33,7 @@ PsStepMachine::PsStepMachine(const EngineInputs& in, TransferTable& table, Event
       m_l(static_cast<uint32_t>(in.profile.GetNLayers())),
       m_mean(in.profile.GetMeanStep()),
       m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed),
+      m_slowdown(in.scenario.slowdown, in.scenario.stragglers, m_k, in.scenario.seed),
       m_workers(m_k)
 {
     if (m_scenario.order != TrainingScenario::RANDOM_ORDER)
@@ -203,7 +204,8 @@ PsStepMachine::ForwardEnd(uint32_t w)
         UsableTimes(w);
         for (uint32_t l = 0; l < m_l; ++l)
         {
-            t = std::max(t, m_usable[l]) + fwd[l] * US * scale + Overhead(l);
+            t = std::max(t, m_usable[l]);
+            t = t + m_slowdown.Stretch(w, t, fwd[l] * US * scale) + Overhead(l);
         }
         return t;
     }
@@ -225,7 +227,7 @@ PsStepMachine::ForwardEnd(uint32_t w)
     }
     for (uint32_t l = 0; l < m_l; ++l)
     {
-        t += fwd[l] * US * scale + Overhead(l);
+        t += m_slowdown.Stretch(w, t, fwd[l] * US * scale) + Overhead(l);
     }
     return t;
 }
@@ -244,7 +246,7 @@ PsStepMachine::QueueGradients(uint32_t w, double t)
     double reduceFree = 0;
     for (uint32_t i = m_l; i-- > 0;)
     {
-        t += bwd[i] * US * scale;
+        t += m_slowdown.Stretch(w, t, bwd[i] * US * scale);
         double ready = t;
         if (multiGpu && m_scenario.overlap)
         {

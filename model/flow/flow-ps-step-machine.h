@@ -8,6 +8,7 @@
 #include "flow-event-core.h"
 #include "flow-ps-types.h"
 
+#include "ns3/compute-slowdown.h"
 #include "ns3/training-profile.h"
 
 #include <cstdint>
@@ -155,6 +156,7 @@ class PsStepMachine
     uint32_t m_l;                       //!< layers
     TrainingProfile::StepTimes m_mean;  //!< the mean step
     StartJitter m_jitter;               //!< --startJitter's delays
+    ComputeSlowdown m_slowdown;         //!< --slowdown's and --stragglers' episodes
     std::vector<WorkerState> m_workers; //!< per worker
     std::vector<uint32_t> m_order;      //!< scratch: transmission order
     std::vector<double> m_usable;       //!< scratch: per layer, when its parameters are usable

@@ -25,7 +25,11 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
       m_mean(in.profile.GetMeanStep()),
       m_flowCap(in.flowCap),
       m_sharing(in.sharing),
-      m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed)
+      m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed),
+      m_slowdown(in.scenario.slowdown,
+                 in.scenario.stragglers,
+                 in.scenario.workers,
+                 in.scenario.seed)
 {
     for (const auto& layer : in.profile.GetLayers())
     {
@@ -100,11 +104,11 @@ FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
         double t = StepStartOf(w, step, stepStart);
         for (uint32_t l = 0; l < nl; ++l)
         {
-            t += st->forwardUs[l] * US * scale;
+            t += m_slowdown.Stretch(w, t, st->forwardUs[l] * US * scale);
         }
         for (uint32_t l = nl; l-- > 0;)
         {
-            t += st->backwardUs[l] * US * scale;
+            t += m_slowdown.Stretch(w, t, st->backwardUs[l] * US * scale);
             // A bucket is reduced by all workers together: a gradient is ready for the
             // collective when the slowest worker has it.
             m_ready[l] = std::max(m_ready[l], t);

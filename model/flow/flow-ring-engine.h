@@ -10,6 +10,7 @@
 #include "flow-run-options.h"
 #include "flow-shared-job.h"
 
+#include "ns3/compute-slowdown.h"
 #include "ns3/training-profile.h"
 
 #include <cstdint>
@@ -223,6 +224,7 @@ class FlowRingEngine
     std::vector<double> m_multiplicity; //!< collective: per hop, most hops on one of its links
     Shared m_shared;                    //!< shared run's state
     StartJitter m_jitter;               //!< --startJitter's delays
+    ComputeSlowdown m_slowdown;         //!< --slowdown's and --stragglers' episodes
     /// --collective other than the ring: each bucket's plan (null for the ring)
     std::unique_ptr<FlowRingPlanExecutor> m_plan;
     std::vector<double> m_sent;        //!< jitter scratch: per worker, its last chunk sent

@@ -211,6 +211,12 @@ RingAllReduceApplication::SetModel(std::shared_ptr<const TrainingProfile> profil
     m_addresses = workers;
 }
 
+void
+RingAllReduceApplication::SetSlowdown(std::shared_ptr<const ComputeSlowdown> slowdown)
+{
+    m_slowdown = std::move(slowdown);
+}
+
 int64_t
 RingAllReduceApplication::AssignStreams(int64_t stream)
 {
@@ -269,6 +275,8 @@ RingAllReduceApplication::StartApplication()
                                                              << m_workers);
     WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
     config.timing = WorkerTiming::Make(m_scale, m_gpusPerNode, m_intraBandwidth, m_intraLatency);
+    config.timing.slowdown = m_slowdown;
+    config.timing.worker = m_index;
     RingAllReduceProtocol::RingConfig ring{m_workers,
                                            m_bucketBytes,
                                            m_firstBucket,

@@ -75,6 +75,13 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
                   const std::vector<Ipv4Address>& workers);
 
     /**
+     * \brief Slow this worker's compute during straggler episodes (--slowdown, --stragglers),
+     * by ComputeSlowdown's rule; set with SetModel, before the application starts.
+     * \param slowdown the job's episodes (null: none)
+     */
+    void SetSlowdown(std::shared_ptr<const ComputeSlowdown> slowdown);
+
+    /**
      * \brief Assign a fixed random variable stream number to the random variables used here.
      * \param stream first stream index to use
      * \return the number of stream indices assigned
@@ -156,12 +163,13 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
 
-    uint32_t m_index;                          //!< worker index w
-    uint32_t m_workers;                        //!< K
-    uint16_t m_port;                           //!< ring port (every worker listens on it)
-    uint32_t m_steps;                          //!< steps to run
-    bool m_overlap;                            //!< start buckets during backward
-    double m_scale;                            //!< compute time multiplier
+    uint32_t m_index;                                  //!< worker index w
+    uint32_t m_workers;                                //!< K
+    uint16_t m_port;                                   //!< ring port (every worker listens on it)
+    uint32_t m_steps;                                  //!< steps to run
+    bool m_overlap;                                    //!< start buckets during backward
+    std::shared_ptr<const ComputeSlowdown> m_slowdown; //!< straggler episodes (null: none)
+    double m_scale;                                    //!< compute time multiplier
     bool m_sampleSteps;                        //!< draw each step from the profile's samples
     uint64_t m_bucketBytes;                    //!< Q
     uint64_t m_firstBucket;                    //!< first bucket size (0: Q)

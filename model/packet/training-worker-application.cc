@@ -142,6 +142,12 @@ TrainingWorkerApplication::SetModel(std::shared_ptr<const TrainingProfile> profi
     m_servers = servers;
 }
 
+void
+TrainingWorkerApplication::SetSlowdown(std::shared_ptr<const ComputeSlowdown> slowdown)
+{
+    m_slowdown = std::move(slowdown);
+}
+
 int64_t
 TrainingWorkerApplication::AssignStreams(int64_t stream)
 {
@@ -185,6 +191,8 @@ TrainingWorkerApplication::StartApplication()
                     "TrainingWorkerApplication: SetModel() with at least one server first");
     WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
     config.timing = WorkerTiming::Make(m_scale, m_gpus, m_intraRate, m_intraLatency);
+    config.timing.slowdown = m_slowdown;
+    config.timing.worker = m_index;
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<PsWorkerProtocol>(transport,
                                                     m_profile,

@@ -67,6 +67,13 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
                   const std::vector<Ipv4Address>& servers);
 
     /**
+     * \brief Slow this worker's compute during straggler episodes (--slowdown, --stragglers),
+     * by ComputeSlowdown's rule; set with SetModel, before the application starts.
+     * \param slowdown the job's episodes (null: none)
+     */
+    void SetSlowdown(std::shared_ptr<const ComputeSlowdown> slowdown);
+
+    /**
      * \brief Assign a fixed random variable stream number to the random variables used here.
      * \param stream first stream index to use
      * \return the number of stream indices assigned
@@ -107,11 +114,12 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
      */
     void HandleChunk(Ptr<TensorConnection> connection, const TensorChunkHeader& header);
 
-    uint32_t m_index;                 //!< worker index
-    uint16_t m_port;                  //!< servers' port
-    uint32_t m_steps;                 //!< steps to run
-    bool m_overlap;                   //!< overlap communication and computation
-    double m_scale;                   //!< compute time multiplier
+    uint32_t m_index;                                  //!< worker index
+    uint16_t m_port;                                   //!< servers' port
+    uint32_t m_steps;                                  //!< steps to run
+    bool m_overlap;                                    //!< overlap communication and computation
+    std::shared_ptr<const ComputeSlowdown> m_slowdown; //!< straggler episodes (null: none)
+    double m_scale;                                    //!< compute time multiplier
     bool m_sampleSteps;               //!< draw each step from the profile's samples
     uint64_t m_window;                //!< multiplexing window of the uplinks
     uint32_t m_gpus;                  //!< GPUs per node

@@ -197,11 +197,12 @@ PsWorkerProtocol::TryForward()
         return;
     }
     m_busy = true;
-    m_transport.Schedule(m_config.timing.Compute((*m_draw.forward)[m_nextForward]),
-                         [this]
-                         {
-                             ForwardDone();
-                         });
+    m_transport.Schedule(
+        m_config.timing.Compute(m_transport.Now(), (*m_draw.forward)[m_nextForward]),
+        [this]
+        {
+            ForwardDone();
+        });
 }
 
 void
@@ -222,11 +223,12 @@ void
 PsWorkerProtocol::ScheduleBackward()
 {
     m_busy = true;
-    m_transport.Schedule(m_config.timing.Compute((*m_draw.backward)[m_nextBackward]),
-                         [this]
-                         {
-                             BackwardDone();
-                         });
+    m_transport.Schedule(
+        m_config.timing.Compute(m_transport.Now(), (*m_draw.backward)[m_nextBackward]),
+        [this]
+        {
+            BackwardDone();
+        });
 }
 
 void

@@ -214,7 +214,7 @@ RingAllReduceProtocol::StartStep()
     Time forward;
     for (double us : *m_draw.forward)
     {
-        forward += m_config.timing.Compute(us);
+        forward += m_config.timing.Compute(m_stepStart + forward, us);
     }
     ScheduleWhileRunning(forward, &RingAllReduceProtocol::ForwardDone);
 }
@@ -229,8 +229,9 @@ RingAllReduceProtocol::ForwardDone()
 void
 RingAllReduceProtocol::ScheduleBackward()
 {
-    ScheduleWhileRunning(m_config.timing.Compute((*m_draw.backward)[m_nextBackward]),
-                         &RingAllReduceProtocol::BackwardDone);
+    ScheduleWhileRunning(
+        m_config.timing.Compute(m_transport.Now(), (*m_draw.backward)[m_nextBackward]),
+        &RingAllReduceProtocol::BackwardDone);
 }
 
 void

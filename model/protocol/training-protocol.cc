@@ -58,9 +58,18 @@ SimulatorTransport::Fail(const std::string& what)
 }
 
 Time
-WorkerTiming::Compute(double us) const
+WorkerTiming::Compute(Time start, double us) const
 {
-    return TrainingProfile::FromMicroseconds(us * computeScale);
+    const double scaled = us * computeScale;
+    if (!slowdown)
+    {
+        return TrainingProfile::FromMicroseconds(scaled);
+    }
+    const double seconds = scaled * 1e-6;
+    const double stretched = slowdown->Stretch(worker, start.GetSeconds(), seconds);
+    // Stretch returns its input exactly when no episode touches the span: keep the run without
+    // episodes' rounding there (bit-identical results outside the episodes).
+    return TrainingProfile::FromMicroseconds(stretched == seconds ? scaled : stretched * 1e6);
 }
 
 Time
@@ -90,7 +99,12 @@ WorkerConfig::FromScenario(const TrainingScenario& s, uint32_t index)
 WorkerTiming
 WorkerTiming::Make(double computeScale, uint32_t gpusPerNode, DataRate intraRate, Time intraLatency)
 {
-    return {computeScale, gpusPerNode, intraRate.GetBitRate() / 8.0, intraLatency.GetSeconds()};
+    WorkerTiming t;
+    t.computeScale = computeScale;
+    t.gpusPerNode = gpusPerNode;
+    t.intraBytesPerSecond = intraRate.GetBitRate() / 8.0;
+    t.intraLatencySeconds = intraLatency.GetSeconds();
+    return t;
 }
 
 StepDraw

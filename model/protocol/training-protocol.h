@@ -7,6 +7,7 @@
 
 #include "tensor-chunk-header.h"
 
+#include "ns3/compute-slowdown.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/random-variable-stream.h"
@@ -15,6 +16,7 @@
 #include "ns3/training-scenario.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -137,12 +139,16 @@ struct WorkerTiming
     uint32_t gpusPerNode{1};       //!< G
     double intraBytesPerSecond{0}; //!< intra-node interconnect rate
     double intraLatencySeconds{0}; //!< intra-node per-operation latency
+    /// straggler episodes (null: none); ComputeSlowdown is the rule the flow engines share
+    std::shared_ptr<const ComputeSlowdown> slowdown;
+    uint32_t worker{0}; //!< the worker whose episodes apply
 
     /**
+     * \param start when the compute span starts
      * \param us profile microseconds
-     * \return us x computeScale
+     * \return us x computeScale, stretched by the episodes it overlaps
      */
-    Time Compute(double us) const;
+    Time Compute(Time start, double us) const;
     /**
      * \param bytes a tensor or bucket
      * \return its intra-node reduce (or broadcast) time (0 with one GPU)

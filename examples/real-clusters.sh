@@ -115,7 +115,7 @@ wants_packet() {
 points=0
 # shellcheck disable=SC2086 # the series are word lists
 for s in "${SERIES[@]}"; do set -- $s; points=$((points + $# - 2)); done
-progress_start $((2 * points + FIT_ITERATIONS + $(wc -w <<< "${PACKET/none/}"))) real-clusters
+progress_start $((points + FIT_ITERATIONS + $(wc -w <<< "${PACKET/none/}"))) real-clusters
 
 csv=$OUT/points.csv.tmp
 echo "series,profile,gpus,hosts,gpus_per_host,servers,nic_mbps,measured,flow,packet,flow_error_pct,packet_error_pct,fitted,flow_mean,flow_mean_error_pct" > "$csv"
@@ -136,7 +136,7 @@ for s in "${SERIES[@]}"; do
     IFS=: read -r g m h gpn sv <<< "$p"
     flow=$(run flow true "$profile" "$h" "$gpn" "$sv" "$nic")
     flow_mean=$(run flow false "$profile" "$h" "$gpn" "$sv" "$nic")
-    progress_tick 2
+    progress_tick 1
     packet=""
     if wants_packet "$name" "$g"; then
       packet=$(run packet false "$profile" "$h" "$gpn" "$sv" "$nic")

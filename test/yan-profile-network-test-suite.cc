@@ -133,7 +133,8 @@ class YanProfileLayersTestCase : public TestCase
 
 /**
  * System: one layer whose shape fields are wrong in the file, one at a time.
- * Expectations: each is refused naming the file and layers[0].<field>.
+ * Expectations: each is refused naming the file and layers[0].<field> (1e999, beyond a double,
+ * is refused by the JSON reader as a number overflow).
  */
 class YanProfileBadFieldsTestCase : public TestCase
 {
@@ -154,7 +155,7 @@ class YanProfileBadFieldsTestCase : public TestCase
         const std::vector<std::pair<std::string, std::string>> cases{
             {R"("output_elements":-1,"macs":1)", "layers[0].output_elements"},
             {R"("output_elements":1,"macs":"many")", "layers[0].macs"},
-            {R"("output_elements":1,"macs":1e999)", "macs"},
+            {R"("output_elements":1,"macs":1e999)", "number overflow"},
             {R"("output_elements":1,"macs":1,"local":1)", "layers[0].local"},
             {R"("output_elements":1,"macs":1,"halo":1.5)", "layers[0].halo"},
             {R"("macs":1)", "layers[0].macs"},

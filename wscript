@@ -121,6 +121,7 @@ def build(bld):
         'model/core/unit-parser.cc',
         'model/packet/training-worker-application.cc',
         'model/analytic/yan-performance-model.cc',
+        'model/analytic/yan-profile-network.cc',
     ]
     module.use = ['NLOHMANN_JSON']
     # waf is ns-3.35 and older: the APIs of model/core/distributed-training-compat.h before 3.41.
@@ -172,6 +173,7 @@ def build(bld):
         'test/run-report-test-suite.cc',
         'test/validation-runner-test-suite.cc',
         'test/yan-performance-model-test-suite.cc',
+        'test/yan-profile-network-test-suite.cc',
         'test/configuration-optimizer-test-suite.cc',
     ]
     module_test.defines = ['DT_SOURCE_DIR="%s"' % bld.path.abspath(), 'DT_NS3_VERSION=335']
@@ -284,6 +286,7 @@ def build(bld):
         'model/core/unit-parser.h',
         'model/packet/training-worker-application.h',
         'model/analytic/yan-performance-model.h',
+        'model/analytic/yan-profile-network.h',
     ]
 
     if bld.env.ENABLE_EXAMPLES:

@@ -9,7 +9,12 @@
  *   its per-layer partitions and replications chosen by the dynamic programme of Sec. 5.3.
  *
  *   ./build/bin/yan-configuration-space [--machines=20] [--maxWorkersPerReplica=4]
+ *       [--profile=traces/resnet50-cpu-b8.json [--calibrate]] [--top=5]
  *       [--output=yan] (writes yan-fig14.csv, yan-fig15.csv and their gnuplot scripts)
+ *
+ * With --profile the network is an annotated profile's (YanProfileNetwork: output elements
+ * as neurons, multiply-adds as connections); --calibrate replaces C_muladd by the constant
+ * fitted to the profile's own forward and backward time, shared by the H threads.
  *
  * The network and machine parameters are the paper's where it gives them (Sec. 6.1: 20
  * machines, 16 cores and 16 threads, 268.8 GFLOP/s, one 10 Gb/s NIC; ImageNet-22K: 5
@@ -45,6 +50,9 @@ struct Options
     double interference = 0.02;        //!< slope of C_interf(H)
     bool worstCase = false;            //!< Eq. (10) instead of Eq. (11)
     std::string output = "yan";        //!< file prefix
+    std::string profile;               //!< annotated profile ("" = the ImageNet-22K network)
+    bool calibrate = false;            //!< C_muladd fitted to the profile
+    uint32_t top = 5;                  //!< best configurations printed
 };
 
 /// \return the options of the command line (throws TrainingInputError)
@@ -65,6 +73,13 @@ ParseOptions(int argc, char* argv[])
     cmd.Add("threads", "H, threads per worker (at most 16 cores)", o.threads, 1, 16);
     cmd.Add("readInterval", "N_read, samples between weight reads", o.readInterval, 1, 1e9);
     ScenarioOptions::Bind(cmd, table, OptionScope::PROGRAM, {"samples"}, {{"samples", "100000"}});
+    // No default profile: without one the network is the paper's ImageNet-22K.
+    ScenarioOptions::Bind(cmd, table, OptionScope::JOB, {"profile"}, {{"profile", ""}});
+    cmd.Add("calibrate",
+            "with --profile: C_muladd fitted to the profile's forward+backward time (the "
+            "profiled device shared by the H threads), C_act = C_err = 0",
+            o.calibrate);
+    cmd.Add("top", "best configurations printed with their per-layer stripes", o.top, 1, 1000);
     cmd.Add("mulAddNs", "C_muladd, ns per multiply-add", o.mulAddNs, 1e-6, 1e6);
     cmd.Add("latencyUs", "C_ncost, us per message", o.latencyUs, 0, 1e9);
     cmd.Add("nicGbps", "C_nbw, Gb/s per NIC", o.nicGbps, 1e-3, 1e6);
@@ -74,6 +89,12 @@ ParseOptions(int argc, char* argv[])
     cmd.Parse(argc, argv);
     o.machines = table.program.machines;
     o.samples = table.program.samples;
+    o.profile = table.profile;
+    if (o.calibrate && o.profile.empty())
+    {
+        throw TrainingInputError("--calibrate: no --profile given (expected a profile to fit "
+                                 "C_muladd to)");
+    }
     return o;
 }
 
@@ -107,6 +128,14 @@ ImageNet22k()
             Full("output", 22000, 8192)};
 }
 
+/// \return the network: the profile's, or the paper's ImageNet-22K
+std::vector<YanPerformanceModel::Layer>
+Network(const Options& o)
+{
+    return o.profile.empty() ? ImageNet22k()
+                             : YanProfileNetwork::Layers(TrainingProfile::LoadFromFile(o.profile));
+}
+
 /// \return the machines of Sec. 6.1 with the options' costs
 YanPerformanceModel::Hardware
 Machines(const Options& o)
@@ -115,6 +144,15 @@ Machines(const Options& o)
     hw.mulAdd = o.mulAddNs * 1e-9;
     hw.activation = 10 * hw.mulAdd;
     hw.error = 10 * hw.mulAdd;
+    if (o.calibrate)
+    {
+        // The fit covers the whole step, activation functions and error terms included;
+        // each of the H threads gets 1/H of the profiled device.
+        hw.mulAdd
+            = YanProfileNetwork::FittedMulAdd(TrainingProfile::LoadFromFile(o.profile)) * o.threads;
+        hw.activation = 0;
+        hw.error = 0;
+    }
     hw.latency = o.latencyUs * 1e-6;
     hw.bandwidth = o.nicGbps * 1e9 / 8;
     hw.interference = o.interference;
@@ -148,7 +186,7 @@ Fig14(const Options& o)
     std::ofstream f(csv);
     f << "# 002 Fig. 14: output layer, 4 workers per replica, s per epoch\n";
     f << "design,compute_s,activations_s,weights_s,total_s\n";
-    const YanPerformanceModel m(ImageNet22k(), Machines(o));
+    const YanPerformanceModel m(Network(o), Machines(o));
     const std::size_t last = m.GetLayers().size() - 1;
     std::printf("Fig. 14 (output layer, N_read = %g): design, compute, activations, weights, "
                 "total (s per epoch)\n",
@@ -172,7 +210,7 @@ Fig14(const Options& o)
     {
         Options sweep = o;
         sweep.readInterval = n;
-        const YanPerformanceModel s(ImageNet22k(), Machines(sweep));
+        const YanPerformanceModel s(Network(o), Machines(sweep));
         const double part = s.EpochBreakdown(Fig14Config(o, last + 1, 4, 1))[last].Total();
         const double repl = s.EpochBreakdown(Fig14Config(o, last + 1, 1, 4))[last].Total();
         f << n << "," << part << "," << repl << "\n";
@@ -193,40 +231,91 @@ Fig14(const Options& o)
        << "1:3 title 'replicated' lw 2\nunset multiplot\n";
 }
 
+/// \return "first..last (n layers) PxR | ..." for the runs of layers with equal (P(l), R(l))
+std::string
+Stripes(const YanPerformanceModel::Config& c, const std::vector<YanPerformanceModel::Layer>& net)
+{
+    std::string out;
+    for (std::size_t a = 0, b = 0; a < net.size(); a = b)
+    {
+        for (b = a; b < net.size() && c.partitions[b] == c.partitions[a]
+                    && c.replication[b] == c.replication[a];
+             ++b)
+        {
+        }
+        out += (a ? " | " : "") + net[a].name;
+        out += b - a > 1 ? ".." + net[b - 1].name + " (" + std::to_string(b - a) + ")" : "";
+        out += " " + std::to_string(c.partitions[a]) + "x" + std::to_string(c.replication[a]);
+    }
+    return out;
+}
+
+/// Print the best configurations, with the share of the work in partitioned layers.
+void
+PrintBest(const Options& o,
+          std::vector<YanPerformanceModel::Candidate> all,
+          const std::vector<YanPerformanceModel::Layer>& net)
+{
+    std::stable_sort(all.begin(),
+                     all.end(),
+                     [](const auto& a, const auto& b)
+                     {
+                         return a.epoch < b.epoch;
+                     });
+    std::printf("Best %u: <N_wr, N_mr, N_ps>, epoch, partitioned layers (their share of the "
+                "multiply-adds), stripes P x R per run of layers\n",
+                std::min<uint32_t>(o.top, all.size()));
+    double total = 0;
+    for (const auto& l : net)
+    {
+        total += l.connections;
+    }
+    for (std::size_t i = 0; i < all.size() && i < o.top; ++i)
+    {
+        const YanPerformanceModel::Config& c = all[i].config;
+        double split = 0;
+        long count = 0;
+        for (std::size_t l = 0; l < net.size(); ++l)
+        {
+            split += c.partitions[l] > 1 ? net[l].connections : 0;
+            count += c.partitions[l] > 1;
+        }
+        std::printf("  <%u, %u, %u> %.2f min, %ld of %zu layers partitioned (%.0f%%): %s\n",
+                    c.workersPerReplica,
+                    c.replicas,
+                    c.servers,
+                    all[i].epoch / 60,
+                    count,
+                    net.size(),
+                    total > 0 ? 100 * split / total : 0,
+                    Stripes(c, net).c_str());
+    }
+}
+
 /// Fig. 15: every (N_ps, N_mr, N_wr) with N_ps + N_mr N_wr <= N, layers chosen by the DP.
 void
 Fig15(const Options& o)
 {
-    const YanPerformanceModel m(ImageNet22k(), Machines(o));
+    const YanPerformanceModel m(Network(o), Machines(o));
     const std::string csv = o.output + "-fig15.csv";
     std::ofstream f(csv);
     f << "servers,replicas,workers_per_replica,machines,epoch_min,partitions,replication\n";
     std::vector<double> times;
-    for (uint32_t wr = 1; wr <= o.maxWorkersPerReplica; ++wr)
+    const auto all = m.Search(o.machines, o.maxWorkersPerReplica, o.threads);
+    for (const auto& [c, epoch] : all)
     {
-        for (uint32_t mr = 1; mr * wr < o.machines; ++mr)
+        const double minutes = epoch / 60;
+        times.push_back(minutes);
+        std::string parts;
+        std::string reps;
+        for (std::size_t l = 0; l < c.partitions.size(); ++l)
         {
-            for (uint32_t ps = 1; ps + mr * wr <= o.machines; ++ps)
-            {
-                YanPerformanceModel::Config c;
-                c.servers = ps;
-                c.replicas = mr;
-                c.workersPerReplica = wr;
-                c.threads = o.threads;
-                c = m.OptimiseLayers(c);
-                const double minutes = m.EpochTime(c) / 60;
-                times.push_back(minutes);
-                std::string parts;
-                std::string reps;
-                for (std::size_t l = 0; l < c.partitions.size(); ++l)
-                {
-                    parts += (l ? " " : "") + std::to_string(c.partitions[l]);
-                    reps += (l ? " " : "") + std::to_string(c.replication[l]);
-                }
-                f << ps << "," << mr << "," << wr << "," << ps + mr * wr << "," << minutes << ","
-                  << parts << "," << reps << "\n";
-            }
+            parts += (l ? " " : "") + std::to_string(c.partitions[l]);
+            reps += (l ? " " : "") + std::to_string(c.replication[l]);
         }
+        f << c.servers << "," << c.replicas << "," << c.workersPerReplica << ","
+          << c.servers + c.replicas * c.workersPerReplica << "," << minutes << "," << parts << ","
+          << reps << "\n";
     }
     std::sort(times.begin(), times.end());
     const auto near = std::count_if(times.begin(),
@@ -243,6 +332,7 @@ Fig15(const Options& o)
                 times.back(),
                 times.back() / times.front(),
                 long(near));
+    PrintBest(o, all, m.GetLayers());
     std::ofstream gp(csv + ".gp");
     gp << "set terminal pngcairo size 900,700\nset output '" << o.output << "-fig15.png'\n"
        << "set datafile separator ','\nset xlabel 'parameter servers'\nset ylabel 'replicas'\n"

@@ -12,6 +12,7 @@ scale        derive a GPU-class profile from a measured one by scaling forward a
              backward times to a published training throughput
 scale-table  run `scale` for every row of traces/gpu_throughputs.json
 check        validate profile files against the rules of traces/README.md
+annotate     add each layer's shape (output elements, multiply-adds, local/full) to profiles
 compare      how two profiles of one model differ per layer (shares, gradient-ready curve)
 
 Only the Python standard library, torch and torchvision are used (Debian's
@@ -37,6 +38,8 @@ import safe_io  # noqa: E402  (traces/safe_io.py, next to this file)
 FORMAT_NAME = "distributed-training-profile"
 FORMAT_VERSION = 1
 TIME_FIELDS = ("forward", "backward", "update")
+# The optional per-layer shape (traces/README.md), in the order `annotate` writes it.
+SHAPE_FIELDS = ("output_elements", "macs", "local", "halo")
 UNIT_FACTORS_US = {"s": 1e6, "ms": 1e3, "us": 1.0, "ns": 1e-3}
 
 # Built-in torchvision models.  Random initialisation only (weights=None): nothing
@@ -206,6 +209,35 @@ def _check_time(v, path):
         raise ProfileError("%s: negative time %r" % (path, v))
 
 
+def _check_count(v, path):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ProfileError("%s: wrong type %s (expected a finite number >= 0)"
+                           % (path, safe_io.show(v)))
+    if not math.isfinite(v) or v < 0:
+        raise ProfileError("%s: value %r (expected a finite number >= 0)" % (path, v))
+
+
+def check_shape(l, path):
+    """The optional shape fields of layer `l` (traces/README.md): output_elements and macs
+    together, local and halo only with them."""
+    present = [k for k in SHAPE_FIELDS if k in l]
+    if not present:
+        return
+    if "output_elements" not in l or "macs" not in l:
+        raise ProfileError("%s.%s: shape field alone (expected output_elements and macs "
+                           "together, or no shape field; `annotate` writes all four)"
+                           % (path, present[0]))
+    _check_count(l["output_elements"], path + ".output_elements")
+    _check_count(l["macs"], path + ".macs")
+    if "local" in l and not isinstance(l["local"], bool):
+        raise ProfileError("%s.local: wrong type %s (expected true or false)"
+                           % (path, safe_io.show(l["local"])))
+    h = l.get("halo", 0)
+    if isinstance(h, bool) or not isinstance(h, (int, float)) or not 0 <= h <= 1:
+        raise ProfileError("%s.halo: %s (expected a fraction of the input's extent in [0, 1])"
+                           % (path, safe_io.show(h)))
+
+
 def check_profile(doc, mean_tolerance_us=0.01):
     """Raise ProfileError if `doc` breaks a rule of traces/README.md.
 
@@ -246,7 +278,7 @@ def check_profile(doc, mean_tolerance_us=0.01):
         if not isinstance(l, dict):
             raise ProfileError(path + ": not an object")
         for k in l:
-            if k in ("name", "type", "param_bytes"):
+            if k in ("name", "type", "param_bytes") or k in SHAPE_FIELDS:
                 continue
             if not any(k.startswith(f + "_") for f in TIME_FIELDS):
                 raise ProfileError("%s.%s: unknown field" % (path, k))
@@ -261,6 +293,7 @@ def check_profile(doc, mean_tolerance_us=0.01):
         if isinstance(pb, bool) or not isinstance(pb, int) or pb < 0:
             raise ProfileError(path + ".param_bytes: need an integer >= 0")
         total += pb
+        check_shape(l, path)
         row = []
         for f in TIME_FIELDS:
             key, factor = _time_key(l, path, f)
@@ -1110,6 +1143,7 @@ def scale_profile(doc, throughput, batch_size, device, source, extra=None):
         if "type" in l:
             e["type"] = l["type"]
         e["param_bytes"] = l["param_bytes"]
+        shape = {k: l[k] for k in SHAPE_FIELDS if k in l}  # the shape does not scale
         if new_samples:
             for f in TIME_FIELDS:
                 e[f + "_us"] = mean_r3([s[f + "_us"][i] for s in new_samples])
@@ -1117,6 +1151,7 @@ def scale_profile(doc, throughput, batch_size, device, source, extra=None):
             e["forward_us"] = r3(lay[i]["forward"] * factor)
             e["backward_us"] = r3(lay[i]["backward"] * factor)
             e["update_us"] = r3(lay[i]["update"])
+        e.update(shape)
         new_layers.append(e)
 
     old = doc["provenance"]
@@ -1262,6 +1297,162 @@ def cmd_check(args):
             bad += 1
             print(e, file=sys.stderr)
     return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------------------
+# annotate
+# --------------------------------------------------------------------------------------
+
+def _first_tensor(torch, out):
+    """The tensor a module passes on: itself, or the first tensor of a tuple, list or dict."""
+    if isinstance(out, torch.Tensor):
+        return out
+    items = out.values() if isinstance(out, dict) else out if isinstance(out, (tuple, list)) else []
+    for o in items:
+        if isinstance(o, torch.Tensor):
+            return o
+    return None
+
+
+def _count(x):
+    """A count as the file holds it: an integer when it is one."""
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def layer_shape(torch, layer, inp, out, batch):
+    """[output_elements, macs, local, halo] per sample of one forward call of a layer.
+
+    Conv: k_h k_w C_in/groups multiply-adds per output element, local, halo = the kernel's
+    reach beyond a row stripe ((k_h - 1)/2 dilated rows) as a fraction of the input height.
+    Linear (and TiedLinear): in x out per token. MultiheadAttention: the four projections
+    (4 E^2 per token) plus Q K^T and A V (2 L^2 E per sequence); ShiftedWindowAttention the
+    same within windows (2 w E per token, w the window's tokens). A container (a module owning
+    a parameter around other layers: ViT's class token, its encoder's position embedding):
+    its own parameters' elements, one add each. Anything else (BatchNorm, LayerNorm,
+    Embedding): one operation per output element, local without halo."""
+    nn = torch.nn
+    mod = layer["module"]
+    if layer.get("container"):
+        own = sum(p.numel() for p in layer["params"])
+        return [own, own, True, 0.0]
+    t = _first_tensor(torch, out)
+    elements = t.numel() / batch if t is not None else 0
+    if isinstance(mod, nn.modules.conv._ConvNd):
+        k = math.prod(mod.kernel_size)
+        macs = k * mod.in_channels / mod.groups * elements
+        x = _first_tensor(torch, inp)
+        reach = (mod.kernel_size[0] - 1) / 2 * mod.dilation[0]
+        halo = min(1.0, reach / x.shape[2]) if x is not None and x.dim() > 2 else 0.0
+        return [elements, macs, True, round(halo, 6)]
+    weight = getattr(mod, "weight", None)
+    if type(mod).__name__.endswith("Linear") and weight is not None and weight.dim() == 2:
+        out_f, in_f = weight.shape
+        return [elements, in_f * out_f * elements / out_f, False, 0.0]
+    if isinstance(mod, nn.MultiheadAttention):
+        e = mod.embed_dim
+        tokens = elements / e
+        return [elements, tokens * (4 * e * e + 2 * tokens * e), False, 0.0]
+    if type(mod).__name__ == "ShiftedWindowAttention":
+        c = mod.proj.in_features
+        window = math.prod(mod.window_size)
+        return [elements, elements / c * (4 * c * c + 2 * window * c), False, 0.0]
+    if isinstance(mod, nn.Embedding):
+        return [elements, 0, True, 0.0]
+    return [elements, elements, True, 0.0]
+
+
+def model_shapes(args):
+    """The per-sample input shape and [(layer name, {shape fields})] of the model, in the
+    order measure lists its layers."""
+    torch, torchvision = import_torch("annotate")
+    torch.manual_seed(args.seed)
+    model, model_name, shape, _, _, _ = build_model(args, torch, torchvision)
+    model.train()  # inception_v3 runs its auxiliary classifier only in train mode
+    x, _, _ = make_batch(args, torch, model_name, shape, torch.device("cpu"))
+    with torch.no_grad():
+        ran = modules_that_run(model, lambda: model(x))
+    layers = find_layers(model, ran)
+    names = [l["module_name"] for l in layers]
+    for l in layers:
+        prefix = l["module_name"] + "." if l["module_name"] else ""
+        l["container"] = any(n != l["module_name"] and n.startswith(prefix) for n in names)
+    order = []
+    shapes = {}
+
+    def hook(mod, inp, out, _i):
+        if _i not in shapes:
+            order.append(_i)
+            shapes[_i] = [0, 0, True, 0.0]
+        got = layer_shape(torch, layers[_i], inp, out, args.batch_size)
+        # A module called twice (weight sharing) does the work twice; the shape is its last.
+        shapes[_i] = [got[0], shapes[_i][1] + got[1], got[2], got[3]]
+
+    _run_hooked(torch, model, x, [l["module"].register_forward_hook(
+        lambda m, i, o, _i=k: hook(m, i, o, _i)) for k, l in enumerate(layers)])
+    # measure lists layers by their first forward start (pre-hook); a forward hook fires at
+    # the end, so a container would come after its children: order by the pre-hook instead.
+    starts = modules_start_order(model, layers, x, torch)
+    out = []
+    for i in starts + [i for i in range(len(layers)) if i not in starts]:
+        e, m, local, halo = shapes.get(i, [0, 0, True, 0.0])
+        out.append((layers[i]["name"], dict(zip(SHAPE_FIELDS, (_count(e), _count(m), local,
+                                                                 halo)))))
+    return tuple(shape), out
+
+
+def modules_start_order(model, layers, x, torch):
+    """Layer indices in the order their forward() starts (as measure's pre-hooks see it)."""
+    seen = []
+    _run_hooked(torch, model, x, [l["module"].register_forward_pre_hook(
+        lambda m, i, _k=k: seen.append(_k) if _k not in seen else None)
+        for k, l in enumerate(layers)])
+    return seen
+
+
+def _run_hooked(torch, model, x, handles):
+    """One forward pass without gradients, then the hooks removed."""
+    try:
+        with torch.no_grad():
+            model(x)
+    finally:
+        for h in handles:
+            h.remove()
+
+
+def annotate_profile(doc, input_shape, shapes, path):
+    """doc with each layer's shape fields replaced by `shapes`; ProfileError naming `path`
+    when the profile was measured on another input shape (its provenance's input_shape) or
+    its layer names are not the model's (the first that differs)."""
+    measured = doc["provenance"].get("input_shape")
+    if isinstance(measured, list) and tuple(measured[1:]) != input_shape:
+        raise ProfileError("%s: provenance.input_shape %s is not the model's input %s per "
+                           "sample (give --input-shape or --seq-len as measured): not annotated"
+                           % (path, safe_io.show(measured), list(input_shape)))
+    got = [l["name"] for l in doc["layers"]]
+    want = [n for n, _ in shapes]
+    if got != want:
+        k = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        raise ProfileError(
+            "%s: layers do not match the model (%d layers against %d; first difference at "
+            "layers[%d]: %s in the profile, %s in the model): not annotated"
+            % (path, len(got), len(want), k, safe_io.show(got[k] if k < len(got) else None),
+               safe_io.show(want[k] if k < len(want) else None)))
+    for l, (_, fields) in zip(doc["layers"], shapes):
+        for key in SHAPE_FIELDS:
+            l.pop(key, None)
+        l.update(fields)
+    return doc
+
+
+def cmd_annotate(args):
+    """Annotate every profile, or none: all are read and matched before any is written."""
+    input_shape, shapes = model_shapes(args)
+    docs = [annotate_profile(load_profile(p), input_shape, shapes, p) for p in args.profiles]
+    for path, doc in zip(args.profiles, docs):
+        dump_profile(doc, path)
+        print("%s: annotated %d layers (%.3g multiply-adds per sample)"
+              % (path, len(shapes), sum(f["macs"] for _, f in shapes)))
+    return 0
 
 
 # --------------------------------------------------------------------------------------
@@ -1424,6 +1615,13 @@ def main(argv=None):
     q.add_argument("--top", type=int, default=5, help="layers with the largest share "
                    "differences to list (default 5)")
     q.set_defaults(func=cmd_compare)
+
+    a = sub.add_parser("annotate", help="write each layer's shape (output_elements, macs, "
+                       "local, halo) into profiles of a model, in place")
+    _model_options(a)
+    a.set_defaults(batch_size=2)  # shapes only: 2 samples keep BatchNorm's batch statistics
+    a.add_argument("profiles", nargs="+", help="profiles of this model (same layer names)")
+    a.set_defaults(func=cmd_annotate)
 
     c = sub.add_parser("check", help="validate profile files (traces/README.md rules)")
     c.add_argument("files", nargs="+")

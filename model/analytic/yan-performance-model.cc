@@ -385,6 +385,31 @@ YanPerformanceModel::OptimiseLayers(Config c) const
     return c;
 }
 
+std::vector<YanPerformanceModel::Candidate>
+YanPerformanceModel::Search(uint32_t machines,
+                            uint32_t maxWorkersPerReplica,
+                            uint32_t threads) const
+{
+    std::vector<Candidate> out;
+    for (uint32_t wr = 1; wr <= maxWorkersPerReplica; ++wr)
+    {
+        for (uint32_t mr = 1; mr * wr < machines; ++mr)
+        {
+            for (uint32_t ps = 1; ps + mr * wr <= machines; ++ps)
+            {
+                Config c;
+                c.servers = ps;
+                c.replicas = mr;
+                c.workersPerReplica = wr;
+                c.threads = threads;
+                c = OptimiseLayers(c);
+                out.push_back({c, EpochTime(c)});
+            }
+        }
+    }
+    return out;
+}
+
 const std::vector<YanPerformanceModel::Layer>&
 YanPerformanceModel::GetLayers() const
 {

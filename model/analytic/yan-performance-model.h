@@ -151,6 +151,26 @@ class YanPerformanceModel
      */
     Config OptimiseLayers(Config c) const;
 
+    /// One point of Fig. 15: a configuration and its epoch time.
+    struct Candidate
+    {
+        Config config;   //!< N_ps, N_mr, N_wr, H and the layers OptimiseLayers() chose
+        double epoch{0}; //!< EpochTime(config), s
+    };
+
+    /**
+     * \brief The search of Sec. 5.3 behind Fig. 15: every (N_ps, N_mr, N_wr) with
+     * N_ps + N_mr N_wr <= N (at least one server and one replica), each with its layers
+     * chosen by OptimiseLayers().
+     * \param machines N
+     * \param maxWorkersPerReplica N_wr at most
+     * \param threads H of every configuration
+     * \return the candidates, N_wr, then N_mr, then N_ps ascending
+     */
+    std::vector<Candidate> Search(uint32_t machines,
+                                  uint32_t maxWorkersPerReplica,
+                                  uint32_t threads) const;
+
     /// \return the layers
     const std::vector<Layer>& GetLayers() const;
 

@@ -11,6 +11,7 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -152,8 +153,14 @@ const char* const SAMPLE_KEYS_TEXT
     = "forward_<unit>, backward_<unit> and update_<unit> with unit s, ms, us or ns";
 
 /// What the keys of a layer may be, for messages.
-const char* const LAYER_KEYS_TEXT = "one of name, type, param_bytes, forward_<unit>, "
-                                    "backward_<unit> and update_<unit> with unit s, ms, us or ns";
+const char* const LAYER_KEYS_TEXT
+    = "one of name, type, param_bytes, forward_<unit>, backward_<unit> and update_<unit> with "
+      "unit s, ms, us or ns, and the shape fields output_elements, macs, local and halo";
+
+/// What a count of the shape is, for messages.
+const char* const COUNT_EXPECTED = "a finite number >= 0";
+/// What a halo is, for messages.
+const char* const HALO_EXPECTED = "a fraction of the input's extent in [0, 1]";
 
 /**
  * \param first the object's other fields
@@ -188,7 +195,14 @@ LayerSchema()
          {"param_bytes",
           JsonField::REQUIRED,
           JsonSpec::Unsigned(0, UINT64_MAX, "an integer number of bytes >= 0"),
-          {}}},
+          {}},
+         {"output_elements",
+          JsonField::OPTIONAL,
+          JsonSpec::Number(0, INFINITY, COUNT_EXPECTED),
+          {}},
+         {"macs", JsonField::OPTIONAL, JsonSpec::Number(0, INFINITY, COUNT_EXPECTED), {}},
+         {"local", JsonField::OPTIONAL, JsonSpec::Boolean("true or false"), {}},
+         {"halo", JsonField::OPTIONAL, JsonSpec::Number(0, 1, HALO_EXPECTED), {}}},
         TIME_SPEC,
         {});
     return schema;
@@ -260,6 +274,24 @@ CheckProvenance(const ProfileReader& reader, const Json& prov)
     return prov;
 }
 
+/// Check a layer's shape (a profile built in memory has not met the schema).
+void
+CheckShape(const ProfileReader& reader, const TrainingProfile::Shape& s, const std::string& path)
+{
+    for (const auto& [value, key] :
+         {std::make_pair(s.outputElements, "output_elements"), std::make_pair(s.macs, "macs")})
+    {
+        if (!std::isfinite(value) || value < 0)
+        {
+            reader.Fail(path + "." + key, "value " + ProfileReader::Format(value), COUNT_EXPECTED);
+        }
+    }
+    if (!(s.halo >= 0 && s.halo <= 1))
+    {
+        reader.Fail(path + ".halo", "value " + ProfileReader::Format(s.halo), HALO_EXPECTED);
+    }
+}
+
 /// Check the layer list of a profile (names unique, sizes in range).
 void
 CheckLayers(const ProfileReader& reader, const std::vector<TrainingProfile::Layer>& layers)
@@ -292,6 +324,10 @@ CheckLayers(const ProfileReader& reader, const std::vector<TrainingProfile::Laye
         reader.CheckTime(l.forwardUs, path + ".forward_us");
         reader.CheckTime(l.backwardUs, path + ".backward_us");
         reader.CheckTime(l.updateUs, path + ".update_us");
+        if (l.shape)
+        {
+            CheckShape(reader, *l.shape, path);
+        }
     }
     if (total == 0)
     {
@@ -335,11 +371,18 @@ CheckSample(const ProfileReader& reader,
 } // namespace
 
 bool
+TrainingProfile::Shape::operator==(const Shape& other) const
+{
+    return outputElements == other.outputElements && macs == other.macs && local == other.local
+           && halo == other.halo;
+}
+
+bool
 TrainingProfile::Layer::operator==(const Layer& other) const
 {
     return name == other.name && type == other.type && paramBytes == other.paramBytes
            && forwardUs == other.forwardUs && backwardUs == other.backwardUs
-           && updateUs == other.updateUs;
+           && updateUs == other.updateUs && shape == other.shape;
 }
 
 bool
@@ -370,6 +413,36 @@ ProfileLimits()
     return limits;
 }
 
+/**
+ * \param object a layer, checked against LayerSchema()
+ * \return its shape; none if it has no shape field
+ * \throws TrainingInputError if it has some but not both counts
+ */
+std::optional<TrainingProfile::Shape>
+ReadShape(const JsonObjectReader& object)
+{
+    const bool counts = object.Has("output_elements") && object.Has("macs");
+    if (!counts)
+    {
+        for (const char* key : {"output_elements", "macs", "local", "halo"})
+        {
+            if (object.Has(key))
+            {
+                object.At(key).Fail(std::string("shape field ") + key + " alone",
+                                    "output_elements and macs together (traces/profile_model.py "
+                                    "annotate writes all four), or no shape field");
+            }
+        }
+        return std::nullopt;
+    }
+    TrainingProfile::Shape shape;
+    shape.outputElements = object.GetNumber("output_elements");
+    shape.macs = object.GetNumber("macs");
+    shape.local = object.GetBool("local");
+    shape.halo = object.GetNumber("halo");
+    return shape;
+}
+
 /// \return layers[i] of a profile document
 TrainingProfile::Layer
 ReadLayer(const ProfileReader& reader, const Json& l, const std::string& path)
@@ -386,6 +459,7 @@ ReadLayer(const ProfileReader& reader, const Json& l, const std::string& path)
         *times[f] = object.GetNumber(key) * factor;
         reader.CheckTime(*times[f], path + "." + key);
     }
+    layer.shape = ReadShape(object);
     return layer;
 }
 
@@ -443,6 +517,17 @@ ReadSamples(const ProfileReader& reader, const Json& samples, std::size_t n)
     return out;
 }
 
+/// \return a count as JSON: an integer when it is one (as traces/profile_model.py writes it)
+Json
+CountJson(double count)
+{
+    if (count == std::floor(count) && count < 9007199254740992.0) // 2^53: exact in a double
+    {
+        return static_cast<uint64_t>(count);
+    }
+    return count;
+}
+
 } // namespace
 
 TrainingProfile
@@ -496,6 +581,13 @@ TrainingProfile::ToJson() const
         j["forward_us"] = l.forwardUs;
         j["backward_us"] = l.backwardUs;
         j["update_us"] = l.updateUs;
+        if (l.shape)
+        {
+            j["output_elements"] = CountJson(l.shape->outputElements);
+            j["macs"] = CountJson(l.shape->macs);
+            j["local"] = l.shape->local;
+            j["halo"] = l.shape->halo;
+        }
         layers.push_back(std::move(j));
     }
     doc["layers"] = std::move(layers);
@@ -683,6 +775,17 @@ const std::string&
 TrainingProfile::GetSourceName() const
 {
     return m_source;
+}
+
+bool
+TrainingProfile::HasShapes() const
+{
+    return std::all_of(m_layers.begin(),
+                       m_layers.end(),
+                       [](const Layer& l)
+                       {
+                           return l.shape.has_value();
+                       });
 }
 
 std::size_t

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,25 @@ namespace ns3
 class TrainingProfile
 {
   public:
+    /**
+     * The per-sample shape of a layer, for models that count work and activations rather
+     * than time it (002_a4ba19759bbbfe64.txt Sec. 4: neurons, connections, local or full
+     * connectivity). Optional in the file: `traces/profile_model.py annotate` writes it.
+     */
+    struct Shape
+    {
+        double outputElements{0}; //!< activations per sample leaving the layer
+        double macs{0};           //!< multiply-adds per sample of the layer's forward pass
+        bool local{false};        //!< true: each output sees a window of the input (Conv2d)
+        double halo{0};           //!< local: input fraction needed beyond a stripe, each side
+
+        /**
+         * \param other shape to compare with
+         * \return true when every field is equal
+         */
+        bool operator==(const Shape& other) const;
+    };
+
     /// One layer of the profile.
     struct Layer
     {
@@ -53,6 +73,8 @@ class TrainingProfile
         double forwardUs;    //!< mean forward time, microseconds
         double backwardUs;   //!< mean backward time, microseconds
         double updateUs;     //!< mean parameter-server update time, microseconds
+        /// the layer's shape, if the file gives it (output_elements, macs, local, halo)
+        std::optional<Shape> shape{};
 
         /**
          * \param other layer to compare with
@@ -159,6 +181,9 @@ class TrainingProfile
     bool IsDerived() const;
     /** \return the file the profile was loaded from ("" if built in memory) */
     const std::string& GetSourceName() const;
+
+    /** \return true when every layer has a Shape (the file was annotated) */
+    bool HasShapes() const;
 
     /** \return the number of layers */
     std::size_t GetNLayers() const;

@@ -41,7 +41,9 @@ struct BackendSettings
     std::optional<Time> cohortWindow;      //!< --cohortWindow: CalibratedSharing's
     std::optional<double> rhoThreshold;    //!< --rhoT: AnalyticBackend::RhoThreshold
     std::optional<double> dilation;        //!< --dilation: Packet- and LinuxBackend::Dilation
-    std::optional<uint32_t> repeat;        //!< --repeat: LinuxBackend::Repeat
+    std::optional<uint32_t> repeat;        //!< --repeat: runs with seeds (RepeatedRuns)
+    std::optional<double> ciTarget;        //!< --ciTarget: step-time interval (RepeatedRuns)
+    std::optional<uint32_t> maxSteps;      //!< --maxSteps: --ciTarget's cap (RepeatedRuns)
 };
 
 /**

@@ -107,6 +107,7 @@ class StudentQuantileTestCase : public TestCase
  * Batch means of 1..20 in 10 batches: 1.5, 3.5, ..., 19.5, mean 10.5, s = 2 x 3.02765 =
  * 6.05530, s / sqrt(10) = 1.91485, t_{0.975,9} = 2.26216: half-width 4.33174. Of 0..24 in 10
  * batches the first 5 values (nearest the warm-up) are dropped: the same batches as 5..24.
+ * Three values make no 10 batches: no interval.
  */
 class KnownIntervalTestCase : public TestCase
 {
@@ -132,6 +133,9 @@ class KnownIntervalTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(std::isinf(ConfidenceInterval::OfMean({5}).halfWidth),
                               true,
                               "one sample has no interval");
+        NS_TEST_ASSERT_MSG_EQ(std::isinf(ConfidenceInterval::OfBatchMeans({1, 2, 3}).halfWidth),
+                              true,
+                              "fewer values than batches: no interval");
         std::vector<double> series(20);
         for (std::size_t i = 0; i < series.size(); ++i)
         {

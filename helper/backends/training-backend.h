@@ -231,12 +231,15 @@ class TrainingBackendRegistry
      * \param profile the DNN
      * \param scenario the scenario
      * \param workers the numbers of workers it runs at (a --workers sweep)
-     * \return each selected backend's TrainingBackend::EstimateCpuSeconds at each K, summed
+     * \param repeat the runs of each point (--repeat)
+     * \return each selected backend's TrainingBackend::EstimateCpuSeconds at each K, summed,
+     *         times repeat
      */
     static Cost EstimateCost(const std::string& backend,
                              const TrainingProfile& profile,
                              TrainingScenario scenario,
-                             const std::vector<uint32_t>& workers);
+                             const std::vector<uint32_t>& workers,
+                             uint32_t repeat = 1);
 
     /**
      * \brief What the runs about to start will cost (each selected backend's
@@ -245,12 +248,14 @@ class TrainingBackendRegistry
      * \param profile the DNN
      * \param scenario the scenario
      * \param workers the numbers of workers it runs at (a --workers sweep)
+     * \param repeat the runs of each point (--repeat)
      * \return RunReport::CostNote's note or warning, or ""
      */
     static std::string CostNote(const std::string& backend,
                                 const TrainingProfile& profile,
                                 TrainingScenario scenario,
-                                const std::vector<uint32_t>& workers);
+                                const std::vector<uint32_t>& workers,
+                                uint32_t repeat = 1);
 
     /**
      * \brief What a job set about to start will cost: the shared run simulates every job's

@@ -127,7 +127,11 @@ DriverStudy::CheckPoints(const std::vector<Point>& points, const RunRequest& req
                                          + e.what());
             }
             const auto c
-                = TrainingBackendRegistry::EstimateCost(p.request.backend, *p.profile, s, {k});
+                = TrainingBackendRegistry::EstimateCost(p.request.backend,
+                                                        *p.profile,
+                                                        s,
+                                                        {k},
+                                                        p.request.settings.repeat.value_or(1));
             cost.cpuSeconds += c.cpuSeconds;
             cost.runs += c.runs;
             units.push_back(1 + std::llround(c.cpuSeconds * 1000));

@@ -73,8 +73,9 @@ ConfidenceInterval::OfMean(const std::vector<double>& samples)
 ConfidenceInterval::Estimate
 ConfidenceInterval::OfBatchMeans(const std::vector<double>& series, uint32_t batches)
 {
-    const std::size_t b = std::min<std::size_t>(std::max<uint32_t>(batches, 1), series.size());
-    if (b == 0)
+    // Fewer values than batches: no interval (a batch of a fraction of a step means nothing).
+    const std::size_t b = std::max<uint32_t>(batches, 2);
+    if (series.size() < b)
     {
         return OfMean({});
     }

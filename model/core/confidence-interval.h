@@ -56,11 +56,11 @@ class ConfidenceInterval
 
     /**
      * \brief The interval of the mean of a correlated series by batch means: the series is cut
-     * into min(batches, n) batches of floor(n / batches) consecutive values (the first n mod
-     * batches values, the nearest to the warm-up, are dropped), and the batch means are taken
-     * as independent samples. Consecutive step times of one run are correlated (a slow step
-     * delays the next one's transfers), so their plain t interval would be too narrow.
-     * \param series the values in order
+     * into `batches` batches of floor(n / batches) consecutive values (the first n mod batches
+     * values, the nearest to the warm-up, are dropped), and the batch means are taken as
+     * independent samples; with fewer than `batches` values (at least 2) there is no interval.
+     * Consecutive step times of one run are correlated (a slow step delays the next one's
+     * transfers), so their plain t interval would be too narrow. \param series the values in order
      * \param batches the batches (BATCHES by default)
      * \return the batch means' mean and interval
      */

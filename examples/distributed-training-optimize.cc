@@ -280,6 +280,7 @@ main(int argc, char* argv[])
             ConfigurationOptimizer opt(profile,
                                        request.scenario,
                                        OptimizerErrorTable::LoadFromFile(o.errorTable));
+            opt.SetMeasurement(RepeatedRuns::FromSettings(request.settings));
             const ConfigurationOptimizer::Outcome out = opt.Run(o.space, o.ladder);
             std::printf("%s: %zu configurations on %u machines\n",
                         profile.GetModel().c_str(),

@@ -160,8 +160,10 @@ RunOne(const TrainingProfile& profile, const RunRequest& request)
     const auto output = OpenOutput(request.output, "--output", OutputFile::REPLACE);
     const auto csvRow = OpenOutput(request.csvRow, "--csvRow", OutputFile::APPEND);
     const std::shared_ptr<RecordStream> stream = OpenRecordStream(profile, request);
-    std::fputs(TrainingBackendRegistry::CostNote(request.backend, profile, s, {s.workers}).c_str(),
-               stderr);
+    const uint32_t repeat = request.settings.repeat.value_or(1);
+    std::fputs(
+        TrainingBackendRegistry::CostNote(request.backend, profile, s, {s.workers}, repeat).c_str(),
+        stderr);
     const std::vector<TrainingResult> results
         = DriverStudy::RunBackends(profile, s, request, request.MakeRunContext(stream));
     for (const auto& r : results)

@@ -286,6 +286,39 @@ class AsyncStalenessTestCase : public TestCase
 };
 
 /**
+ * System: sync PS, K = 2, P = 1, a profile with three recorded steps (x0.8, x1, x1.2), the flow
+ * rung with --repeat=3 passed through (SetMeasurement).
+ * Expectation: the estimate is the mean of 3 runs (runs = 3), inside its error-bar interval; a
+ * note of the search says how the rungs measured.
+ */
+class RepeatedFlowRungTestCase : public TestCase
+{
+  public:
+    RepeatedFlowRungTestCase()
+        : TestCase("Optimizer flow rung takes --repeat and reports the mean of the runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ConfigurationOptimizer opt
+            = Optimizer(MakeProfile({1000000, 1000000}, 5000, 5000, 100, {0.8, 1.0, 1.2}), 12);
+        RepeatedRuns::Options measure;
+        measure.repeat = 3;
+        opt.SetMeasurement(measure);
+        OptimizerCandidate c;
+        c.workers = 2;
+        c.servers = 1;
+        const OptimizerEstimate e = opt.Evaluate(c, ConfigurationOptimizer::FLOW, 0);
+        NS_TEST_ASSERT_MSG_EQ(e.done, true, e.note);
+        NS_TEST_EXPECT_MSG_EQ(e.runs, 3, "the mean of 3 runs");
+        const bool inside = e.low < e.throughput && e.throughput < e.high;
+        NS_TEST_EXPECT_MSG_EQ(inside, true, "inside its interval");
+    }
+};
+
+/**
  * System: sync PS, 2 layers of 100 KB, 10 ms of compute per layer and pass, 1 Gb/s, N = 3,
  * P = 1: K = 1 or 2; up to 2 packet finalists of 3 steps.
  * Expectations: compute dominates, so K = 2 gives about twice K = 1 at every rung: a K = 2
@@ -507,6 +540,7 @@ class ConfigurationOptimizerTestSuite : public TestSuite
         AddTestCase(new ServersAgainstWorkersTestCase, DT_TEST_QUICK);
         AddTestCase(new RingWhenComputeBoundTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncStalenessTestCase, DT_TEST_QUICK);
+        AddTestCase(new RepeatedFlowRungTestCase, DT_TEST_QUICK);
         AddTestCase(new PacketStoppingRuleTestCase, DT_TEST_QUICK);
         AddTestCase(new DimensionsTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedOptimumTestCase, DT_TEST_QUICK);

@@ -529,9 +529,9 @@ class IgnoredOptionsTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(Ignored({{"leaves", "3"}, {"topology", "leafspine"}}, "packet"),
                               "",
                               "");
-        NS_TEST_EXPECT_MSG_EQ(Ignored({{"dilation", "10"}, {"repeat", "3"}}, "packet"),
-                              "--repeat",
-                              "");
+        NS_TEST_EXPECT_MSG_EQ(Ignored({{"dilation", "10"}, {"repeat", "3"}}, "analytic"),
+                              "--dilation",
+                              "every backend repeats");
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/kernel-testbed.h"
 #include "ns3/kernel-training-apps.h"
 #include "ns3/log.h"
+#include "ns3/repeated-runs.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
@@ -464,8 +465,10 @@ LinuxBackend::GetTypeId()
                   MakeIntegerAccessor(&LinuxBackend::m_nice),
                   MakeIntegerChecker<int32_t>(-20, 19))
               .AddAttribute("Repeat",
-                            "Runs per point: the result is the median-throughput run, with the "
-                            "min, max and spread of the throughput in its inputs and notes",
+                            "Runs per point, with seeds Seed, Seed + 1, ...: the result is the "
+                            "median-throughput run, with the min, max and spread of the "
+                            "throughput in its inputs and notes and the 95 % interval of the "
+                            "mean (the driver's --repeat repeats every backend instead)",
                             UintegerValue(1),
                             MakeUintegerAccessor(&LinuxBackend::m_repeat),
                             MakeUintegerChecker<uint32_t>(1, 1000))
@@ -641,43 +644,7 @@ LinuxBackend::RunOnce(const TrainingProfile& profile,
 TrainingResult
 LinuxBackend::SummariseRepeats(std::vector<TrainingResult> runs)
 {
-    NS_ASSERT(!runs.empty());
-    double wall = 0;
-    for (const auto& r : runs)
-    {
-        wall += r.wallSeconds;
-    }
-    // The median run (of an even count, the upper middle one) stands for the point, with its
-    // own records, so that throughput, step times and records stay one consistent run.
-    std::sort(runs.begin(),
-              runs.end(),
-              [](const TrainingResult& a, const TrainingResult& b)
-              {
-                  return a.throughput < b.throughput;
-              });
-    TrainingResult r = runs[runs.size() / 2];
-    const double lo = runs.front().throughput;
-    const double hi = runs.back().throughput;
-    r.wallSeconds = wall;
-    r.inputs["repeat"] = static_cast<double>(runs.size());
-    r.inputs["throughput_min"] = lo;
-    r.inputs["throughput_max"] = hi;
-    r.inputs["throughput_spread"] = r.throughput > 0 ? (hi - lo) / r.throughput : 0;
-    if (runs.size() > 1)
-    {
-        char text[256];
-        std::snprintf(text,
-                      sizeof(text),
-                      "%zu runs: median throughput %.4g samples/s (the median run's records), "
-                      "min %.4g, max %.4g, spread (max - min) / median %.1f %%",
-                      runs.size(),
-                      r.throughput,
-                      lo,
-                      hi,
-                      100 * r.inputs["throughput_spread"]);
-        r.notes.emplace_back(text);
-    }
-    return r;
+    return RepeatedRuns::Summarise(std::move(runs), {});
 }
 
 void
@@ -686,10 +653,6 @@ LinuxBackend::Configure(const BackendSettings& settings)
     if (settings.dilation)
     {
         SetChecked("--dilation", *this, "Dilation", DoubleValue(*settings.dilation));
-    }
-    if (settings.repeat)
-    {
-        SetChecked("--repeat", *this, "Repeat", UintegerValue(*settings.repeat));
     }
 }
 
@@ -710,12 +673,17 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     {
         throw TrainingInputError(unfaithful);
     }
+    // The driver's --repeat repeats every backend (RepeatedRuns); this attribute is for
+    // programs that set it through Config, with the same seeds and summary.
+    const std::vector<uint64_t> seeds = RepeatedRuns::Seeds(scenario.seed, m_repeat);
     std::vector<TrainingResult> runs;
-    for (uint32_t i = 0; i < m_repeat; ++i)
+    for (uint64_t seed : seeds)
     {
-        runs.push_back(RunOnce(profile, scenario, cc));
+        TrainingScenario s = scenario;
+        s.seed = seed;
+        runs.push_back(RunOnce(profile, s, cc));
     }
-    TrainingResult r = SummariseRepeats(runs);
+    TrainingResult r = RepeatedRuns::Summarise(std::move(runs), seeds);
     r.inputs["dilation"] = m_dilation;
     r.inputs["gpus_per_node"] = scenario.gpusPerNode;
     r.inputs["goodput_bytes_per_s"]

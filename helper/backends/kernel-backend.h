@@ -71,17 +71,20 @@ class LinuxBackend : public TrainingBackend
                                      const TrainingScenario& scenario) const override;
 
     /**
-     * \brief Dilation and Repeat from the options, when given.
+     * \brief Dilation from the options, when given (the driver's --repeat repeats every
+     * backend itself, RepeatedRuns).
      * \param settings the backend options
      */
     void Configure(const BackendSettings& settings) override;
 
     /**
-     * \brief One result standing for several runs of the same point.
+     * \brief One result standing for several runs of the same point (RepeatedRuns::Summarise,
+     * the one definition for every backend).
      * \param runs the runs (at least one)
      * \return the median-throughput run (of an even count the upper middle one) with inputs
      *         repeat, throughput_min, throughput_max, throughput_spread ((max - min) / median),
-     *         a note saying them, and the runs' summed wall time
+     *         a note saying them, the runs' summed wall time and, of several runs, their
+     *         interval
      */
     static TrainingResult SummariseRepeats(std::vector<TrainingResult> runs);
 

@@ -142,7 +142,8 @@ TrainingBackendRegistry::Cost
 TrainingBackendRegistry::EstimateCost(const std::string& backend,
                                       const TrainingProfile& profile,
                                       TrainingScenario scenario,
-                                      const std::vector<uint32_t>& workers)
+                                      const std::vector<uint32_t>& workers,
+                                      uint32_t repeat)
 {
     Cost cost;
     for (const auto& entry : GetSelected(backend))
@@ -152,8 +153,8 @@ TrainingBackendRegistry::EstimateCost(const std::string& backend,
         {
             scenario.workers = k;
             const double c = b->EstimateCpuSeconds(profile, scenario);
-            cost.cpuSeconds += c;
-            cost.runs += c > 0 ? 1 : 0;
+            cost.cpuSeconds += repeat * c;
+            cost.runs += c > 0 ? repeat : 0;
         }
     }
     return cost;
@@ -163,9 +164,10 @@ std::string
 TrainingBackendRegistry::CostNote(const std::string& backend,
                                   const TrainingProfile& profile,
                                   TrainingScenario scenario,
-                                  const std::vector<uint32_t>& workers)
+                                  const std::vector<uint32_t>& workers,
+                                  uint32_t repeat)
 {
-    const Cost cost = EstimateCost(backend, profile, std::move(scenario), workers);
+    const Cost cost = EstimateCost(backend, profile, std::move(scenario), workers, repeat);
     return RunReport::CostNote(cost.cpuSeconds, cost.runs);
 }
 

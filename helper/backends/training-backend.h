@@ -41,7 +41,9 @@ struct BackendSettings
     std::optional<Time> cohortWindow;      //!< --cohortWindow: CalibratedSharing's
     std::optional<double> rhoThreshold;    //!< --rhoT: AnalyticBackend::RhoThreshold
     std::optional<double> dilation;        //!< --dilation: Packet- and LinuxBackend::Dilation
-    std::optional<uint32_t> repeat;        //!< --repeat: LinuxBackend::Repeat
+    std::optional<uint32_t> repeat;        //!< --repeat: runs with seeds (RepeatedRuns)
+    std::optional<double> ciTarget;        //!< --ciTarget: step-time interval (RepeatedRuns)
+    std::optional<uint32_t> maxSteps;      //!< --maxSteps: --ciTarget's cap (RepeatedRuns)
 };
 
 /**
@@ -229,12 +231,15 @@ class TrainingBackendRegistry
      * \param profile the DNN
      * \param scenario the scenario
      * \param workers the numbers of workers it runs at (a --workers sweep)
-     * \return each selected backend's TrainingBackend::EstimateCpuSeconds at each K, summed
+     * \param repeat the runs of each point (--repeat)
+     * \return each selected backend's TrainingBackend::EstimateCpuSeconds at each K, summed,
+     *         times repeat
      */
     static Cost EstimateCost(const std::string& backend,
                              const TrainingProfile& profile,
                              TrainingScenario scenario,
-                             const std::vector<uint32_t>& workers);
+                             const std::vector<uint32_t>& workers,
+                             uint32_t repeat = 1);
 
     /**
      * \brief What the runs about to start will cost (each selected backend's
@@ -243,12 +248,14 @@ class TrainingBackendRegistry
      * \param profile the DNN
      * \param scenario the scenario
      * \param workers the numbers of workers it runs at (a --workers sweep)
+     * \param repeat the runs of each point (--repeat)
      * \return RunReport::CostNote's note or warning, or ""
      */
     static std::string CostNote(const std::string& backend,
                                 const TrainingProfile& profile,
                                 TrainingScenario scenario,
-                                const std::vector<uint32_t>& workers);
+                                const std::vector<uint32_t>& workers,
+                                uint32_t repeat = 1);
 
     /**
      * \brief What a job set about to start will cost: the shared run simulates every job's

@@ -4,6 +4,7 @@
 
 #include "option-table.h"
 
+#include "ns3/repeated-runs.h"
 #include "ns3/sharing-model-registry.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -124,16 +125,43 @@ AddLinux(std::vector<ScenarioOptions::Option>& o)
                              = UnitParser::ParseReal(n, v, 1, 10000, "a factor from 1 to 10000");
                          CheckSettings(r.settings);
                      }));
+}
+
+/// Repeated runs and a step count chosen by the run (RepeatedRuns), for every backend.
+void
+AddRepeat(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("repeat",
                      OptionScope::BACKEND,
-                     "linux",
                      "",
-                     "Linux backend: runs per point; reports the median-throughput run with the "
-                     "min, max and spread in its inputs and notes",
+                     "1",
+                     "Runs of the point with seeds --seed, --seed + 1, ...: the result shows the "
+                     "median-throughput run and every run's throughput, their mean and its 95 % "
+                     "confidence interval (Student t)",
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.settings.repeat = UnitParser::ParseUnsigned(n, v, 1, 1000);
-                         CheckSettings(r.settings);
+                     }));
+    o.push_back(Make("ciTarget",
+                     OptionScope::BACKEND,
+                     "",
+                     "",
+                     "Add steps (doubling --steps, at most --maxSteps) until the 95 % interval of "
+                     "the mean step time (10 batch means) is at most this fraction of the mean, "
+                     "e.g. 0.02",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.ciTarget
+                             = UnitParser::ParseReal(n, v, 1e-6, 1, "a fraction from 1e-6 to 1");
+                     }));
+    o.push_back(Make("maxSteps",
+                     OptionScope::BACKEND,
+                     "",
+                     std::to_string(RepeatedRuns::MAX_STEPS),
+                     "With --ciTarget: the most steps a run may use",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.settings.maxSteps = UnitParser::ParseUnsigned(n, v, 2, MAX_STEPS);
                      }));
 }
 
@@ -266,6 +294,7 @@ AddBackendOptions(std::vector<ScenarioOptions::Option>& o)
 {
     AddBackend(o);
     AddLinux(o);
+    AddRepeat(o);
 }
 
 void

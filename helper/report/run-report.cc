@@ -121,6 +121,58 @@ RunReport::BottleneckLabel(const TrainingResult& r)
 }
 
 std::string
+RunReport::FormatIntervals(const TrainingResult& r)
+{
+    std::string text;
+    if (r.repeat)
+    {
+        text += Format("          throughput %.1f samples/s (95 %% CI %.1f-%.1f, %zu runs)\n",
+                       r.repeat->mean,
+                       r.repeat->ciLow,
+                       r.repeat->ciHigh,
+                       r.repeat->throughputs.size());
+    }
+    if (r.stepInterval)
+    {
+        const auto& i = *r.stepInterval;
+        text += Format("          steps %u: step time %.3f ms +- %.2f %% (95 %% CI, %u batch "
+                       "means; target %.2f %%%s)\n",
+                       i.steps,
+                       i.stepTimeMean * 1e3,
+                       100 * i.relativeHalfWidth,
+                       i.batches,
+                       100 * i.target,
+                       i.capped ? ", not reached" : "");
+    }
+    return text;
+}
+
+std::string
+RunReport::CsvIntervalFields(const TrainingResult& r)
+{
+    std::ostringstream out;
+    out << "," << (r.repeat ? r.repeat->throughputs.size() : 1) << ",";
+    if (r.repeat)
+    {
+        out << r.repeat->mean << "," << r.repeat->ciLow << "," << r.repeat->ciHigh;
+    }
+    else
+    {
+        out << ",,";
+    }
+    out << ",";
+    if (r.stepInterval)
+    {
+        out << r.stepInterval->steps << "," << r.stepInterval->relativeHalfWidth;
+    }
+    else
+    {
+        out << ",";
+    }
+    return out.str();
+}
+
+std::string
 RunReport::FormatSummary(const TrainingProfile& profile,
                          const TrainingScenario& scenario,
                          const std::vector<TrainingResult>& results)
@@ -140,6 +192,7 @@ RunReport::FormatSummary(const TrainingProfile& profile,
                        r.throughput,
                        r.stepTimeMean * 1e3,
                        BottleneckLabel(r).c_str());
+        text += FormatIntervals(r);
         for (const auto& note : r.notes)
         {
             text += Format("          note: %s\n", note.c_str());
@@ -192,7 +245,9 @@ RunReport::CsvRowHeader()
     {
         h += "," + c;
     }
-    return h + ",topology,uplink_bps,placement,ecmp_seed,drops_by_port\n";
+    return h
+           + ",topology,uplink_bps,placement,ecmp_seed,drops_by_port,repeat_runs,"
+             "throughput_mean,ci95_low,ci95_high,steps_used,step_ci_relative\n";
 }
 
 std::string
@@ -225,7 +280,7 @@ RunReport::FormatCsvRows(const TrainingProfile& profile,
         std::string placement = s.placement;
         std::replace(placement.begin(), placement.end(), ',', ';');
         out << "," << q(s.topology) << "," << s.uplinkRate.GetBitRate() << "," << q(placement)
-            << "," << s.ecmpSeed << "," << q(DropsByPort(r)) << "\n";
+            << "," << s.ecmpSeed << "," << q(DropsByPort(r)) << CsvIntervalFields(r) << "\n";
     }
     return out.str();
 }

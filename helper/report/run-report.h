@@ -65,6 +65,22 @@ class RunReport
     static std::string FormatCongestion(const TrainingResult& r);
 
     /**
+     * \param r a result
+     * \return its interval lines ("" for a plain run): of --repeat "throughput 1234.5 samples/s
+     *         (95 % CI 1220.1-1248.9, 5 runs)", of --ciTarget the steps used and the step
+     *         time's interval reached
+     */
+    static std::string FormatIntervals(const TrainingResult& r);
+
+    /**
+     * \param r a result
+     * \return its --csvRow interval columns (the last six of CsvRowHeader()): the runs, the mean
+     * and its interval, the steps used and the step time's relative half-width (empty when the run
+     * had none)
+     */
+    static std::string CsvIntervalFields(const TrainingResult& r);
+
+    /**
      * \param profile the profile
      * \param scenario the scenario
      * \param results its results

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/kernel-backend.h"
+#include "ns3/run-report.h"
 #include "ns3/string.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-input-error.h"
@@ -300,6 +301,12 @@ ConfigurationOptimizer::ConfigurationOptimizer(TrainingProfile profile,
 {
 }
 
+void
+ConfigurationOptimizer::SetMeasurement(const RepeatedRuns::Options& measure)
+{
+    m_measure = measure;
+}
+
 std::string
 ConfigurationOptimizer::RungName(Rung rung)
 {
@@ -530,8 +537,34 @@ FromResult(const std::vector<TrainingResult>& results)
         e.variant = results.front().variant;
         e.throughput = results.front().throughput;
         e.stepTime = results.front().stepTimeMean;
+        if (results.front().repeat)
+        {
+            e.throughput = results.front().repeat->mean; // the runs' mean, not the median run
+            e.runs = results.front().repeat->throughputs.size();
+        }
     }
     return e;
+}
+
+/**
+ * \param r a packet-level result
+ * \param warmup its warm-up steps
+ * \return its measured interval: of repeats their 95 % confidence interval, of --ciTarget the
+ *         step time's batch-means interval, else mean +- 2 standard errors of its step times
+ */
+std::pair<double, double>
+MeasuredInterval(const TrainingResult& r, uint32_t warmup)
+{
+    if (r.repeat)
+    {
+        return {r.repeat->ciLow, r.repeat->ciHigh};
+    }
+    if (r.stepInterval)
+    {
+        const double h = r.stepInterval->relativeHalfWidth;
+        return {r.throughput / (1 + h), r.throughput / std::max(1 - h, 0.1)};
+    }
+    return StepInterval(r, warmup);
 }
 
 } // namespace
@@ -570,8 +603,18 @@ ConfigurationOptimizer::RunRung(const OptimizerCandidate& c,
                            StringValue(window ? variant.substr(0, variant.size() - 7) : variant));
         flow->SetAttribute("WindowModel", BooleanValue(window));
         flow->SetAttribute("RecordTransfers", BooleanValue(false));
-        OptimizerEstimate e = FromResult(flow->Run(m_profile, s));
-        std::tie(e.low, e.high) = OptimizerErrorTable::Interval(row, e.throughput);
+        const auto r = RepeatedRuns::Run(
+            [this, &flow](const TrainingScenario& point)
+            {
+                return flow->Run(m_profile, point);
+            },
+            s,
+            m_measure);
+        OptimizerEstimate e = FromResult(r);
+        // The error bars of the model, applied to the ends of the measured interval.
+        const auto& x = r.front().repeat;
+        e.low = OptimizerErrorTable::Interval(row, x ? x->ciLow : e.throughput).first;
+        e.high = OptimizerErrorTable::Interval(row, x ? x->ciHigh : e.throughput).second;
         e.note = row ? "" : "no error bar for this class";
         return e;
     }
@@ -588,10 +631,16 @@ ConfigurationOptimizer::RunRung(const OptimizerCandidate& c,
         }
         backend->SetAttribute("Dilation", DoubleValue(LinuxDilation(s, ladder.linuxDilation)));
     }
-    const std::vector<TrainingResult> r = backend->Run(m_profile, s);
+    const std::vector<TrainingResult> r = RepeatedRuns::Run(
+        [this, &backend](const TrainingScenario& point)
+        {
+            return backend->Run(m_profile, point);
+        },
+        s,
+        m_measure);
     OptimizerEstimate e = FromResult(r);
-    std::tie(e.low, e.high) = StepInterval(r.front(), s.warmup);
-    e.steps = s.steps;
+    std::tie(e.low, e.high) = MeasuredInterval(r.front(), s.warmup);
+    e.steps = r.front().stepInterval ? r.front().stepInterval->steps : s.steps;
     return e;
 }
 
@@ -734,6 +783,22 @@ ConfigurationOptimizer::Outcome
 ConfigurationOptimizer::Run(const Space& space, const Ladder& ladder) const
 {
     Outcome out;
+    if (m_measure.repeat > 1)
+    {
+        out.notes.push_back(RunReport::Format(
+            "flow and packet rungs: each estimate is the mean of %u runs (seeds --seed and on); "
+            "the packet interval is its 95 %% confidence interval (Student t), the flow "
+            "interval the error bars applied to its ends",
+            m_measure.repeat));
+    }
+    if (m_measure.target)
+    {
+        out.notes.push_back(RunReport::Format(
+            "flow and packet rungs: each run adds steps until its step time's 95 %% interval "
+            "(10 batch means) is within %g %% of the mean, at most %u steps",
+            100 * *m_measure.target,
+            m_measure.maxSteps));
+    }
     std::vector<Row> rows;
     for (const OptimizerCandidate& c : Enumerate(space, out.skipped))
     {
@@ -834,6 +899,7 @@ OptimizerOutcomeToJson(const ConfigurationOptimizer::Outcome& outcome, double sa
                                  {"epoch_s", e.done ? samples / e.throughput : 0},
                                  {"rank", e.rank},
                                  {"wall_s", e.wallSeconds},
+                                 {"runs", e.runs},
                                  {"note", e.note}};
                 if (e.staleness >= 0)
                 {

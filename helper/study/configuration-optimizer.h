@@ -5,6 +5,7 @@
 #ifndef CONFIGURATION_OPTIMIZER_H
 #define CONFIGURATION_OPTIMIZER_H
 
+#include "ns3/repeated-runs.h"
 #include "ns3/training-profile.h"
 #include "ns3/training-scenario.h"
 
@@ -123,6 +124,7 @@ struct OptimizerEstimate
     double staleness{-1};  //!< async: mean updates by others between a read and a push
     uint32_t steps{0};     //!< packet and linux: steps run (the first is warm-up)
     double wallSeconds{0}; //!< wall time of this evaluation
+    uint32_t runs{1};      //!< runs behind the estimate (--repeat: their mean)
     uint32_t rank{0};      //!< 1 = best among the configurations of this rung
     std::string note;      //!< why it failed or has no error bar
 };
@@ -246,6 +248,16 @@ class ConfigurationOptimizer
     /// \param rung a rung \return "analytic", "flow", "packet" or "linux"
     static std::string RungName(Rung rung);
 
+    /**
+     * \brief How the flow and packet rungs measure (the driver's --repeat, --ciTarget and
+     * --maxSteps, RepeatedRuns): with repeats an estimate is the mean of the runs, the packet
+     * interval its 95 % confidence interval and the flow interval the error bars applied to its
+     * ends; with --ciTarget alone the packet interval is the batch-means interval of the step
+     * time. Nothing by default (one run, the packet interval from its per-step times).
+     * \param measure the options
+     */
+    void SetMeasurement(const RepeatedRuns::Options& measure);
+
   private:
     /// Run the rung on the given rows (indices), in order, and rank them.
     void Climb(std::vector<Row>& rows,
@@ -268,9 +280,10 @@ class ConfigurationOptimizer
     /// \return the analytic variant to use among the results' variants
     OptimizerEstimate PickAnalytic(const OptimizerCandidate& c, const TrainingScenario& s) const;
 
-    TrainingProfile m_profile;   //!< the DNN
-    TrainingScenario m_base;     //!< everything but the searched choices
-    OptimizerErrorTable m_table; //!< error bars
+    TrainingProfile m_profile;       //!< the DNN
+    TrainingScenario m_base;         //!< everything but the searched choices
+    OptimizerErrorTable m_table;     //!< error bars
+    RepeatedRuns::Options m_measure; //!< the flow and packet rungs' repeats and step target
 };
 
 /**

@@ -6,6 +6,7 @@
 
 #include "ns3/output-file.h"
 #include "ns3/progress-reporter.h"
+#include "ns3/repeated-runs.h"
 #include "ns3/run-report.h"
 #include "ns3/study-report.h"
 #include "ns3/sweep-report.h"
@@ -78,7 +79,14 @@ DriverStudy::RunBackends(const TrainingProfile& profile,
                 continue;
             }
         }
-        auto r = backend == "all" ? b->RunComparison(profile, s) : b->Run(profile, s);
+        const bool all = backend == "all";
+        auto r = RepeatedRuns::Run(
+            [&b, &profile, all](const TrainingScenario& point)
+            {
+                return all ? b->RunComparison(profile, point) : b->Run(profile, point);
+            },
+            s,
+            RepeatedRuns::FromSettings(request.settings));
         RunReport::AddIgnoredNote(r, ScenarioOptions::GetIgnored(request, entry.name), entry.name);
         results.insert(results.end(), r.begin(), r.end());
     }
@@ -119,7 +127,11 @@ DriverStudy::CheckPoints(const std::vector<Point>& points, const RunRequest& req
                                          + e.what());
             }
             const auto c
-                = TrainingBackendRegistry::EstimateCost(p.request.backend, *p.profile, s, {k});
+                = TrainingBackendRegistry::EstimateCost(p.request.backend,
+                                                        *p.profile,
+                                                        s,
+                                                        {k},
+                                                        p.request.settings.repeat.value_or(1));
             cost.cpuSeconds += c.cpuSeconds;
             cost.runs += c.runs;
             units.push_back(1 + std::llround(c.cpuSeconds * 1000));

@@ -398,6 +398,25 @@ TrainingResult::ToJsonObject(bool includeRecords) const
     j["link_utilisation"] = SortedObject(linkUtilisation);
     j["inputs"] = SortedObject(inputs);
     j["notes"] = notes;
+    if (repeat)
+    {
+        j["repeat"] = {{"runs", repeat->throughputs.size()},
+                       {"seeds", repeat->seeds},
+                       {"samples_per_s", repeat->throughputs},
+                       {"mean", repeat->mean},
+                       {"ci95", {repeat->ciLow, repeat->ciHigh}},
+                       {"shown_seed", repeat->shownSeed},
+                       {"identical", repeat->identical}};
+    }
+    if (stepInterval)
+    {
+        j["step_interval"] = {{"steps", stepInterval->steps},
+                              {"batches", stepInterval->batches},
+                              {"target", stepInterval->target},
+                              {"relative_half_width", stepInterval->relativeHalfWidth},
+                              {"step_time_mean_s", stepInterval->stepTimeMean},
+                              {"capped", stepInterval->capped}};
+    }
     if (includeRecords && recordStream)
     {
         j["records_file"] = recordStream->GetPath();

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,35 @@ class TrainingResult
         virtual const std::string& GetPath() const = 0;
     };
 
+    /**
+     * \brief The runs of one point with several seeds (--repeat=N, RepeatedRuns): the result's
+     * other fields are one run's (shownSeed, the median-throughput run), these are all of them.
+     */
+    struct RepeatSummary
+    {
+        std::vector<uint64_t> seeds;     //!< the runs' seeds (--seed, --seed + 1, ...)
+        std::vector<double> throughputs; //!< each run's throughput (samples/s), in seed order
+        double mean{0};                  //!< their mean (samples/s)
+        double ciLow{0};                 //!< the mean's 95 % interval (Student t), lower end
+        double ciHigh{0};                //!< upper end
+        uint64_t shownSeed{0};           //!< the seed of the run whose details the result shows
+        bool identical{false};           //!< every run bit-identical (a deterministic backend)
+    };
+
+    /**
+     * \brief The step count a run chose itself (--ciTarget, RepeatedRuns::RunToTarget): the
+     * 95 % interval of its mean step time by batch means.
+     */
+    struct StepInterval
+    {
+        uint32_t steps{0};           //!< the steps the reported run used (--steps)
+        uint32_t batches{0};         //!< batch means the interval is over
+        double target{0};            //!< --ciTarget: the relative half-width asked for
+        double relativeHalfWidth{0}; //!< the relative half-width reached
+        double stepTimeMean{0};      //!< the batch means' mean step time (s)
+        bool capped{false};          //!< --maxSteps stopped it before the target
+    };
+
     /// A result that keeps its records in memory.
     TrainingResult() = default;
 
@@ -100,6 +130,8 @@ class TrainingResult
     double windowEnd{0};    //!< end of the measurement window (s)
     double wallSeconds{0};  //!< wall-clock time the backend took
     std::string bottleneck; //!< the busiest link (or resource), if known
+    std::optional<RepeatSummary> repeat;      //!< --repeat=N > 1: every run's throughput
+    std::optional<StepInterval> stepInterval; //!< --ciTarget: the steps chosen, the interval
 
     /// Where AddStep()/AddTransfer() also write records (the driver's --recordsFile); with a
     /// sink, transfer records are not kept in memory (steps are: Finalize() needs them).

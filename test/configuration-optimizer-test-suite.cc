@@ -310,7 +310,7 @@ class RepeatedFlowRungTestCase : public TestCase
         OptimizerCandidate c;
         c.workers = 2;
         c.servers = 1;
-        const OptimizerEstimate e = opt.Evaluate(c, ConfigurationOptimizer::FLOW, 0);
+        const OptimizerEstimate e = opt.Evaluate(c, ConfigurationOptimizer::FLOW, {});
         NS_TEST_ASSERT_MSG_EQ(e.done, true, e.note);
         NS_TEST_EXPECT_MSG_EQ(e.runs, 3, "the mean of 3 runs");
         const bool inside = e.low < e.throughput && e.throughput < e.high;

@@ -110,13 +110,19 @@ AddPsSpaceOptions(ProgramOptions& cmd, Options& o)
             "",
             [&o](const std::string& v)
             {
-                o.space.windows
-                    = ParseList<uint64_t>("windows",
-                                          v,
-                                          [](auto& n, auto& s)
-                                          {
-                                              return UnitParser::ParseBytes("--" + n, s);
-                                          });
+                o.space.windows = ParseList<uint64_t>(
+                    "windows",
+                    v,
+                    [](auto& n, auto& s)
+                    {
+                        const uint64_t w = UnitParser::ParseBytes("--" + n, s);
+                        if (w == UnitParser::UNLIMITED)
+                        {
+                            throw TrainingInputError("--windows: 'inf' (expected a size in "
+                                                     "bytes, 0 for whole tensors)");
+                        }
+                        return w;
+                    });
             });
 }
 

@@ -112,7 +112,9 @@ def check_annotate(tmp, python):
     shutil.copy(SMALL, other)
     other_before = open(other).read()
     r = run(python, "annotate", "--model", "alexnet", other, path)
-    if r.returncode != 1 or "do not match the model" not in r.stderr:
+    # Refused for the first mismatch found (the input shape, before the layer names).
+    if r.returncode != 1 or not ("do not match the model" in r.stderr
+                                 or "is not the model's input" in r.stderr):
         fail("alexnet on the small CNN: rc %d, %r" % (r.returncode, r.stderr))
     if open(path).read() != before or open(other).read() != other_before:
         fail("a refused annotate changed a file")

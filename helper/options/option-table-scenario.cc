@@ -115,9 +115,9 @@ AddSchedule(std::vector<ScenarioOptions::Option>& o)
                      }));
 }
 
-/// The schedule of steps and the workers' compute.
+/// The workers' compute: scale and straggler episodes.
 void
-AddSteps(std::vector<ScenarioOptions::Option>& o)
+AddCompute(std::vector<ScenarioOptions::Option>& o)
 {
     auto sc = [](RunRequest& r) -> TrainingScenario&
     {
@@ -155,6 +155,12 @@ AddSteps(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.stragglers = ComputeSlowdown::ParseProcess(n, v);
                      }));
+}
+
+/// The schedule of steps.
+void
+AddSteps(std::vector<ScenarioOptions::Option>& o)
+{
     o.push_back(Make("steps",
                      OptionScope::JOB,
                      "",
@@ -639,6 +645,7 @@ AddScenarioOptions(std::vector<ScenarioOptions::Option>& o)
 {
     AddArchitecture(o);
     AddSchedule(o);
+    AddCompute(o);
     AddSteps(o);
     AddNetwork(o);
     AddTransport(o);

@@ -160,8 +160,11 @@ class YanProfileBadFieldsTestCase : public TestCase
             {R"("output_elements":1,"macs":1,"halo":1.5)", "layers[0].halo"},
             {R"("macs":1)", "layers[0].macs"},
             {R"("local":true)", "layers[0].local"}};
-        for (const auto& [fields, words] : cases)
+        for (const auto& c : cases)
         {
+            // Not a structured binding: clang before C++20 cannot capture one in the lambda.
+            const std::string& fields = c.first;
+            const std::string& words = c.second;
             NS_TEST_EXPECT_MSG_EQ(ThrowsInputError(
                                       [&]()
                                       {

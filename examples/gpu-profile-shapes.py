@@ -28,7 +28,9 @@ RATES (Gb/s, default "10 25 100"), STEPS (default 12). Writes OUT/shapes.csv.
 
 import csv
 import glob
+import io
 import json
+import math
 import os
 import subprocess
 import sys
@@ -37,6 +39,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "traces"))
 import profile_model as pm  # noqa: E402
+import safe_io  # noqa: E402
 
 
 def env_list(name, default, kind):
@@ -45,7 +48,7 @@ def env_list(name, default, kind):
         vals = [kind(w) for w in words]
     except ValueError:
         vals = []
-    if not vals or any(v <= 0 for v in vals):
+    if not vals or any(not (0 < v < math.inf) for v in vals):
         sys.exit("error: %s=%r (expected positive numbers separated by spaces)"
                  % (name, os.environ.get(name)))
     return vals
@@ -121,7 +124,10 @@ def main():
     if not os.access(sim, os.X_OK):
         sys.exit("error: %s not built (cmake --build build)" % sim)
     if not checking:
-        os.makedirs(out_dir, exist_ok=True)
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            sys.exit("error: %s: %s (expected a folder for the table)" % (out_dir, e.strerror))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for path, doc, cpu in gpu_profiles():
@@ -141,13 +147,17 @@ def main():
                     print(",".join(str(v) for v in rows[-1]), flush=True)
     if checking:
         return check(out_dir, rows)
-    with open(os.path.join(out_dir, "shapes.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["gpu_profile", "cpu_profile", "batch", "hook_overhead", "share_distance",
-                    "ready_gap",
-                    "workers", "gbps", "measured_samples_per_s", "derived_samples_per_s",
-                    "derived_error_pct"])
-        w.writerows(rows)
+    # Written whole or not at all (traces/safe_io.py: a temporary file, fsynced, renamed).
+    text = io.StringIO()
+    w = csv.writer(text, lineterminator="\n")
+    w.writerow(["gpu_profile", "cpu_profile", "batch", "hook_overhead", "share_distance",
+                "ready_gap", "workers", "gbps", "measured_samples_per_s",
+                "derived_samples_per_s", "derived_error_pct"])
+    w.writerows(rows)
+    try:
+        safe_io.write_output(os.path.join(out_dir, "shapes.csv"), text.getvalue(), "table")
+    except (safe_io.OutputError, safe_io.InputError) as e:
+        sys.exit("error: %s" % e)
     print("%s: %d rows" % (os.path.join(out_dir, "shapes.csv"), len(rows)))
     return 0
 

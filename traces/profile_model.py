@@ -1504,8 +1504,13 @@ def compare_profiles(a, b):
 
 
 def cmd_compare(args):
+    if args.top < 0:
+        raise SystemExit("--top: %d (expected a number of layers >= 0)" % args.top)
     a, b = load_profile(args.first), load_profile(args.second)
-    c = compare_profiles(a, b)
+    try:
+        c = compare_profiles(a, b)
+    except ProfileError as e:
+        raise SystemExit("%s vs %s: %s" % (args.first, args.second, e))
     print("%s vs %s: %d layers" % (args.first, args.second, c["layers"]))
     print("  forward+backward per step: %.1f ms vs %.1f ms" % (c["step_us"][0] / 1e3,
                                                              c["step_us"][1] / 1e3))

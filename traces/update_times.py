@@ -96,4 +96,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (safe_io.InputError, safe_io.OutputError) as e:
+        raise SystemExit(str(e))  # one line naming the path, exit 1

@@ -168,6 +168,7 @@ def build(bld):
         'test/training-result-test-suite.cc',
         'test/training-scenario-test-suite.cc',
         'test/faults-test-suite.cc',
+        'test/worker-update-test-suite.cc',
         'test/transformer-profile-test-suite.cc',
         'test/validation-matrix-test-suite.cc',
         'test/sharing-study-test-suite.cc',

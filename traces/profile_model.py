@@ -38,6 +38,9 @@ import safe_io  # noqa: E402  (traces/safe_io.py, next to this file)
 FORMAT_NAME = "distributed-training-profile"
 FORMAT_VERSION = 1
 TIME_FIELDS = ("forward", "backward", "update")
+# The worker's own whole-model optimizer step and where it comes from (traces/README.md).
+WORKER_UPDATE_KEYS = ("worker_update_us", "worker_update_provenance")
+MAX_WORKER_UPDATE_US = 3600e6
 # The optional per-layer shape (traces/README.md), in the order `annotate` writes it.
 SHAPE_FIELDS = ("output_elements", "macs", "local", "halo")
 UNIT_FACTORS_US = {"s": 1e6, "ms": 1e3, "us": 1.0, "ns": 1e-3}
@@ -141,6 +144,9 @@ def dump_profile(doc, path):
         lines.append("  %s: %s," % (d(key), d(doc[key])))
     prov = json.dumps(doc["provenance"], indent=2, ensure_ascii=False).replace("\n", "\n  ")
     lines.append('  "provenance": %s,' % prov)
+    for key in WORKER_UPDATE_KEYS:
+        if key in doc:
+            lines.append("  %s: %s," % (d(key), d(doc[key])))
     lines.append('  "layers": [')
     for i, layer in enumerate(doc["layers"]):
         lines.append("    %s%s" % (d(layer), "," if i + 1 < len(doc["layers"]) else ""))
@@ -246,6 +252,7 @@ def check_profile(doc, mean_tolerance_us=0.01):
     if not isinstance(doc, dict):
         raise ProfileError("top level is not an object")
     allowed = {"format", "version", "model", "batch_size", "provenance", "layers", "samples"}
+    allowed.update(WORKER_UPDATE_KEYS)
     for k in doc:
         if k not in allowed:
             raise ProfileError("%s: unknown field" % k)
@@ -267,6 +274,7 @@ def check_profile(doc, mean_tolerance_us=0.01):
             raise ProfileError("provenance.%s: need a non-empty string" % k)
     if not isinstance(prov.get("derived"), bool):
         raise ProfileError("provenance.derived: need a boolean")
+    check_worker_update(doc)
     layers = doc.get("layers")
     if not isinstance(layers, list) or not layers:
         raise ProfileError("layers: need a non-empty array")
@@ -333,6 +341,23 @@ def check_profile(doc, mean_tolerance_us=0.01):
                         "layers[%d].%s: %.3f us is not the mean of the samples (%.3f us)"
                         % (i, f, means[i][fi], m))
     return True
+
+
+def check_worker_update(doc):
+    """worker_update_us (a time up to one hour) with worker_update_provenance, or neither."""
+    key, prov_key = WORKER_UPDATE_KEYS
+    if key not in doc:
+        if prov_key in doc:
+            raise ProfileError("%s: a provenance without a time (expected %s with it, or "
+                               "neither)" % (prov_key, key))
+        return
+    _check_time(doc[key], key)
+    if doc[key] > MAX_WORKER_UPDATE_US:
+        raise ProfileError("%s: absurd time %r us (expected at most one hour per step)"
+                           % (key, doc[key]))
+    if not isinstance(doc.get(prov_key), str) or not doc[prov_key]:
+        raise ProfileError("%s: need a non-empty string saying where %s comes from"
+                           % (prov_key, key))
 
 
 def load_profile(path):
@@ -1284,6 +1309,65 @@ def cmd_scale_table(args):
     return 0
 
 
+def worker_update_of(doc, table):
+    """(time in us, provenance) of a profile's worker optimizer step, or None (derived).
+
+    A CPU profile's per-layer update_us was measured on the device that ran forward and
+    backward: their sum is that worker's step. A GPU profile takes the whole-model foreach step
+    measured on its GPU (`update_times.py`; PyTorch's default on CUDA, what DDP and Horovod
+    users step), since its per-layer update_us launches one optimizer per layer. A derived
+    profile has no measurement on its GPU at all."""
+    prov = doc["provenance"]
+    if prov["derived"]:
+        return None
+    if prov.get("device_type") == "cpu":
+        total = sum(l[k] * UNIT_FACTORS_US[k[len("update_"):]]
+                    for l in doc["layers"] for k in l if k.startswith("update_"))
+        return r3(total), ("sum of the layers' update_us: per-layer SGD(momentum) steps measured "
+                           "on the device that ran forward and backward (%s)" % prov["device"])
+    if prov.get("device_type") != "cuda":
+        raise ProfileError("provenance.device_type: %s (expected cpu or cuda)"
+                           % safe_io.show(prov.get("device_type")))
+    if not prov["device"].startswith(table["device"]):
+        raise ProfileError("provenance.device: %s has no row in the update-time table (measured "
+                           "on %s)" % (safe_io.show(prov["device"]), table["device"]))
+    rows = [r for r in table["rows"] if r.get("model") == doc["model"]]
+    if len(rows) != 1:
+        raise ProfileError("model %s: %d rows in the update-time table (expected 1)"
+                           % (safe_io.show(doc["model"]), len(rows)))
+    ms = rows[0].get("foreach_ms")
+    _check_time(ms, "foreach_ms of %s" % doc["model"])
+    return r3(ms * 1e3), ("whole-model SGD(momentum) step with foreach=True (PyTorch's default on "
+                          "CUDA, what DDP and Horovod users call) measured on %s by "
+                          "traces/update_times.py (h200-update-times.json: %s)"
+                          % (table["device"], table.get("torch_version", "?")))
+
+
+def cmd_worker_update(args):
+    table = safe_io.read_json(args.table, "update-time table")
+    if not isinstance(table, dict) or not isinstance(table.get("device"), str) \
+            or not isinstance(table.get("rows"), list):
+        raise ProfileError("%s: need an object with device (a string) and rows (an array)"
+                           % args.table)
+    docs = []
+    for path in args.profiles:
+        doc = load_profile(path)
+        try:
+            found = worker_update_of(doc, table)
+        except ProfileError as e:
+            raise ProfileError("%s: %s" % (path, e))
+        docs.append((path, doc, found))
+    # Whole or nothing: every profile is checked before the first is written.
+    for path, doc, found in docs:
+        if found is None:
+            print("%s: derived, left without worker_update_us (no measurement on its GPU)" % path)
+            continue
+        doc[WORKER_UPDATE_KEYS[0]], doc[WORKER_UPDATE_KEYS[1]] = found
+        dump_profile(doc, path)
+        print("%s: worker_update_us = %.3f" % (path, found[0]))
+    return 0
+
+
 def cmd_check(args):
     bad = 0
     for path in args.files:
@@ -1627,6 +1711,15 @@ def main(argv=None):
     a.set_defaults(batch_size=2)  # shapes only: 2 samples keep BatchNorm's batch statistics
     a.add_argument("profiles", nargs="+", help="profiles of this model (same layer names)")
     a.set_defaults(func=cmd_annotate)
+
+    w = sub.add_parser("worker-update", help="write worker_update_us (the worker's own "
+                       "optimizer step) into measured profiles, in place")
+    w.add_argument("--table", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   "h200-update-times.json"),
+                   help="update_times.py's output for GPU profiles (default: "
+                        "traces/h200-update-times.json)")
+    w.add_argument("profiles", nargs="+")
+    w.set_defaults(func=cmd_worker_update)
 
     c = sub.add_parser("check", help="validate profile files (traces/README.md rules)")
     c.add_argument("files", nargs="+")

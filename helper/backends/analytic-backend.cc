@@ -62,6 +62,7 @@ struct AnalyticInputs
     double forward{0};                 //!< T_F of one unscaled worker
     double backward{0};                //!< T_B of one unscaled worker
     double update{0};                  //!< T_S of the busiest server
+    double workerUpdate{0};            //!< ring: a worker's own optimizer step, unscaled (s)
     double maxScale{1};                //!< slowest worker's compute multiplier
     double meanScale{1};               //!< mean compute multiplier
     double linkDelay{0};               //!< one-way propagation delay of one link
@@ -118,6 +119,7 @@ Derive(const TrainingProfile& profile, const TrainingScenario& scenario)
     }
     if (scenario.architecture == TrainingScenario::RING_ALLREDUCE)
     {
+        d.workerUpdate = scenario.GetWorkerUpdateUs(profile) * 1e-6;
         for (const auto& b : TensorFusion::FormBuckets(profile,
                                                        scenario.bucketBytes,
                                                        scenario.firstBucketBytes,
@@ -690,8 +692,9 @@ AnalyticBackend::Run(const TrainingProfile& profile, const TrainingScenario& sce
         }
     }
     FinishResults(results, scenario);
-    for (const auto& r : results)
+    for (auto& r : results)
     {
+        scenario.NoteWorkerUpdate(r, profile);
         m_resultTrace(r);
     }
     return results;
@@ -935,8 +938,13 @@ RingResult(const Derived& d,
            double step,
            TrainingResult r)
 {
-    const double compute = d.maxScale * (d.forward + d.backward);
-    r.inputs["T_C_slowest_s"] = compute;
+    r.inputs["T_C_slowest_s"] = d.maxScale * (d.forward + d.backward);
+    // The worker's own optimizer step after the last bucket's AllReduce (DDP, Horovod), on
+    // the slowest worker: a term added to each model's step time, whose equations (000
+    // Eq. (11), 003 Sec. 6.2, 004 Eq. (3)-(18)) have none (0 without --workerUpdate).
+    const double update = d.maxScale * d.workerUpdate;
+    step += update;
+    const double compute = d.maxScale * (d.forward + d.backward) + update;
     r.inputs["recommended"] = recommended ? 1 : 0;
     NoteOverlap(r, scenario, name.rfind("osf", 0) == 0);
     SetSync(r, d, step);

@@ -689,6 +689,7 @@ LinuxBackend::Run(const TrainingProfile& profile, const TrainingScenario& scenar
     r.inputs["goodput_bytes_per_s"]
         = TrainingNetwork::GetEthernetGoodputBytesPerSecond(scenario.nicRate.GetBitRate(),
                                                             scenario.mtu);
+    scenario.NoteWorkerUpdate(r, profile);
     const std::string regime = RegimeNote(scenario);
     if (!regime.empty())
     {

@@ -521,6 +521,7 @@ PacketBackend::Run(const TrainingProfile& profile, const TrainingScenario& scena
         {
             RunCluster(dilatedProfile, dilated, cluster, result);
         });
+    scenario.NoteWorkerUpdate(result, profile);
     if (m_dilation != 1)
     {
         result.inputs["dilation"] = m_dilation;

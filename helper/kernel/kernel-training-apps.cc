@@ -548,7 +548,7 @@ LinuxRingNode::LinuxRingNode(LinuxJob& job, uint32_t index, int64_t stream)
         *this,
         job.profile,
         WorkerConfig::FromScenario(job.scenario, index),
-        RingAllReduceProtocol::RingConfig::FromScenario(job.scenario),
+        RingAllReduceProtocol::RingConfig::FromScenario(job.scenario, *job.profile),
         rng);
 }
 

@@ -155,6 +155,17 @@ AddCompute(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.stragglers = ComputeSlowdown::ParseProcess(n, v);
                      }));
+    o.push_back(Make("workerUpdate",
+                     OptionScope::JOB,
+                     "",
+                     "profile",
+                     "Ring workers' optimizer step after the last bucket's AllReduce (as DDP and "
+                     "Horovod run it): profile (its worker_update_us; none when it has none, "
+                     "with a note), none, or a time, e.g. 5ms (ignored with --arch=ps)",
+                     [sc](RunRequest& r, auto& n, auto& v)
+                     {
+                         sc(r).SetWorkerUpdate(n, v);
+                     }));
 }
 
 /// The schedule of steps.

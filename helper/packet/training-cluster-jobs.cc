@@ -195,6 +195,9 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
         app->SetAttribute("ReductionRate", DoubleValue(scenario.reductionRate));
         app->SetAttribute("Collective", StringValue(scenario.collective));
         app->SetAttribute("TreeChunkBytes", UintegerValue(scenario.treeChunkBytes));
+        app->SetAttribute(
+            "WorkerUpdate",
+            TimeValue(TrainingProfile::FromMicroseconds(scenario.GetWorkerUpdateUs(*profile))));
         app->SetModel(profile, addresses);
         app->SetSlowdown(slowdown);
         workers.Get(w)->AddApplication(app);

@@ -71,7 +71,10 @@ class ProfileReader
         return JsonPlace(m_source, path);
     }
 
-    void CheckTime(double us, const std::string& path) const
+    /// \param limit what the largest accepted time is, for the message
+    void CheckTime(double us,
+                   const std::string& path,
+                   const char* limit = "at most one hour per layer and step") const
     {
         const std::string expected = "a finite number >= 0";
         if (std::isnan(us))
@@ -88,7 +91,7 @@ class ProfileReader
         }
         if (us > TrainingProfile::MAX_LAYER_TIME_US)
         {
-            Fail(path, "absurd time " + Format(us) + " us", "at most one hour per layer and step");
+            Fail(path, "absurd time " + Format(us) + " us", limit);
         }
     }
 
@@ -185,6 +188,43 @@ WithTimeKeys(JsonSchema first, const JsonSpec& time, const JsonSpec& element)
 /// A time as a file holds it: its range is checked in microseconds (CheckTime).
 const JsonSpec TIME_SPEC = JsonSpec::Number(-INFINITY, INFINITY, "a finite number >= 0");
 
+/// The top-level key of the worker's whole-model optimizer step.
+const char* const WORKER_UPDATE_KEY = "worker_update_us";
+/// The top-level key of where that time comes from.
+const char* const WORKER_UPDATE_PROVENANCE_KEY = "worker_update_provenance";
+/// What bounds the worker's optimizer step, for messages (the bound of one layer's time).
+const char* const WORKER_UPDATE_LIMIT = "at most one hour per step";
+
+/**
+ * \brief Check the worker's optimizer step: a time with its provenance, or neither.
+ * \param reader where messages go
+ * \param us the time, if any
+ * \param provenance its provenance
+ */
+void
+CheckWorkerUpdate(const ProfileReader& reader,
+                  const std::optional<double>& us,
+                  const std::string& provenance)
+{
+    if (!us)
+    {
+        if (!provenance.empty())
+        {
+            reader.Fail(WORKER_UPDATE_PROVENANCE_KEY,
+                        "a provenance without a time",
+                        std::string(WORKER_UPDATE_KEY) + " with it, or neither");
+        }
+        return;
+    }
+    reader.CheckTime(*us, WORKER_UPDATE_KEY, WORKER_UPDATE_LIMIT);
+    if (provenance.empty())
+    {
+        reader.Fail(WORKER_UPDATE_PROVENANCE_KEY,
+                    "missing field",
+                    "a non-empty string saying where worker_update_us comes from");
+    }
+}
+
 /// \return the schema of a profile's layers[i]
 const JsonSchema&
 LayerSchema()
@@ -255,6 +295,11 @@ DocumentSchema()
          JsonSpec::Unsigned(1, 1000000, "an integer from 1 to 10^6"),
          {}},
         {"provenance", JsonField::REQUIRED, JsonSpec::Object("an object"), {}},
+        {WORKER_UPDATE_KEY, JsonField::OPTIONAL, TIME_SPEC, {}},
+        {WORKER_UPDATE_PROVENANCE_KEY,
+         JsonField::OPTIONAL,
+         JsonSpec::String("a non-empty string: where the worker's optimizer time comes from", 1),
+         {}},
         {"layers",
          JsonField::REQUIRED,
          JsonSpec::Array(1, "a non-empty array of layers"),
@@ -555,6 +600,15 @@ TrainingProfile::LoadFromString(const std::string& text, const std::string& sour
     {
         profile.m_samples = ReadSamples(reader, *samples, profile.m_layers.size());
     }
+    if (object.Has(WORKER_UPDATE_KEY))
+    {
+        profile.m_workerUpdateUs = object.GetNumber(WORKER_UPDATE_KEY);
+    }
+    if (object.Has(WORKER_UPDATE_PROVENANCE_KEY))
+    {
+        profile.m_workerUpdateProvenance = object.GetString(WORKER_UPDATE_PROVENANCE_KEY);
+    }
+    CheckWorkerUpdate(reader, profile.m_workerUpdateUs, profile.m_workerUpdateProvenance);
     profile.m_source = source;
     return profile;
 }
@@ -568,6 +622,11 @@ TrainingProfile::ToJson() const
     doc["model"] = m_model;
     doc["batch_size"] = m_batchSize;
     doc["provenance"] = Json::parse(m_provenance);
+    if (m_workerUpdateUs)
+    {
+        doc[WORKER_UPDATE_KEY] = *m_workerUpdateUs;
+        doc[WORKER_UPDATE_PROVENANCE_KEY] = m_workerUpdateProvenance;
+    }
     Json layers = Json::array();
     for (const auto& l : m_layers)
     {
@@ -663,6 +722,7 @@ TrainingProfile::Validate(const std::string& source) const
         reader.Fail("provenance", std::string("not valid JSON: ") + e.what(), "a JSON object");
     }
     CheckProvenance(reader, prov);
+    CheckWorkerUpdate(reader, m_workerUpdateUs, m_workerUpdateProvenance);
     CheckLayers(reader, m_layers);
     for (std::size_t k = 0; k < m_samples.size(); ++k)
     {
@@ -711,8 +771,19 @@ TrainingProfile::AddSample(const StepTimes& sample)
 }
 
 void
+TrainingProfile::SetWorkerUpdate(double us, const std::string& provenance)
+{
+    m_workerUpdateUs = us;
+    m_workerUpdateProvenance = provenance;
+}
+
+void
 TrainingProfile::ScaleComputeTimes(double factor)
 {
+    if (m_workerUpdateUs)
+    {
+        *m_workerUpdateUs *= factor;
+    }
     for (Layer& l : m_layers)
     {
         l.forwardUs *= factor;
@@ -872,6 +943,24 @@ TrainingProfile::GetUpdateTime() const
     return SumLayerTimes(&Layer::updateUs);
 }
 
+bool
+TrainingProfile::HasWorkerUpdate() const
+{
+    return m_workerUpdateUs.has_value();
+}
+
+double
+TrainingProfile::GetWorkerUpdateUs() const
+{
+    return m_workerUpdateUs.value_or(0.0);
+}
+
+const std::string&
+TrainingProfile::GetWorkerUpdateProvenance() const
+{
+    return m_workerUpdateProvenance;
+}
+
 Time
 TrainingProfile::FromMicroseconds(double us)
 {
@@ -883,7 +972,8 @@ TrainingProfile::operator==(const TrainingProfile& other) const
 {
     return m_model == other.m_model && m_batchSize == other.m_batchSize
            && m_provenance == other.m_provenance && m_layers == other.m_layers
-           && m_samples == other.m_samples;
+           && m_samples == other.m_samples && m_workerUpdateUs == other.m_workerUpdateUs
+           && m_workerUpdateProvenance == other.m_workerUpdateProvenance;
 }
 
 } // namespace ns3

@@ -34,6 +34,11 @@ namespace ns3
  * of the profiling trace of Algorithm 1 in 000_466ded720105ddf3.txt (Sec. 2.2.1) and the per-layer
  * inputs of 004_87a6f364a233f56c.txt Eq. (3)-(10).
  *
+ * Optionally the profile holds the worker's own whole-model optimizer step (worker_update_us):
+ * what a data-parallel worker (PyTorch DDP, Horovod) runs after the AllReduce, measured on the
+ * device that ran forward and backward (the per-layer update_us of a derived GPU profile is the
+ * CPU's, a server's time, not a GPU worker's).
+ *
  * Optionally the profile holds per-step samples of all times (one value per layer per recorded
  * step): the seeds build synthetic traces by drawing recorded steps with replacement (000 Sec.
  * 2.2.2, 001 Sec. 3.1), which keeps workers out of lockstep.
@@ -160,6 +165,13 @@ class TrainingProfile
     /** \param sample one recorded step, one value per layer in each vector */
     void AddSample(const StepTimes& sample);
     /**
+     * \brief Set the worker's own whole-model optimizer step (file keys worker_update_us and
+     * worker_update_provenance): what a ring worker runs after its last bucket's AllReduce.
+     * \param us its time, microseconds
+     * \param provenance where the time comes from (non-empty)
+     */
+    void SetWorkerUpdate(double us, const std::string& provenance);
+    /**
      * \brief Multiply every compute time (forward, backward, update; means and recorded
      * steps) by a factor: the compute of a time-dilated run (PacketBackend's Dilation).
      * \param factor the factor (> 0)
@@ -213,6 +225,15 @@ class TrainingProfile
     /** \return sum of the mean update times (the parameter-server time of one step) */
     Time GetUpdateTime() const;
     /**
+     * \return true when the profile holds the worker's own optimizer step (worker_update_us;
+     *         measured on the device that ran forward and backward)
+     */
+    bool HasWorkerUpdate() const;
+    /** \return the worker's whole-model optimizer step, microseconds (0 when absent) */
+    double GetWorkerUpdateUs() const;
+    /** \return where the worker's optimizer step comes from ("" when absent) */
+    const std::string& GetWorkerUpdateProvenance() const;
+    /**
      * \brief Convert a time of the profile to ns-3 Time (rounded to the nearest ns-3 tick).
      * \param us microseconds
      * \return the time
@@ -239,6 +260,9 @@ class TrainingProfile
     std::string m_source;             //!< file loaded from
     std::vector<Layer> m_layers;      //!< layers in forward order
     std::vector<StepTimes> m_samples; //!< recorded steps
+    /// the worker's whole-model optimizer step, microseconds (none: not measured)
+    std::optional<double> m_workerUpdateUs;
+    std::string m_workerUpdateProvenance; //!< where m_workerUpdateUs comes from
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include "training-input-error.h"
 #include "training-profile.h"
+#include "training-result.h"
 #include "unit-parser.h"
 
 #include "ns3/allreduce-schedule.h"
@@ -81,6 +82,10 @@ ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     {
         j["collective"] = s.collective; // (ring scenarios print as before)
         j["tree_chunk_bytes"] = s.treeChunkBytes;
+    }
+    if (s.workerUpdateSource != TrainingScenario::PROFILE_WORKER_UPDATE)
+    {
+        j["worker_update"] = s.GetWorkerUpdateName(); // (the default prints as before)
     }
 }
 
@@ -543,6 +548,7 @@ TrainingScenario::Dilated(double dilation) const
     d.fusionTimeout = longer(fusionTimeout);
     d.intraLatency = longer(intraLatency);
     d.startJitter = longer(startJitter);
+    d.workerUpdate = longer(workerUpdate); // (the profile's time: ScaleComputeTimes)
     for (auto& e : d.slowdown)
     {
         e.start *= dilation;
@@ -749,6 +755,95 @@ bool
 TrainingScenario::IsColocated() const
 {
     return architecture == PARAMETER_SERVER && serverPlacement == COLOCATED_SERVERS;
+}
+
+double
+TrainingScenario::GetWorkerUpdateUs(const TrainingProfile& profile) const
+{
+    if (architecture != RING_ALLREDUCE || workerUpdateSource == NO_WORKER_UPDATE)
+    {
+        return 0;
+    }
+    if (workerUpdateSource == FIXED_WORKER_UPDATE)
+    {
+        return workerUpdate.GetSeconds() * 1e6;
+    }
+    return profile.GetWorkerUpdateUs();
+}
+
+std::string
+TrainingScenario::GetWorkerUpdateNote(const TrainingProfile& profile) const
+{
+    if (architecture == PARAMETER_SERVER)
+    {
+        // Ignored rather than refused, so that --vary=arch=ps,ring takes one --workerUpdate.
+        return workerUpdateSource == PROFILE_WORKER_UPDATE
+                   ? ""
+                   : "--workerUpdate=" + GetWorkerUpdateName()
+                         + " is ignored with --arch=ps: the servers apply the updates (the "
+                           "profile's update_us)";
+    }
+    if (workerUpdateSource == PROFILE_WORKER_UPDATE && !profile.HasWorkerUpdate())
+    {
+        return "profile has no worker optimizer time: ring steps exclude the update "
+               "(--workerUpdate=TIME gives one)";
+    }
+    return "";
+}
+
+void
+TrainingScenario::NoteWorkerUpdate(TrainingResult& result, const TrainingProfile& profile) const
+{
+    const std::string note = GetWorkerUpdateNote(profile);
+    if (!note.empty())
+    {
+        result.notes.push_back(note);
+    }
+    const double us = GetWorkerUpdateUs(profile);
+    if (us > 0)
+    {
+        result.inputs["T_U_worker_s"] = us * 1e-6; // (runs without one print as before)
+    }
+}
+
+std::string
+TrainingScenario::GetWorkerUpdateName() const
+{
+    switch (workerUpdateSource)
+    {
+        case NO_WORKER_UPDATE:
+            return "none";
+        case FIXED_WORKER_UPDATE:
+            return TrainingInputError::Number(workerUpdate.GetSeconds() * 1e3) + "ms";
+        default:
+            return "profile";
+    }
+}
+
+void
+TrainingScenario::SetWorkerUpdate(const std::string& option, const std::string& value)
+{
+    if (value == "profile" || value == "none")
+    {
+        workerUpdateSource = value == "profile" ? PROFILE_WORKER_UPDATE : NO_WORKER_UPDATE;
+        return;
+    }
+    const char* expected = "profile, none, or a time from 0 to 1h, e.g. 5ms";
+    Time t;
+    try
+    {
+        t = UnitParser::ParseDuration(option, value);
+    }
+    catch (const TrainingInputError&)
+    {
+        Fail(option, "'" + value + "'", expected);
+    }
+    if (t > Hours(1))
+    {
+        Fail(option, "absurd time '" + value + "'", expected);
+    }
+    workerUpdateSource = FIXED_WORKER_UPDATE;
+    workerUpdate = t;
 }
 
 void

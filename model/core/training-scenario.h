@@ -21,6 +21,7 @@ namespace ns3
 
 class FabricTopology;
 class TrainingProfile;
+class TrainingResult;
 
 /**
  * \ingroup distributed-training
@@ -69,6 +70,14 @@ class TrainingScenario
         COLOCATED_SERVERS, //!< server p on a worker's host (worker p's unless a list says)
     };
 
+    /// What a ring worker's optimizer step takes (--workerUpdate).
+    enum WorkerUpdateSource
+    {
+        PROFILE_WORKER_UPDATE, //!< the profile's worker_update_us (0 with a note when absent)
+        NO_WORKER_UPDATE,      //!< none: a ring step is forward + backward + AllReduce
+        FIXED_WORKER_UPDATE,   //!< workerUpdate, whatever the profile holds
+    };
+
     /// Value of bucketBytes meaning "one bucket after the whole backward pass" (Q = infinity).
     static constexpr uint64_t UNLIMITED_BUCKET = std::numeric_limits<uint64_t>::max();
 
@@ -101,6 +110,10 @@ class TrainingScenario
     /// --treeChunk: pipelining unit of the double binary tree (512 KiB: NCCL's order of
     /// magnitude, its default chunk of a tree channel)
     uint64_t treeChunkBytes{512 * 1024};
+    /// --workerUpdate: where a ring worker's whole-model optimizer step comes from (it runs
+    /// after the last bucket's AllReduce and before the next forward, as DDP and Horovod do)
+    WorkerUpdateSource workerUpdateSource{PROFILE_WORKER_UPDATE};
+    Time workerUpdate{Seconds(0)}; //!< FIXED_WORKER_UPDATE: the optimizer step's time
 
     // ---- network ------------------------------------------------------------------------
     DataRate nicRate{DataRate("10Gbps")}; //!< every point-to-point link's rate
@@ -227,6 +240,30 @@ class TrainingScenario
      */
     std::vector<uint32_t> AssignLayersToServers(const TrainingProfile& profile) const;
 
+    /**
+     * \brief The one rule of a ring worker's optimizer step (every backend asks it): 0 with
+     * --arch=ps (the servers apply the updates) or --workerUpdate=none; the given time; or the
+     * profile's worker_update_us (0 when it has none).
+     * \param profile the DNN
+     * \return the step's time before the worker's compute scale, microseconds
+     */
+    double GetWorkerUpdateUs(const TrainingProfile& profile) const;
+    /**
+     * \param profile the DNN
+     * \return the note a result carries about the worker's optimizer step ("" for none): a ring
+     *         whose profile has no worker time, or --workerUpdate given with --arch=ps
+     */
+    std::string GetWorkerUpdateNote(const TrainingProfile& profile) const;
+    /**
+     * \brief What every backend's result says about the worker's optimizer step: its
+     * GetWorkerUpdateNote() and, when a ring worker runs one, its time as input T_U_worker_s.
+     * \param result the result
+     * \param profile the DNN
+     */
+    void NoteWorkerUpdate(TrainingResult& result, const TrainingProfile& profile) const;
+    /// \return "profile", "none" or the time (--workerUpdate's value)
+    std::string GetWorkerUpdateName() const;
+
     /// \return "ps" or "ring"
     std::string GetArchitectureName() const;
     /// \return "sync" or "async"
@@ -291,6 +328,13 @@ class TrainingScenario
     void SetPartition(const std::string& option, const std::string& value);
     /** \copydoc SetArchitecture */
     void SetServerPlacement(const std::string& option, const std::string& value);
+    /**
+     * \brief Parse --workerUpdate: profile, none, or a time from 0 to one hour (e.g. 5ms).
+     * \param option option name for the message
+     * \param value the text
+     * \throws TrainingInputError naming the option and the accepted values
+     */
+    void SetWorkerUpdate(const std::string& option, const std::string& value);
     /**
      * \brief Set the tensor-fusion parameters (bucketBytes, firstBucketBytes, fusionTimeout) to
      * a framework's defaults. Nothing else changes (overlap stays as set).

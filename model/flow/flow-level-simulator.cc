@@ -179,6 +179,7 @@ FlowLevelSimulator::Finish(TrainingResult& result,
                            std::chrono::steady_clock::time_point wallStart) const
 {
     const uint32_t k = m_scenario.workers;
+    m_scenario.NoteWorkerUpdate(result, m_profile);
     // A node of G GPUs processes G batches per step (as the analytic and packet backends).
     result.Finalize(m_scenario, m_profile.GetBatchSize() * m_scenario.gpusPerNode);
     fabric.Report(bytes, result);

@@ -23,6 +23,7 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
       m_options(in.options),
       m_result(in.result),
       m_mean(in.profile.GetMeanStep()),
+      m_workerUpdate(in.scenario.GetWorkerUpdateUs(in.profile) * US),
       m_flowCap(in.flowCap),
       m_sharing(in.sharing),
       m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed),
@@ -74,21 +75,44 @@ FlowRingEngine::Run()
 {
     m_ready.resize(m_profile.GetNLayers());
     double now = 0;
+    BeginSteps(now);
     for (uint32_t step = 0; step < m_scenario.steps; ++step)
     {
-        ComputeReady(step, now);
+        ComputeReady(step);
         FormBuckets();
-        const double end = ReduceBuckets(step, now);
-        for (uint32_t w = 0; w < m_scenario.workers; ++w)
-        {
-            m_result.AddStep({w, step, StepStartOf(w, step, now), end});
-        }
-        now = end;
+        now = EndStep(step, ReduceBuckets(step, now));
     }
 }
 
 void
-FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
+FlowRingEngine::BeginSteps(double start)
+{
+    m_workerStart.resize(m_scenario.workers);
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    {
+        m_workerStart[w] = StepStartOf(w, 0, start);
+    }
+}
+
+double
+FlowRingEngine::EndStep(uint32_t step, double end)
+{
+    // The averaged gradients are applied by each worker itself once every bucket is reduced
+    // (DDP: optimizer.step() after backward() returns): compute, like forward and backward.
+    double last = end;
+    for (uint32_t w = 0; w < m_scenario.workers; ++w)
+    {
+        const double update = m_workerUpdate * m_scenario.GetComputeScale(w);
+        const double done = end + m_slowdown.Stretch(w, end, update);
+        m_result.AddStep({w, step, m_workerStart[w], done});
+        m_workerStart[w] = done;
+        last = std::max(last, done);
+    }
+    return last;
+}
+
+void
+FlowRingEngine::ComputeReady(uint32_t step)
 {
     const uint32_t nl = static_cast<uint32_t>(m_ready.size());
     std::fill(m_ready.begin(), m_ready.end(), -INF);
@@ -101,7 +125,7 @@ FlowRingEngine::ComputeReady(uint32_t step, double stepStart)
             st = &m_profile.GetSample(rng.Below(m_profile.GetNSamples()));
         }
         const double scale = m_scenario.GetComputeScale(w);
-        double t = StepStartOf(w, step, stepStart);
+        double t = m_workerStart[w];
         for (uint32_t l = 0; l < nl; ++l)
         {
             t += m_slowdown.Stretch(w, t, st->forwardUs[l] * US * scale);

@@ -34,9 +34,11 @@ namespace flow
  * ECMP puts two ring flows on one uplink) and d is the longest one-way path delay of a ring hop
  * (2 link delays on the star). With G GPUs per node an intra-node reduce and broadcast
  * (TrainingNetwork::GetIntraNodeHalfSeconds of M_b) come before and after the ring. Buckets are
- * reduced one after another; the step ends when the last is done, and the next step's forward
- * starts then. Nothing changes the ring flows' rates during a run, so the engine evaluates each
- * step in one pass instead of through the event heap.
+ * reduced one after another; after the last each worker runs its optimizer step
+ * (--workerUpdate: TrainingScenario::GetWorkerUpdateUs x its compute scale, stretched by its
+ * slowdown episodes, as DDP's optimizer.step() after backward()), and its step ends and its next
+ * forward starts when that is done. Nothing changes the ring flows' rates during a run, so the
+ * engine evaluates each step in one pass instead of through the event heap.
  *
  * With --collective other than the ring (halving-doubling, tree) the steps, the buckets and the
  * intra-node phases are the same, and each bucket's inter-node AllReduce is its
@@ -103,12 +105,25 @@ class FlowRingEngine
     };
 
     /**
-     * \brief Forward and backward of every worker from stepStart: when each layer's gradient is
-     * ready on the slowest worker (a bucket is reduced by all workers together).
+     * \brief Forward and backward of every worker from its start (m_workerStart): when each
+     * layer's gradient is ready on the slowest worker (a bucket is reduced by all workers
+     * together).
      * \param step step index
-     * \param stepStart when the step starts
      */
-    void ComputeReady(uint32_t step, double stepStart);
+    void ComputeReady(uint32_t step);
+    /**
+     * \brief Every worker's first step start (m_workerStart): start, after its start jitter.
+     * \param start when the run begins
+     */
+    void BeginSteps(double start);
+    /**
+     * \brief The last bucket is reduced: each worker runs its optimizer step, its step is
+     * recorded, and its next step starts when the step is done.
+     * \param step step index
+     * \param end when the last bucket was reduced
+     * \return when the last worker is done (end without an optimizer step)
+     */
+    double EndStep(uint32_t step, double end);
     /**
      * \brief Tensor fusion (004 Sec. 2.2) with the packet level's rule, TensorFusion::FormBuckets.
      */
@@ -214,6 +229,8 @@ class FlowRingEngine
     std::vector<std::vector<uint32_t>> m_paths; //!< per worker w: the links of ring flow w -> w+1
     std::vector<uint64_t> m_layerBytes;         //!< per layer: parameter bytes
     std::vector<double> m_ready;                //!< per layer: gradient ready on every worker
+    std::vector<double> m_workerStart;          //!< per worker: when its current step began
+    double m_workerUpdate;                      //!< the optimizer step, unscaled (s)
     std::vector<Bucket> m_buckets;              //!< this step's buckets
     double m_flowCap;                           //!< per-flow cap (bytes/s)
     const SharingModel& m_sharing;              //!< the sharing model

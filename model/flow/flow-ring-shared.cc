@@ -52,7 +52,8 @@ FlowRingEngine::BeginShared(double startTime,
         m_shared.done = true;
         return;
     }
-    ComputeReady(0, startTime);
+    BeginSteps(startTime);
+    ComputeReady(0);
     FormBuckets();
     NextBucket();
 }
@@ -248,18 +249,15 @@ FlowRingEngine::NextBucket()
     {
         if (s.bucket == m_buckets.size())
         {
-            for (uint32_t w = 0; w < m_scenario.workers; ++w)
-            {
-                m_result.AddStep({w, s.step, StepStartOf(w, s.step, s.stepStart), s.prevEnd});
-            }
+            s.stepStart = EndStep(s.step, s.prevEnd);
+            s.prevEnd = s.stepStart;
             if (++s.step == m_scenario.steps)
             {
                 s.done = true;
                 s.next = INF;
                 return;
             }
-            s.stepStart = s.prevEnd;
-            ComputeReady(s.step, s.stepStart);
+            ComputeReady(s.step);
             FormBuckets();
             s.bucket = 0;
             continue;

@@ -66,7 +66,14 @@ RingAllReduceApplication::AddFusionAttributes(TypeId tid)
                       "Pipelining unit of the double binary tree in bytes",
                       UintegerValue(d.treeChunkBytes),
                       MakeUintegerAccessor(&RingAllReduceApplication::m_treeChunk),
-                      MakeUintegerChecker<uint64_t>(1));
+                      MakeUintegerChecker<uint64_t>(1))
+        .AddAttribute("WorkerUpdate",
+                      "This worker's optimizer step after the last bucket's AllReduce, before "
+                      "the next forward (x ComputeScale, stretched by slowdown episodes; 0: "
+                      "none). TrainingScenario::GetWorkerUpdateUs gives it (--workerUpdate)",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&RingAllReduceApplication::m_workerUpdate),
+                      MakeTimeChecker(Seconds(0), Hours(1)));
 }
 
 TypeId
@@ -284,6 +291,7 @@ RingAllReduceApplication::StartApplication()
                                            m_reductionRate};
     ring.collective = m_collective;
     ring.treeChunkBytes = m_treeChunk;
+    ring.workerUpdateUs = m_workerUpdate.GetSeconds() * 1e6;
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<RingAllReduceProtocol>(transport, m_profile, config, ring, m_rng);
     NS_ABORT_MSG_IF(m_workers > 1 && m_addresses.size() != m_workers,

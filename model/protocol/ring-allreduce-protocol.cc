@@ -137,7 +137,8 @@ RingAllReduceProtocol::GetDuplicateChunks() const
 }
 
 RingAllReduceProtocol::RingConfig
-RingAllReduceProtocol::RingConfig::FromScenario(const TrainingScenario& s)
+RingAllReduceProtocol::RingConfig::FromScenario(const TrainingScenario& s,
+                                                const TrainingProfile& profile)
 {
     RingConfig ring{s.workers, s.bucketBytes, s.firstBucketBytes, s.fusionTimeout, s.reductionRate};
     if (!AllReduceSchedule::FromName(s.collective, ring.collective))
@@ -146,6 +147,7 @@ RingAllReduceProtocol::RingConfig::FromScenario(const TrainingScenario& s)
                                  + "' (expected ring, halving-doubling or tree)");
     }
     ring.treeChunkBytes = s.treeChunkBytes;
+    ring.workerUpdateUs = s.GetWorkerUpdateUs(profile);
     return ring;
 }
 
@@ -526,6 +528,26 @@ RingAllReduceProtocol::BucketDone()
         TryStartBucket();
         return;
     }
+    RunWorkerUpdate();
+}
+
+void
+RingAllReduceProtocol::RunWorkerUpdate()
+{
+    // The averaged gradients are applied by the worker itself once every bucket is reduced
+    // (DDP: optimizer.step() after backward() returns); the next forward waits for it.
+    if (m_ring.workerUpdateUs > 0)
+    {
+        ScheduleWhileRunning(m_config.timing.Compute(m_transport.Now(), m_ring.workerUpdateUs),
+                             &RingAllReduceProtocol::StepDone);
+        return;
+    }
+    StepDone();
+}
+
+void
+RingAllReduceProtocol::StepDone()
+{
     m_transport.StepCompleted(
         {m_config.index, m_step, m_stepStart.GetSeconds(), m_transport.Now().GetSeconds()});
     ++m_completed;

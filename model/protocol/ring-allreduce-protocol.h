@@ -34,7 +34,10 @@ namespace ns3
  * send forwards); the bucket is done when every send went and every receive arrived. Messages
  * are matched by (step, bucket, sender, tag): TensorChunkHeader's worker and aux. For the ring
  * this is the schedule of 2(K-1) rounds to the successor, round r carrying chunk (w - r) mod K,
- * a reduce-scatter round's chunk reduced before it is forwarded.
+ * a reduce-scatter round's chunk reduced before it is forwarded. After the last bucket the
+ * worker runs its optimizer step (RingConfig::workerUpdateUs, compute like forward and
+ * backward) and the step ends; the next forward starts then (DDP's optimizer.step() after
+ * backward() returns, Horovod's DistributedOptimizer likewise).
  *
  * The transport holds one connection per (peer, channel) this node sends on (GetSendPeers(),
  * transport peer i is GetSendPeers()[i]; the tree has a channel per tree) and accepts one for
@@ -55,12 +58,15 @@ class RingAllReduceProtocol
         /// the collective each bucket's AllReduce runs
         AllReduceSchedule::Algorithm collective{AllReduceSchedule::RING};
         uint64_t treeChunkBytes{512 * 1024}; //!< pipelining unit of the double binary tree
+        /// the worker's optimizer step after the last bucket, profile microseconds (0: none)
+        double workerUpdateUs{0};
 
         /**
          * \param s a scenario
+         * \param profile its DNN (the worker's optimizer step)
          * \return its ring
          */
-        static RingConfig FromScenario(const TrainingScenario& s);
+        static RingConfig FromScenario(const TrainingScenario& s, const TrainingProfile& profile);
     };
 
     /**
@@ -174,6 +180,10 @@ class RingAllReduceProtocol
     void RingDone();
     /// The current bucket finished (after the intra-node broadcast).
     void BucketDone();
+    /// Every bucket is reduced: the worker's optimizer step, then StepDone().
+    void RunWorkerUpdate();
+    /// The step ended (its optimizer step too): record it and start the next.
+    void StepDone();
 
     ProtocolTransport& m_transport;                   //!< clock, timer, connection
     std::shared_ptr<const TrainingProfile> m_profile; //!< the DNN

@@ -407,7 +407,7 @@ class PacketRingTestCase : public TestCase
 {
   public:
     PacketRingTestCase()
-        : TestCase("packet ring, each step longer by the worker update within 1 %")
+        : TestCase("packet ring, each step longer by the worker update within 1 percent")
     {
     }
 

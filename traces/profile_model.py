@@ -1360,7 +1360,7 @@ def cmd_worker_update(args):
     # Whole or nothing: every profile is checked before the first is written.
     for path, doc, found in docs:
         if found is None:
-            print("%s: derived, left without worker_update_us (no measurement on its GPU)" % path)
+            print("%s: derived, worker_update_us not written (no measurement on its GPU)" % path)
             continue
         doc[WORKER_UPDATE_KEYS[0]], doc[WORKER_UPDATE_KEYS[1]] = found
         dump_profile(doc, path)

@@ -683,6 +683,7 @@ RunJobCluster(const TrainingJobSet& set,
         ReportWindow(run, links, false, &r);
         KeepJobLinks(set, j, r);
         r.NameServerUpdate(*jobs[j].profile, s);
+        s.NoteWorkerUpdate(r, *jobs[j].profile);
         ReportJobTcp(*monitors[j], &r);
         EcmpCollisions::Report(s, r); // the job's own flows: its scenario places the same paths
         r.inputs["socket_buffer_bytes"]

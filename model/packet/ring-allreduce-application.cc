@@ -73,7 +73,7 @@ RingAllReduceApplication::AddFusionAttributes(TypeId tid)
                       "none). TrainingScenario::GetWorkerUpdateUs gives it (--workerUpdate)",
                       TimeValue(Seconds(0)),
                       MakeTimeAccessor(&RingAllReduceApplication::m_workerUpdate),
-                      MakeTimeChecker(Seconds(0), Hours(1)));
+                      MakeTimeChecker(Seconds(0)));
 }
 
 TypeId

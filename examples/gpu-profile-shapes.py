@@ -74,6 +74,10 @@ def derived_like(doc, cpu_path, tmp):
     rate = doc["batch_size"] / (step / 1e6)
     new, _ = pm.scale_profile(pm.load_profile(cpu_path), rate, doc["batch_size"],
                               "derived for comparison", "the GPU profile's own step time")
+    if "worker_update_us" in doc:
+        # Both rings run the GPU's own optimizer step: only the layers' shape differs.
+        new["worker_update_us"] = doc["worker_update_us"]
+        new["worker_update_provenance"] = "the GPU profile's, for comparison"
     path = os.path.join(tmp, "derived-" + os.path.basename(cpu_path))
     pm.dump_profile(new, path)
     return path

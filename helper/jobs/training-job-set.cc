@@ -189,6 +189,44 @@ CheckFree(const std::vector<uint32_t>& hosts,
 }
 
 /**
+ * \param fabric the set's fabric
+ * \param job a job with co-located servers
+ * \param taken hosts the jobs before took
+ * \param option the option for messages
+ * \return its roles' hosts: the workers' as any job's (a policy over the free hosts; a list
+ *         checked whole, servers included), then each server on a worker's host by the
+ *         single-job rule (TrainingScenario::PlaceColocated)
+ */
+std::vector<uint32_t>
+PlaceColocatedJob(const FabricTopology& fabric,
+                  const TrainingJob& job,
+                  const std::vector<uint8_t>& taken,
+                  const std::string& option)
+{
+    TrainingScenario s = job.scenario;
+    s.placement = job.placement;
+    if (s.placement == "packed" || s.placement == "spread" || s.placement == "random")
+    {
+        s.placement.clear();
+        for (uint32_t h : PlaceOnFree(fabric, job.placement, s.workers, s.seed, taken, option))
+        {
+            s.placement += (s.placement.empty() ? "" : ",") + std::to_string(h);
+        }
+    }
+    std::vector<uint32_t> hosts;
+    try
+    {
+        hosts = s.PlaceColocated(fabric);
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(option + ": " + e.what());
+    }
+    CheckFree(hosts, taken, option);
+    return hosts;
+}
+
+/**
  * \param job a placed job with co-located servers on a star
  * \return its placement on a star of its own workers' hosts: "0,...,K-1" and, per server, the
  *         index of the worker whose host it shares (TrainingScenario::PlaceColocated's map)
@@ -357,29 +395,7 @@ TrainingJobSet::PlaceJob(uint32_t j, std::vector<uint8_t>& taken, const std::str
     const bool word = policy == "packed" || policy == "spread" || policy == "random";
     if (job.scenario.IsColocated())
     {
-        // The workers' hosts as any job's (a list: checked whole, servers included, by the
-        // single-job rule), then server p on worker p's host (TrainingScenario::PlaceColocated).
-        std::string workers = policy;
-        if (word)
-        {
-            workers.clear();
-            for (uint32_t h :
-                 PlaceOnFree(m_fabric, policy, count, job.scenario.seed, taken, option))
-            {
-                workers += (workers.empty() ? "" : ",") + std::to_string(h);
-            }
-        }
-        TrainingScenario s = job.scenario;
-        s.placement = workers;
-        try
-        {
-            hosts = s.PlaceColocated(m_fabric);
-        }
-        catch (const TrainingInputError& e)
-        {
-            throw TrainingInputError(option + ": " + e.what());
-        }
-        CheckFree(hosts, taken, option);
+        hosts = PlaceColocatedJob(m_fabric, job, taken, option);
     }
     else if (word)
     {

@@ -12,6 +12,7 @@
 #include "ns3/distributed-training-module.h"
 #include "ns3/double.h"
 #include "ns3/kernel-backend.h"
+#include "ns3/kernel-flow-study.h"
 #include "ns3/kernel-testbed.h"
 #include "ns3/nstime.h"
 #include "ns3/test.h"
@@ -63,6 +64,71 @@ BytesByDirectionAndStep(const TrainingResult& r)
         sum[{t.direction, t.step}] += t.bytes;
     }
     return sum;
+}
+
+/// The 5 MB model of the bytes-conserved cases (four layers, short compute).
+TrainingProfile
+BytesProfile()
+{
+    return MakeProfile({1500000, 1000000, 2000000, 500000}, 1000, 2000, 200);
+}
+
+/**
+ * \param pattern the write pattern
+ * \return PS sync (K = 2, P = 2), PS async (K = 2, P = 1) and ring (K = 3, 2 MB buckets) at
+ *         1 Gb/s, 3 steps
+ */
+std::vector<TrainingScenario>
+BytesCases(const std::string& pattern)
+{
+    TrainingScenario base;
+    base.nicRate = DataRate("1Gbps");
+    base.steps = 3;
+    base.warmup = 1;
+    base.writePattern = pattern;
+    std::vector<TrainingScenario> cases(3, base);
+    cases[0].workers = 2;
+    cases[0].servers = 2;
+    cases[1].workers = 2;
+    cases[1].mode = TrainingScenario::ASYNC;
+    cases[1].overlap = true;
+    cases[2].architecture = TrainingScenario::RING_ALLREDUCE;
+    cases[2].workers = 3;
+    cases[2].bucketBytes = 2000000;
+    return cases;
+}
+
+/**
+ * \param r a run's result
+ * \param s its scenario
+ * \param m the model's bytes
+ * \return "" when every worker's every step ended and each step's transfer records carry K x M
+ *         down and K x M up (PS) or 2 (K - 1) M around the ring; else what differs
+ */
+std::string
+StepBytesMismatch(const TrainingResult& r, const TrainingScenario& s, uint64_t m)
+{
+    if (r.steps.size() != s.workers * s.steps)
+    {
+        return std::to_string(r.steps.size()) + " worker steps";
+    }
+    auto bytes = BytesByDirectionAndStep(r);
+    const bool ring = s.architecture == TrainingScenario::RING_ALLREDUCE;
+    const std::map<std::string, uint64_t> expected
+        = ring ? std::map<std::string, uint64_t>{{"ring", 2 * (s.workers - 1) * m}}
+               : std::map<std::string, uint64_t>{{"down", s.workers * m}, {"up", s.workers * m}};
+    for (uint32_t step = 0; step < s.steps; ++step)
+    {
+        for (const auto& [direction, want] : expected)
+        {
+            if (bytes[{direction, step}] != want)
+            {
+                return direction + " step " + std::to_string(step) + ": "
+                       + std::to_string(bytes[{direction, step}]) + " bytes";
+            }
+        }
+    }
+    return "";
 }
 
 /// Devices of the caller's namespace ("ip -o link" names).
@@ -299,43 +365,12 @@ class EndToEndBytesConservedTestCase : public TestCase
         {
             return;
         }
-        TrainingProfile p = MakeProfile({1500000, 1000000, 2000000, 500000}, 1000, 2000, 200);
-        const uint64_t m = p.GetTotalParamBytes();
-        TrainingScenario base;
-        base.nicRate = DataRate("1Gbps");
-        base.steps = 3;
-        base.warmup = 1;
-        std::vector<TrainingScenario> cases(3, base);
-        cases[0].workers = 2;
-        cases[0].servers = 2;
-        cases[1].workers = 2;
-        cases[1].mode = TrainingScenario::ASYNC;
-        cases[1].overlap = true;
-        cases[2].architecture = TrainingScenario::RING_ALLREDUCE;
-        cases[2].workers = 3;
-        cases[2].bucketBytes = 2000000;
-        for (const auto& s : cases)
+        const TrainingProfile p = BytesProfile();
+        for (const auto& s : BytesCases("event-loop"))
         {
             TrainingResult r = RunLinux(p, s, 2.0); // 4 busy ports: 2 Gb/s in total
             const std::string what = s.GetArchitectureName() + " " + s.GetModeName();
-            NS_TEST_ASSERT_MSG_EQ(r.steps.size(), s.workers * s.steps, what + ": every step");
-            auto bytes = BytesByDirectionAndStep(r);
-            for (uint32_t step = 0; step < s.steps; ++step)
-            {
-                if (s.architecture == TrainingScenario::RING_ALLREDUCE)
-                {
-                    NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("ring", step)],
-                                          2 * (s.workers - 1) * m,
-                                          what);
-                    continue;
-                }
-                NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("down", step)],
-                                      s.workers * m,
-                                      what + ": down");
-                NS_TEST_ASSERT_MSG_EQ(bytes[std::make_pair("up", step)],
-                                      s.workers * m,
-                                      what + ": up");
-            }
+            NS_TEST_ASSERT_MSG_EQ(StepBytesMismatch(r, s, p.GetTotalParamBytes()), "", what);
             NS_TEST_ASSERT_MSG_GT(r.throughput, 0, what + ": throughput");
             NS_TEST_ASSERT_MSG_LT(r.linkUtilisation[r.bottleneck], 1.05, what + ": <= rate");
             NS_TEST_ASSERT_MSG_GT(r.linkUtilisation[r.bottleneck], 0.05, what + ": counted");
@@ -375,6 +410,53 @@ class EndToEndBytesConservedTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(perHost,
                               r.inputs.at("retransmitted_segments"),
                               what + ": the hosts' retransmissions add up to the total");
+    }
+};
+
+/**
+ * \ingroup distributed-training
+ * --writePattern=thread-per-connection moves the same bytes as the event loop: the runs of
+ * EndToEndBytesConservedTestCase (PS sync K = 2, P = 2; PS async K = 2; ring K = 3, 2 MB
+ * buckets; M = 5 MB) complete every step with the bytes by hand; three 3 MB flows from one sender
+ * namespace through a 200 Mb/s port (the sharing study's linux stack) each deliver 3 MB.
+ *
+ * Linux: a thread per connection moves the same bytes (PS, ring, the sharing study's flows).
+ */
+class ThreadPerConnectionBytesTestCase : public TestCase
+{
+  public:
+    ThreadPerConnectionBytesTestCase()
+        : TestCase("linux backend, a thread per connection moves the same bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        if (Skip(GetName()))
+        {
+            return;
+        }
+        const TrainingProfile p = BytesProfile();
+        for (const auto& s : BytesCases("thread-per-connection"))
+        {
+            const TrainingResult r = RunLinux(p, s, 2.0);
+            NS_TEST_EXPECT_MSG_EQ(StepBytesMismatch(r, s, p.GetTotalParamBytes()),
+                                  "",
+                                  s.GetArchitectureName() + " " + s.GetModeName());
+        }
+        LinuxFlowStudy::Config c;
+        c.size = 3000000;
+        c.arrivals = {0, 0, 0};
+        c.rateBps = 200e6;
+        c.sharedSender = true;
+        c.writePattern = "thread-per-connection";
+        const LinuxFlowStudy::Result f = LinuxFlowStudy::Run(c);
+        NS_TEST_ASSERT_MSG_EQ(f.done, 3, "every flow complete");
+        for (uint64_t received : f.received)
+        {
+            NS_TEST_EXPECT_MSG_EQ(received, c.size, "each flow's bytes");
+        }
     }
 };
 
@@ -608,6 +690,7 @@ class LinuxBackendTestSuite : public TestSuite
         AddTestCase(new RepeatsTestCase, DT_TEST_QUICK);
         AddTestCase(new OneWorkerClosedFormTestCase, DT_TEST_QUICK);
         AddTestCase(new EndToEndBytesConservedTestCase, DT_TEST_QUICK);
+        AddTestCase(new ThreadPerConnectionBytesTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedByHandTestCase, DT_TEST_QUICK);
         AddTestCase(new NothingLeftBehindTestCase, DT_TEST_QUICK);
     }

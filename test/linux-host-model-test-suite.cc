@@ -633,6 +633,71 @@ class HostModelPresetTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * --writePattern through the option layer: event-loop by default, thread-per-connection taken,
+ * anything else refused naming the option and both values; only the linux backend models it
+ * (the packet backend's ns-3 applications write in zero simulated time, so the driver notes the
+ * option there as without effect); a --jobs entry may not set it (a cluster option); the
+ * scenario's JSON names it only when it is not the default (outputs as before).
+ *
+ * --writePattern: default event-loop, bad values named, noted where not modelled, not per job.
+ */
+class WritePatternOptionTestCase : public TestCase
+{
+  public:
+    WritePatternOptionTestCase()
+        : TestCase("write pattern option parses, is refused or noted where it does not apply")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RunRequest r = ScenarioOptions::MakeDefault();
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.writePattern, "event-loop", "default");
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.ToJson().find("write_pattern"),
+                              std::string::npos,
+                              "printed as before");
+        ScenarioOptions::Set(r, "writePattern", "thread-per-connection");
+        NS_TEST_EXPECT_MSG_EQ(r.scenario.writePattern, "thread-per-connection", "taken");
+        NS_TEST_EXPECT_MSG_NE(
+            r.scenario.ToJson().find(R"("write_pattern":"thread-per-connection")"),
+            std::string::npos,
+            "printed when given");
+        auto ignored = [&r](const std::string& backend)
+        {
+            const auto names = ScenarioOptions::GetIgnored(r, backend);
+            return std::find(names.begin(), names.end(), "--writePattern") != names.end();
+        };
+        NS_TEST_EXPECT_MSG_EQ(ignored("linux"), false, "the linux backend runs it");
+        NS_TEST_EXPECT_MSG_EQ(ignored("packet"), true, "the same in ns-3: noted");
+        NS_TEST_EXPECT_MSG_EQ(ignored("flow"), true, "no applications: noted");
+        NS_TEST_EXPECT_MSG_EQ(
+            ns3::tests::ThrowsInputError(
+                [&r]
+                {
+                    ScenarioOptions::Set(r, "writePattern", "threads");
+                },
+                {"--writePattern", "threads", "event-loop or thread-per-connection"}),
+            true,
+            "unknown pattern");
+        const RunRequest base = ScenarioOptions::MakeDefault();
+        NS_TEST_EXPECT_MSG_EQ(
+            ns3::tests::ThrowsInputError(
+                [&base]
+                {
+                    TrainingJobSet::FromText(
+                        R"([{"workers": 2, "writePattern": "thread-per-connection"}])",
+                        "jobs",
+                        base);
+                },
+                {"writePattern", "not a per-job option"}),
+            true,
+            "a cluster option, not a job's");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The suite.
  */
 class LinuxHostModelTestSuite : public TestSuite
@@ -647,6 +712,7 @@ class LinuxHostModelTestSuite : public TestSuite
         AddTestCase(new AcceptedSocketTunerTestCase, DT_TEST_QUICK);
         AddTestCase(new StartJitterTestCase, DT_TEST_QUICK);
         AddTestCase(new HostModelPresetTestCase, DT_TEST_QUICK);
+        AddTestCase(new WritePatternOptionTestCase, DT_TEST_QUICK);
         AddTestCase(new DilatedPacketRunTestCase, DT_TEST_QUICK);
     }
 };

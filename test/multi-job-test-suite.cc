@@ -1075,6 +1075,68 @@ class StarJobsTestCase : public TestCase
 };
 
 /**
+ * Metamorphic: jobs on disjoint hosts do not interact, co-located servers included. A sync-PS
+ * job "c" (K = 2, P = 1, --serverPlacement=colocated: its server on worker 0's host, PS = 2
+ * roles on 2 hosts) shares a star, or a 2 x 3 leaf-spine (c in rack 0, hosts 0,1), with a
+ * separate-server job "s" (K = 1, P = 1) on other hosts. At flow level c's records are those
+ * of c alone, bit for bit: its step times, and those of the unplaced job (its own star or its
+ * hosts' list) run as a single job. The set takes 2 + 2 hosts (c's server takes none), and
+ * c's server is named on its worker's host. The packet level runs it: every step of both jobs
+ * ends, within 5 % of c alone.
+ *
+ * A co-located PS job in a set runs as alone: flow bit for bit, packet within 5%.
+ */
+class ColocatedJobTestCase : public TestCase
+{
+  public:
+    ColocatedJobTestCase()
+        : TestCase("a co-located PS job in a set with a disjoint job runs as alone")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest leafSpine = MakeBase({{"topology", "leafspine"},
+                                               {"leaves", "2"},
+                                               {"spines", "2"},
+                                               {"hostsPerLeaf", "3"},
+                                               {"nicRate", "10Gbps"}});
+        for (const auto& [base, lists] : {std::pair{MakeBase({}), false}, {leafSpine, true}})
+        {
+            TrainingJob c = PsJob(base, "c", lists ? "0,1" : "packed", 0);
+            c.scenario.workers = 2;
+            c.scenario.serverPlacement = TrainingScenario::COLOCATED_SERVERS;
+            TrainingScenario alone = c.scenario; // the job as a single run would take it
+            alone.placement = c.placement;
+            TrainingJobSet set(base);
+            set.Add(c);
+            set.Add(PsJob(base, "s", lists ? "3,4" : "packed", 0));
+            set.Place("test");
+            const std::string what = lists ? "leaf-spine" : "star";
+            const std::vector<uint32_t>& hosts = set.GetJobs()[0].hosts;
+            NS_TEST_ASSERT_MSG_EQ(hosts.size(), 3, what + ": two workers and a server");
+            NS_TEST_EXPECT_MSG_EQ(hosts[2], hosts[0], what + ": server 0 on worker 0's host");
+            NS_TEST_EXPECT_MSG_EQ(set.GetFabric().GetNRoles(), 5, what + ": every role");
+            const TrainingResult inSet = RunSet("flow", set).jobs.at(0);
+            for (const TrainingResult& solo :
+                 {RunSolo("flow", set.GetJobs()[0]),
+                  TrainingBackendRegistry::Create("flow")->Run(*c.profile, alone).front()})
+            {
+                NS_TEST_EXPECT_MSG_EQ(inSet.stepTimeMean, solo.stepTimeMean, what + ": as alone");
+                NS_TEST_EXPECT_MSG_EQ(MaxStepDifference(inSet, solo), 0, what + ": every step");
+            }
+            JobSetResult packet;
+            for (double ratio : RatiosToSolo("packet", set, packet))
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.05, what + ": packet as alone");
+            }
+            NS_TEST_EXPECT_MSG_EQ(packet.jobs.at(0).steps.size(), 2 * 4, what + ": every step");
+        }
+    }
+};
+
+/**
  * The driver's comparison with each job alone (--solo): two PS jobs on one spine path (see
  * SharedPathTestCase: each gets half of it, a step of 4M/B against 2M/B alone), flow backend.
  * RunEachAlone gives each job's single-job run; the change against it is -50 % (1 %); the
@@ -1149,6 +1211,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new WindowJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
+        AddTestCase(new ColocatedJobTestCase, DT_TEST_QUICK);
         AddTestCase(new SoloComparisonTestCase, DT_TEST_QUICK);
         AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
         AddTestCase(new AckQueueTestCase, DT_TEST_QUICK);

@@ -134,6 +134,121 @@ AddJobPaths(const FabricTopology& fabric,
     }
 }
 
+/// \return the hosts a job takes: its roles, less its co-located servers (on its workers' hosts,
+/// TrainingScenario::BuildFabric) \param job the job
+uint32_t
+CountHosts(const TrainingJob& job)
+{
+    return job.scenario.IsColocated() ? job.scenario.workers : job.GetNRoles();
+}
+
+/**
+ * \param fabric the set's fabric
+ * \param policy packed, spread or random
+ * \param count hosts to take
+ * \param seed the job's seed (random)
+ * \param taken hosts the jobs before took
+ * \param option the option for messages
+ * \return the policy's first count hosts over all of the fabric's, without those taken
+ */
+std::vector<uint32_t>
+PlaceOnFree(const FabricTopology& fabric,
+            const std::string& policy,
+            uint32_t count,
+            uint64_t seed,
+            const std::vector<uint8_t>& taken,
+            const std::string& option)
+{
+    std::vector<uint32_t> hosts;
+    for (uint32_t h : fabric.Place(option, policy, fabric.GetNHosts(), seed))
+    {
+        if (!taken[h] && hosts.size() < count)
+        {
+            hosts.push_back(h);
+        }
+    }
+    return hosts;
+}
+
+/// Refuse a host an earlier job took. \param hosts a job's hosts \param taken the earlier jobs'
+/// \param option the option for messages
+void
+CheckFree(const std::vector<uint32_t>& hosts,
+          const std::vector<uint8_t>& taken,
+          const std::string& option)
+{
+    for (uint32_t h : hosts)
+    {
+        if (taken[h])
+        {
+            throw TrainingInputError(option + ": host " + std::to_string(h)
+                                     + " is already taken by an earlier job (expected hosts no "
+                                       "other job uses)");
+        }
+    }
+}
+
+/**
+ * \param fabric the set's fabric
+ * \param job a job with co-located servers
+ * \param taken hosts the jobs before took
+ * \param option the option for messages
+ * \return its roles' hosts: the workers' as any job's (a policy over the free hosts; a list
+ *         checked whole, servers included), then each server on a worker's host by the
+ *         single-job rule (TrainingScenario::PlaceColocated)
+ */
+std::vector<uint32_t>
+PlaceColocatedJob(const FabricTopology& fabric,
+                  const TrainingJob& job,
+                  const std::vector<uint8_t>& taken,
+                  const std::string& option)
+{
+    TrainingScenario s = job.scenario;
+    s.placement = job.placement;
+    if (s.placement == "packed" || s.placement == "spread" || s.placement == "random")
+    {
+        s.placement.clear();
+        for (uint32_t h : PlaceOnFree(fabric, job.placement, s.workers, s.seed, taken, option))
+        {
+            s.placement += (s.placement.empty() ? "" : ",") + std::to_string(h);
+        }
+    }
+    std::vector<uint32_t> hosts;
+    try
+    {
+        hosts = s.PlaceColocated(fabric);
+    }
+    catch (const TrainingInputError& e)
+    {
+        throw TrainingInputError(option + ": " + e.what());
+    }
+    CheckFree(hosts, taken, option);
+    return hosts;
+}
+
+/**
+ * \param job a placed job with co-located servers on a star
+ * \return its placement on a star of its own workers' hosts: "0,...,K-1" and, per server, the
+ *         index of the worker whose host it shares (TrainingScenario::PlaceColocated's map)
+ */
+std::string
+ColocatedMap(const TrainingJob& job)
+{
+    const TrainingScenario& s = job.scenario;
+    std::string list;
+    for (uint32_t w = 0; w < s.workers; ++w)
+    {
+        list += (list.empty() ? "" : ",") + std::to_string(w);
+    }
+    for (uint32_t p = 0; p < s.servers; ++p)
+    {
+        const auto at
+            = std::find(job.hosts.begin(), job.hosts.begin() + s.workers, job.hosts[s.workers + p]);
+        list += "," + std::to_string(at - job.hosts.begin());
+    }
+    return list;
+}
+
 } // namespace
 
 uint32_t
@@ -258,7 +373,7 @@ TrainingJobSet::PlaceJob(uint32_t j, std::vector<uint8_t>& taken, const std::str
 {
     const TrainingJob& job = m_jobs[j];
     const std::string ctx = JobContext(where, j, job.name);
-    const uint32_t count = job.GetNRoles();
+    const uint32_t count = CountHosts(job);
     uint32_t free = 0;
     for (uint8_t t : taken)
     {
@@ -266,8 +381,10 @@ TrainingJobSet::PlaceJob(uint32_t j, std::vector<uint8_t>& taken, const std::str
     }
     if (count > free)
     {
-        throw TrainingInputError(ctx + ": " + std::to_string(count) + " workers and servers, but "
-                                 + std::to_string(free) + " of the fabric's "
+        throw TrainingInputError(ctx + ": " + std::to_string(count)
+                                 + (job.scenario.IsColocated() ? " workers (servers co-located)"
+                                                               : " workers and servers")
+                                 + ", but " + std::to_string(free) + " of the fabric's "
                                  + std::to_string(taken.size())
                                  + " hosts are left by the jobs before it (expected a larger "
                                    "fabric, e.g. --hostsPerLeaf, or fewer roles)");
@@ -275,29 +392,19 @@ TrainingJobSet::PlaceJob(uint32_t j, std::vector<uint8_t>& taken, const std::str
     const std::string option = ctx + ": .placement";
     std::vector<uint32_t> hosts;
     const std::string& policy = job.placement;
-    if (policy == "packed" || policy == "spread" || policy == "random")
+    const bool word = policy == "packed" || policy == "spread" || policy == "random";
+    if (job.scenario.IsColocated())
     {
-        // The policy's order over all hosts, without those taken.
-        for (uint32_t h : m_fabric.Place(option, policy, m_fabric.GetNHosts(), job.scenario.seed))
-        {
-            if (!taken[h] && hosts.size() < count)
-            {
-                hosts.push_back(h);
-            }
-        }
+        hosts = PlaceColocatedJob(m_fabric, job, taken, option);
+    }
+    else if (word)
+    {
+        hosts = PlaceOnFree(m_fabric, policy, count, job.scenario.seed, taken, option);
     }
     else
     {
         hosts = m_fabric.Place(option, policy, count, job.scenario.seed);
-        for (uint32_t h : hosts)
-        {
-            if (taken[h])
-            {
-                throw TrainingInputError(option + ": host " + std::to_string(h)
-                                         + " is already taken by an earlier job (expected hosts "
-                                           "no other job uses)");
-            }
-        }
+        CheckFree(hosts, taken, option);
     }
     for (uint32_t h : hosts)
     {
@@ -314,12 +421,6 @@ TrainingJobSet::Place(const std::string& where)
         throw TrainingInputError(where + ": no job (expected at least one)");
     }
     const TrainingScenario& base = m_base.scenario;
-    if (base.serverPlacement == TrainingScenario::COLOCATED_SERVERS)
-    {
-        throw TrainingInputError(where
-                                 + ": --serverPlacement=colocated with several jobs (expected "
-                                   "separate: a job set places every role on a host of its own)");
-    }
     if (base.crossTraffic != "none")
     {
         throw TrainingInputError(where
@@ -327,7 +428,7 @@ TrainingJobSet::Place(const std::string& where)
                                    "other jobs are the cross traffic)");
     }
     std::set<std::string> names;
-    uint32_t roles = 0;
+    uint32_t hosts = 0;
     for (std::size_t j = 0; j < m_jobs.size(); ++j)
     {
         if (!names.insert(m_jobs[j].name).second)
@@ -335,11 +436,11 @@ TrainingJobSet::Place(const std::string& where)
             throw TrainingInputError(JobContext(where, j, m_jobs[j].name)
                                      + ": .name: used by an earlier job (expected unique names)");
         }
-        roles += m_jobs[j].GetNRoles();
+        hosts += CountHosts(m_jobs[j]);
     }
     try
     {
-        m_fabric = base.BuildUnplacedFabric(roles);
+        m_fabric = base.BuildUnplacedFabric(hosts);
     }
     catch (const TrainingInputError& e)
     {
@@ -382,6 +483,13 @@ TrainingJobSet::FixJob(uint32_t j, const std::string& where)
     if (base.topology == "star")
     {
         s.placement = "packed"; // a star of its own roles: every host alike
+        for (uint32_t p = 0; s.IsColocated() && p < s.servers; ++p)
+        {
+            if (job.hosts[s.workers + p] != job.hosts[p])
+            {
+                s.placement = ColocatedMap(job); // a server not on its worker's host
+            }
+        }
     }
     else
     {

@@ -35,6 +35,15 @@ struct Study
     {
     }
 
+    /// Stops the writer threads before the sockets they write are closed (on every path).
+    ~Study()
+    {
+        job.StopWriters();
+    }
+
+    Study(const Study&) = delete;            //!< not copied
+    Study& operator=(const Study&) = delete; //!< not copied
+
     const LinuxFlowStudy::Config& config;                      //!< what to run
     LinuxJob job;                                              //!< event loop and clock
     LinuxFlowStudy::Result result;                             //!< output
@@ -72,28 +81,47 @@ struct Study
                                       });
     }
 
-    /// Write the rest of flow i (1 MiB per write).
+    /// Write the rest of flow i: from the event loop 1 MiB per write; from flow i's own thread
+    /// (when the job has writers) in one blocking write of every byte left, as a thread that
+    /// owns its connection does.
     void Send(uint32_t i)
     {
         static const std::vector<uint8_t> zeros(1 << 20, 0);
-        const std::size_t n
-            = static_cast<std::size_t>(std::min<uint64_t>(config.size - written[i], zeros.size()));
+        std::vector<boost::asio::const_buffer> pieces;
+        std::size_t n = 0;
+        const bool whole = !job.writers.empty();
+        for (uint64_t left = config.size - written[i]; left > 0 && (whole || pieces.empty());)
+        {
+            const auto piece = static_cast<std::size_t>(std::min<uint64_t>(left, zeros.size()));
+            pieces.push_back(boost::asio::buffer(zeros.data(), piece));
+            n += piece;
+            left -= piece;
+        }
         if (n == 0)
         {
             senders[i]->shutdown(tcp::socket::shutdown_send);
             return;
         }
+        auto done = [this, i, n](const boost::system::error_code& ec)
+        {
+            if (ec)
+            {
+                job.Fail("linux flow study: send failed: " + ec.message());
+                return;
+            }
+            written[i] += n;
+            Send(i);
+        };
+        if (!job.writers.empty())
+        {
+            job.writers[i]->Write(senders[i]->native_handle(), pieces, done);
+            return;
+        }
         boost::asio::async_write(*senders[i],
-                                 boost::asio::buffer(zeros.data(), n),
-                                 [this, i, n](const boost::system::error_code& ec, std::size_t)
+                                 pieces,
+                                 [done](const boost::system::error_code& ec, std::size_t)
                                  {
-                                     if (ec)
-                                     {
-                                         job.Fail("linux flow study: send failed: " + ec.message());
-                                         return;
-                                     }
-                                     written[i] += n;
-                                     Send(i);
+                                     done(ec);
                                  });
     }
 
@@ -174,6 +202,10 @@ Execute(Study& st)
                       TuneLinuxSocket(s->native_handle(), c.congestion, pace);
                       st.senders.push_back(s);
                   });
+        if (c.writePattern == "thread-per-connection")
+        {
+            st.job.writers.push_back(std::make_shared<LinuxWriterThread>(st.job.io));
+        }
     }
     const tcp::endpoint server(boost::asio::ip::make_address_v4(LinuxTestbed::GetAddress(receiver)),
                                0);
@@ -204,6 +236,7 @@ Execute(Study& st)
     }
     st.job.io.run_for(std::chrono::duration_cast<std::chrono::nanoseconds>(
         std::chrono::duration<double>(c.maxWallSeconds)));
+    st.job.StopWriters(); // the last writes may still block: the run is over
     st.result.drops = bed.CountQdiscDrops();
     if (!st.job.error.empty())
     {

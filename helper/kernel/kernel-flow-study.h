@@ -22,7 +22,8 @@ namespace ns3
  * (LinuxTestbed); every port shaped to the rate, so the receiver's switch port is the
  * bottleneck. With sharedSender every flow leaves one sender namespace, through its one NIC
  * (and qdisc), as the flows of one multi-flow host do. Flow i connects at arrivals[i] and writes
- * `size` bytes; the receiver counts every flow's bytes, samples them every `sample` seconds and
+ * `size` bytes (1 MiB per write, from the one event loop or from a thread of its own per flow);
+ * the receiver counts every flow's bytes, samples them every `sample` seconds and
  * notes each completion.
  */
 class LinuxFlowStudy
@@ -44,6 +45,9 @@ class LinuxFlowStudy
         double maxWallSeconds{120};        //!< watchdog
         int nice{-5}; //!< nice value of the run thread (real time must not queue; if permitted)
         bool sharedSender{false}; //!< every flow from one sender namespace (one NIC)
+        /// event-loop (one thread writes every flow) or thread-per-connection (a
+        /// LinuxWriterThread per flow, blocking writes): TrainingScenario::writePattern
+        std::string writePattern{"event-loop"};
         /// more sysctls of every namespace (LinuxTestbed::Config::sysctls)
         std::vector<std::pair<std::string, std::string>> sysctls;
     };

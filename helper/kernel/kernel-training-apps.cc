@@ -8,9 +8,12 @@
 #include "ns3/training-input-error.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 namespace ns3
 {
@@ -146,7 +149,112 @@ LinuxClock::GetDilation() const
     return m_dilation;
 }
 
+// ---- LinuxWriterThread ---------------------------------------------------------------------
+
+LinuxWriterThread::LinuxWriterThread(boost::asio::io_context& loop)
+    : m_loop(loop),
+      m_guard(boost::asio::make_work_guard(m_own)),
+      m_thread(
+          [this]
+          {
+              m_own.run();
+          })
+{
+}
+
+LinuxWriterThread::~LinuxWriterThread()
+{
+    Stop();
+}
+
+void
+LinuxWriterThread::Stop()
+{
+    if (m_thread.joinable())
+    {
+        m_stop = true;
+        m_guard.reset();
+        m_own.stop();
+        m_thread.join();
+    }
+}
+
+void
+LinuxWriterThread::Write(int fd, std::vector<boost::asio::const_buffer> buffers, Done done)
+{
+    boost::asio::post(m_own,
+                      [this, fd, buffers = std::move(buffers), done = std::move(done)]
+                      {
+                          const boost::system::error_code ec = WriteAll(fd, buffers);
+                          if (!m_stop)
+                          {
+                              boost::asio::post(m_loop,
+                                                [done, ec]
+                                                {
+                                                    done(ec);
+                                                });
+                          }
+                      });
+}
+
+boost::system::error_code
+LinuxWriterThread::WriteAll(int fd, const std::vector<boost::asio::const_buffer>& buffers)
+{
+    std::vector<iovec> iov;
+    for (const auto& b : buffers)
+    {
+        iov.push_back(iovec{const_cast<void*>(b.data()), b.size()});
+    }
+    std::size_t first = 0;
+    while (first < iov.size())
+    {
+        if (m_stop)
+        {
+            return boost::asio::error::operation_aborted;
+        }
+        msghdr message{};
+        message.msg_iov = &iov[first];
+        message.msg_iovlen = iov.size() - first;
+        const ssize_t sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+        if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        {
+            // Block until the kernel reports write space; wake now and then to see Stop().
+            pollfd p{fd, POLLOUT, 0};
+            poll(&p, 1, 20);
+            continue;
+        }
+        if (sent < 0)
+        {
+            return boost::system::error_code(errno, boost::system::system_category());
+        }
+        auto left = static_cast<std::size_t>(sent);
+        while (first < iov.size() && (left > 0 || iov[first].iov_len == 0))
+        {
+            const std::size_t n = std::min(left, iov[first].iov_len);
+            iov[first].iov_base = static_cast<uint8_t*>(iov[first].iov_base) + n;
+            iov[first].iov_len -= n;
+            left -= n;
+            first += iov[first].iov_len == 0 ? 1 : 0;
+        }
+    }
+    return {};
+}
+
 // ---- LinuxJob ------------------------------------------------------------------------------
+
+LinuxJob::~LinuxJob()
+{
+    StopWriters();
+}
+
+void
+LinuxJob::StopWriters()
+{
+    for (const auto& w : writers)
+    {
+        w->Stop();
+    }
+}
 
 void
 LinuxJob::After(double seconds, std::function<void()> fn)
@@ -199,6 +307,14 @@ LinuxTensorConnection::LinuxTensorConnection(LinuxJob& job,
       m_rx(256 * 1024)
 {
     m_scheduler.SetWindow(windowBytes);
+}
+
+LinuxTensorConnection::~LinuxTensorConnection()
+{
+    if (m_writer)
+    {
+        m_writer->Stop(); // it may be writing from m_header
+    }
 }
 
 void
@@ -283,21 +399,47 @@ LinuxTensorConnection::TrySend()
         buffers.emplace_back(Zeros().data(), piece);
     }
     m_writing = true;
+    if (m_job.scenario.writePattern == "thread-per-connection")
+    {
+        if (!m_writer)
+        {
+            m_writer = std::make_shared<LinuxWriterThread>(m_job.io);
+            m_job.writers.push_back(m_writer);
+        }
+        // Only a weak reference travels through the writer thread: the connection is released
+        // on the event loop's thread, never on the writer's (which its destruction would join).
+        m_writer->Write(m_socket.native_handle(),
+                        buffers,
+                        [weak = weak_from_this(), piece](const boost::system::error_code& ec)
+                        {
+                            if (auto self = weak.lock())
+                            {
+                                self->Written(ec, piece);
+                            }
+                        });
+        return;
+    }
     boost::asio::async_write(
         m_socket,
         buffers,
         [self = shared_from_this(), piece](const boost::system::error_code& ec, std::size_t)
         {
-            self->m_writing = false;
-            if (ec)
-            {
-                self->m_job.Fail("linux backend: send failed: " + ec.message());
-                return;
-            }
-            self->m_headerPending = false;
-            self->m_payloadLeft -= piece;
-            self->TrySend();
+            self->Written(ec, piece);
         });
+}
+
+void
+LinuxTensorConnection::Written(const boost::system::error_code& ec, std::size_t piece)
+{
+    m_writing = false;
+    if (ec)
+    {
+        m_job.Fail("linux backend: send failed: " + ec.message());
+        return;
+    }
+    m_headerPending = false;
+    m_payloadLeft -= piece;
+    TrySend();
 }
 
 void

@@ -16,6 +16,7 @@
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <chrono>
 #include <deque>
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace ns3
@@ -68,6 +70,58 @@ class LinuxClock
 
 /**
  * \ingroup distributed-training
+ * \brief A thread of its own that writes one socket with blocking writes
+ * (--writePattern=thread-per-connection: what gRPC-based parameter servers and many collective
+ * libraries do), reporting each completed write to the run's event loop.
+ *
+ * The socket stays non-blocking for the event loop that reads it (the descriptor's O_NONBLOCK is
+ * shared by every user of it), so the thread blocks in poll() for POLLOUT between writes: the
+ * kernel wakes both a blocked write and POLLOUT from the same write-space callback once a third
+ * of the send buffer is free (sk_stream_write_space), so the thread refills the socket when a
+ * blocking write would.
+ */
+class LinuxWriterThread
+{
+  public:
+    /// Called on the event loop with the outcome of one Write().
+    using Done = std::function<void(const boost::system::error_code&)>;
+
+    /** \param loop the run's event loop (receives every Done; must outlive Stop()) */
+    explicit LinuxWriterThread(boost::asio::io_context& loop);
+    /// Stops the thread (Stop()).
+    ~LinuxWriterThread();
+    LinuxWriterThread(const LinuxWriterThread&) = delete;
+    LinuxWriterThread& operator=(const LinuxWriterThread&) = delete;
+
+    /**
+     * \brief Write every byte of buffers to fd in this thread (queued behind earlier writes),
+     * then post done to the event loop.
+     * \param fd a connected socket
+     * \param buffers what to write (must stay valid until done runs)
+     * \param done called on the event loop with the outcome
+     */
+    void Write(int fd, std::vector<boost::asio::const_buffer> buffers, Done done);
+    /// Abandon any write in progress and join the thread (idempotent; no Done after it).
+    void Stop();
+
+  private:
+    /**
+     * \param fd the socket \param buffers what to write
+     * \return the outcome (operation_aborted once stopped)
+     */
+    boost::system::error_code WriteAll(int fd,
+                                       const std::vector<boost::asio::const_buffer>& buffers);
+
+    boost::asio::io_context& m_loop; //!< the run's event loop
+    boost::asio::io_context m_own;   //!< this thread's queue of writes
+    /// keeps m_own running between writes
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> m_guard;
+    std::atomic<bool> m_stop{false}; //!< set by Stop()
+    std::thread m_thread;            //!< the writer
+};
+
+/**
+ * \ingroup distributed-training
  * \brief What the applications report during a run (the linux twin of the packet backend's
  * trace sinks), and the run's shared event loop.
  */
@@ -82,6 +136,15 @@ struct LinuxJob
     std::function<void(double)> onWindowCandidate;         //!< a time the window may start/end at
     uint32_t expected{0};                                  //!< worker steps to complete
     std::string error;                                     //!< first error (the run stops)
+    /// --writePattern=thread-per-connection: every connection's writer (stopped before the
+    /// event loop goes away, so that none posts to it while it is destroyed)
+    std::vector<std::shared_ptr<LinuxWriterThread>> writers;
+
+    LinuxJob() = default;
+    /// Stops every writer thread before the event loop is destroyed (StopWriters()).
+    ~LinuxJob();
+    LinuxJob(const LinuxJob&) = delete;
+    LinuxJob& operator=(const LinuxJob&) = delete;
 
     /**
      * \brief Run fn after an undilated delay (x D in wall-clock time).
@@ -93,6 +156,8 @@ struct LinuxJob
     void StepDone(const TrainingResult::StepRecord& r);
     /** \param what the first error stops the run */
     void Fail(const std::string& what);
+    /// Stop every writer thread (before the sockets they write are closed).
+    void StopWriters();
 };
 
 /**
@@ -118,6 +183,8 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
                           boost::asio::ip::tcp::socket socket,
                           uint64_t windowBytes,
                           ChunkHandler onChunk);
+    /// Stops the connection's writer thread, if any (it may be writing from a member).
+    ~LinuxTensorConnection() override;
     /// Start reading.
     void Start();
     /**
@@ -146,6 +213,12 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
     bool NextMessage();
     /// Write the pending message, or pick the next one.
     void TrySend();
+    /**
+     * \brief A write of the pending message ended: account for it and go on.
+     * \param ec the outcome
+     * \param piece payload bytes it carried
+     */
+    void Written(const boost::system::error_code& ec, std::size_t piece);
     /// Read more bytes.
     void Read();
 
@@ -160,6 +233,8 @@ class LinuxTensorConnection : public std::enable_shared_from_this<LinuxTensorCon
     bool m_headerPending{false};               //!< m_header not yet written
     uint64_t m_payloadLeft{0};                 //!< payload bytes of the pending message to write
     std::vector<uint8_t> m_rx;                 //!< receive buffer
+    /// thread-per-connection: this connection's writer (created at the first write)
+    std::shared_ptr<LinuxWriterThread> m_writer;
 };
 
 /**

@@ -244,7 +244,7 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                          r.scenario.placement = v;
                      }));
     o.push_back(Make("serverPlacement",
-                     OptionScope::SCENARIO,
+                     OptionScope::JOB,
                      "",
                      "separate",
                      "Parameter servers: separate (hosts of their own) or colocated (server p "
@@ -451,6 +451,20 @@ AddHostModel(std::vector<ScenarioOptions::Option>& o)
                      [](RunRequest& r, auto& n, auto& v)
                      {
                          r.scenario.ApplyHostModel(n, v);
+                     }));
+    o.push_back(Make("writePattern",
+                     OptionScope::SCENARIO,
+                     "linux",
+                     "event-loop",
+                     "How the applications write their sockets: event-loop (one thread writes "
+                     "every connection) or thread-per-connection (a thread of its own with "
+                     "blocking writes per connection, as gRPC and many collective libraries); "
+                     "the packet backend's ns-3 applications write in zero time, so both are the "
+                     "same there",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         TrainingScenario::CheckWritePattern(n, v);
+                         r.scenario.writePattern = v;
                      }));
     o.push_back(Make("bufferAutotuning",
                      OptionScope::SCENARIO,

@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
 
 namespace ns3
 {
@@ -130,7 +131,16 @@ TrainingClusterHelper::ConfigureJobs(const TrainingScenario& fabric,
     m_scenario = fabric;
     m_scenario.workers = placed.GetNRoles();
     m_scenario.servers = 0;
-    m_fabric = fabric.topology == "star" ? nullptr : std::make_shared<const FabricTopology>(placed);
+    // A job's co-located servers share their workers' hosts: the fabric's role-to-host map
+    // says which (on the star too, as Configure() does for one job).
+    std::set<uint32_t> hosts;
+    for (uint32_t r = 0; r < placed.GetNRoles(); ++r)
+    {
+        hosts.insert(placed.GetRoleHost(r));
+    }
+    m_fabric = fabric.topology == "star" && hosts.size() == placed.GetNRoles()
+                   ? nullptr
+                   : std::make_shared<const FabricTopology>(placed);
     m_hostNames = names;
 }
 

@@ -31,7 +31,7 @@ GetStudyNames()
                                                 "dilation",    "sample",
                                                 "baseline",    "maxSimTime",
                                                 "csv",         "timeseries",
-                                                "flowTimes"};
+                                                "flowTimes",   "writePattern"};
     return names;
 }
 

@@ -32,7 +32,7 @@ TcpSharingReport::FormatSummary(const TcpSharingOptions& o,
 {
     return RunReport::Format(
         "tcp=%s host=%s rate=%llubps N=%u S=%llu (%.3g BDP) stagger=%gs jitter=%gs "
-        "shared=%d tsq=%d queue=%s cap=%llubps seed=%u: lambda=%.3f residual=%.3f%s%s mean "
+        "shared=%d tsq=%d queue=%s cap=%llubps seed=%u%s: lambda=%.3f residual=%.3f%s%s mean "
         "FCT measured %.1f us, fcfs %.1f us, ps %.1f us (overhead %.1f us, %.2f s "
         "wall); calibrated fit w=%.2f (residual %.3f)\n",
         o.scenario.tcpVariant.c_str(),
@@ -48,6 +48,9 @@ TcpSharingReport::FormatSummary(const TcpSharingOptions& o,
         o.scenario.queueSize.c_str(),
         static_cast<unsigned long long>(o.scenario.flowCap.GetBitRate()),
         static_cast<unsigned>(o.scenario.seed),
+        // (the default pattern prints as before)
+        o.scenario.writePattern == "event-loop" ? ""
+                                                : (" write=" + o.scenario.writePattern).c_str(),
         r.index.lambda,
         r.index.residual,
         r.index.defined ? "" : " (undefined: FCFS = PS)",

@@ -129,6 +129,7 @@ TcpSharingStudy::SimulateLinux(const Options& o, bool sample)
     c.maxWallSeconds = o.maxSimTime.GetSeconds() * o.dilation;
     c.sharedSender = o.sharedQueue;
     c.sysctls = o.sysctls;
+    c.writePattern = o.scenario.writePattern;
     std::cerr << "note: --stack=linux: --delay is not emulated (no netem); the RTT is the "
                  "veth path's own"
               << std::endl;
@@ -345,6 +346,13 @@ TcpSharingStudy::Report
 TcpSharingStudy::Run(const Options& o, const Plan& p)
 {
     Report r;
+    if (o.stack != "linux" && o.scenario.writePattern != "event-loop")
+    {
+        std::cerr << "note: --stack=ns3: --writePattern changes nothing (ns-3's applications "
+                     "write in zero simulated time: each socket is refilled at the instant its "
+                     "buffer frees, whichever thread would write it)"
+                  << std::endl;
+    }
     auto wallStart = std::chrono::steady_clock::now();
     if (o.baseline)
     {

@@ -115,6 +115,10 @@ NetworkToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     {
         j["tcp_small_queues"] = true; // (scenarios without it print as before)
     }
+    if (s.writePattern != "event-loop")
+    {
+        j["write_pattern"] = s.writePattern; // (the default prints as before)
+    }
     j["cross_traffic"] = s.crossTraffic;
     if (s.crossTraffic != "none")
     {
@@ -337,6 +341,7 @@ TrainingScenario::ValidateNetwork() const
     {
         Fail("--hostModel", "unknown host model '" + hostModel + "'", "ns3 or linux");
     }
+    CheckWritePattern("--writePattern", writePattern);
     if (startJitter.IsStrictlyNegative() || startJitter > Seconds(10))
     {
         Fail("--startJitter", "out of range", "a time from 0 to 10s, e.g. 20us");
@@ -492,6 +497,15 @@ TrainingScenario::ApplyPreset(const std::string& option, const std::string& name
     else
     {
         Fail(option, "unknown preset '" + name + "'", "ddp, horovod or horovod-0.21");
+    }
+}
+
+void
+TrainingScenario::CheckWritePattern(const std::string& option, const std::string& name)
+{
+    if (name != "event-loop" && name != "thread-per-connection")
+    {
+        Fail(option, "unknown write pattern '" + name + "'", "event-loop or thread-per-connection");
     }
 }
 

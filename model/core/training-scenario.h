@@ -144,6 +144,12 @@ class TrainingScenario
     /// Host TCP defaults: "ns3" (the module's: ns-3 TCP, one ACK per segment) or "linux"
     /// (ApplyHostModel: Linux's algorithms and defaults, doc/reference/congestion.rst).
     std::string hostModel{"ns3"};
+    /// How an application hands bytes to its sockets (--writePattern): "event-loop" (one thread
+    /// writes every connection from one event loop) or "thread-per-connection" (each connection
+    /// written by a thread of its own with blocking writes, as gRPC-based parameter servers and
+    /// many collective libraries do). The linux backend runs it; in ns-3 the two are the same
+    /// (applications write in zero simulated time, doc/reference/backend-linux.rst).
+    std::string writePattern{"event-loop"};
     bool ecn{false}; //!< TCP negotiates ECN and queue discs with a UseEcn attribute mark
     /// Background traffic through the switch: "none", "bulk" (BulkSend, TCP) or "onoff".
     std::string crossTraffic{"none"};
@@ -362,6 +368,14 @@ class TrainingScenario
      * \throws TrainingInputError naming the option and the accepted values
      */
     void ApplyHostModel(const std::string& option, const std::string& name);
+    /**
+     * \brief Check a write pattern (writePattern, --writePattern).
+     * \param option option name for the message, e.g. "--writePattern"
+     * \param name the pattern
+     * \throws TrainingInputError naming the option unless name is event-loop or
+     *         thread-per-connection
+     */
+    static void CheckWritePattern(const std::string& option, const std::string& name);
 
     /// The start jitter of --hostModel=linux (the spread of "simultaneous" transfer starts).
     static constexpr int64_t LINUX_START_JITTER_US = 20;

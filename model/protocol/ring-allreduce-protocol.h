@@ -8,6 +8,7 @@
 #include "allreduce-schedule.h"
 #include "training-protocol.h"
 
+#include "ns3/collective-cost-model.h"
 #include "ns3/tensor-fusion.h"
 
 #include <map>
@@ -55,6 +56,10 @@ class RingAllReduceProtocol
         /// the collective each bucket's AllReduce runs
         AllReduceSchedule::Algorithm collective{AllReduceSchedule::RING};
         uint64_t treeChunkBytes{512 * 1024}; //!< pipelining unit of the double binary tree
+        /// HIERARCHICAL: each worker's group (AllReduceSchedule::PlanAll)
+        std::vector<uint32_t> groups{};
+        /// NCCL: the cost model that picks each bucket's algorithm (CollectiveCostModel::Resolve)
+        CollectiveCostModel::Params cost{};
 
         /**
          * \param s a scenario

@@ -107,8 +107,8 @@ class AllReduceSchedule::Builder
     /**
      * Rounds [first, last) of the ring over `members` (member i sends to member i + 1) on the
      * bytes [offset, offset + bytes): round r carries chunk (i - r) mod n of n, the first n - 1
-     * rounds reduce (reduce-scatter), the others replace (all-gather). A send waits for its
-     * sender's latest receive of these rounds, the first for the ids in `start`.
+     * rounds reduce (reduce-scatter), the others replace (all-gather). Every send waits for the
+     * ids in `start` of its sender and, after the first round, for its latest receive.
      * \param members the ring's nodes, in ring order
      * \param offset first byte \param bytes length
      * \param first first round \param last one past the last round
@@ -198,7 +198,9 @@ AllReduceSchedule::Builder::RingRounds(const std::vector<uint32_t>& members,
                                     chunkBytes(c),
                                     r < n - 1,
                                     after[i]);
-            next[to] = {id};
+            // A later round's send forwards its own bytes too: they wait for `start` as well.
+            next[to] = start[to];
+            next[to].push_back(id);
             got[to].push_back(id);
         }
         after = std::move(next);

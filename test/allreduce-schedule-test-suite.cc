@@ -355,6 +355,82 @@ class TwoTreesTestCase : public TestCase
     }
 };
 
+/// \param k K \param g workers per group \return each node's group: w / g
+std::vector<uint32_t>
+Consecutive(uint32_t k, uint32_t g)
+{
+    std::vector<uint32_t> groups;
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        groups.push_back(w / g);
+    }
+    return groups;
+}
+
+/**
+ * The hierarchical ring: every node ends with the sum, for G x g = 2x2, 2x3, 3x2, 2x4, 4x2,
+ * 3x4 and groups that interleave (node w in group w mod 2), M = 1, 5 and 301, three
+ * interleavings each. Bytes by hand, M = 960, K = 4 as 2 groups of 2: node 0 reduce-scatters
+ * 480 bytes to node 1, sends the two 240-byte halves of its shard [480, 960) to node 2 (the
+ * reduce and the all-gather across groups), then 480 to node 1: 4 messages, 1440 bytes
+ * = 2 (g-1)/g M + 2 (G-1)/G M/g = 960 + 480. K = 8 as 2x4: 3 + 2 + 3 messages, 2 (3/4) 960
+ * + 2 (1/2) 240 = 1680 bytes; as 4x2: 1 + 6 + 1 messages, 960 + 2 (3/4) 480 = 1680.
+ */
+class HierarchicalTestCase : public TestCase
+{
+  public:
+    HierarchicalTestCase()
+        : TestCase("hierarchical ring, every node gets the sum, bytes per node by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::vector<std::vector<uint32_t>> layouts;
+        for (auto [big, g] : {std::pair{2U, 2U}, {2U, 3U}, {3U, 2U}, {2U, 4U}, {4U, 2U}, {3U, 4U}})
+        {
+            layouts.push_back(Consecutive(big * g, g));
+        }
+        layouts.push_back({0, 1, 0, 1, 0, 1});
+        for (const auto& groups : layouts)
+        {
+            const auto k = static_cast<uint32_t>(groups.size());
+            for (uint64_t bytes : {uint64_t{1}, uint64_t{5}, uint64_t{301}})
+            {
+                const auto plans = Schedule::PlanAll(Schedule::HIERARCHICAL, k, bytes, 1, groups);
+                for (uint32_t seed = 1; seed <= 3; ++seed)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(Execute(plans, bytes, seed * 7919 + k),
+                                          "",
+                                          "hierarchical K=" << k << " M=" << bytes);
+                }
+            }
+        }
+        const uint64_t m = 960;
+        const auto four = Schedule::PlanAll(Schedule::HIERARCHICAL, 4, m, 1, Consecutive(4, 2));
+        const uint32_t peers[] = {1, 2, 2, 1};
+        const uint64_t offsets[] = {0, 480, 720, 480};
+        const uint64_t lengths[] = {480, 240, 240, 480};
+        for (int i = 0; i < 4; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(four[0].sends[i].peer, peers[i], "node 0's peer");
+            NS_TEST_EXPECT_MSG_EQ(four[0].sends[i].offset, offsets[i], "its range");
+            NS_TEST_EXPECT_MSG_EQ(four[0].sends[i].bytes, lengths[i], "its range");
+        }
+        for (uint32_t g : {4U, 2U})
+        {
+            const auto plans
+                = Schedule::PlanAll(Schedule::HIERARCHICAL, 8, m, 1, Consecutive(8, g));
+            for (uint32_t n = 0; n < 8; ++n)
+            {
+                NS_TEST_EXPECT_MSG_EQ(SentBy(plans[n]).first, 1680, "bytes, K=8, g=" << g);
+                NS_TEST_EXPECT_MSG_EQ(SentBy(plans[n]).second, 8, "messages, K=8, g=" << g);
+            }
+        }
+    }
+};
+
 /// Names round-trip; K = 0, M = 0 and a zero chunk are refused with a message.
 class NamesAndLimitsTestCase : public TestCase
 {
@@ -398,6 +474,35 @@ class NamesAndLimitsTestCase : public TestCase
                                   true,
                                   "K=" << l.k << " M=" << l.m << " chunk=" << l.chunk);
         }
+        // The nccl preset has no plan; hierarchical groups must be equal, >= 2 of >= 2 nodes.
+        const std::vector<std::vector<uint32_t>> badGroups{{0, 0, 0, 0},
+                                                           {0, 1, 2, 3},
+                                                           {0, 0, 0, 1, 1, 1, 2, 2},
+                                                           {0, 0, 2, 2},
+                                                           {0, 0, 1}};
+        for (const auto& groups : badGroups)
+        {
+            bool refused = false;
+            try
+            {
+                Schedule::PlanAll(Schedule::HIERARCHICAL, 4, 8, 1, groups);
+            }
+            catch (const TrainingInputError&)
+            {
+                refused = true;
+            }
+            NS_TEST_EXPECT_MSG_EQ(refused, true, "groups of " << groups.size() << " nodes");
+        }
+        bool refused = false;
+        try
+        {
+            Schedule::PlanAll(Schedule::NCCL, 4, 8, 1);
+        }
+        catch (const TrainingInputError&)
+        {
+            refused = true;
+        }
+        NS_TEST_EXPECT_MSG_EQ(refused, true, "nccl is a preset");
     }
 };
 
@@ -411,6 +516,7 @@ class AllReduceScheduleTestSuite : public TestSuite
         AddTestCase(new EveryNodeGetsTheSumTestCase, DT_TEST_QUICK);
         AddTestCase(new BytesPerNodeTestCase, DT_TEST_QUICK);
         AddTestCase(new TwoTreesTestCase, DT_TEST_QUICK);
+        AddTestCase(new HierarchicalTestCase, DT_TEST_QUICK);
         AddTestCase(new NamesAndLimitsTestCase, DT_TEST_QUICK);
     }
 };

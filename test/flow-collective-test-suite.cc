@@ -201,6 +201,48 @@ class TreeClosedFormTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * The hierarchical ring on the star equals its closed form.
+ *
+ * Every phase's flows go to distinct peers, so each NIC direction carries one flow at the whole
+ * goodput B = 1.20506e9 B/s, and a round of b bytes takes b / B plus one hop (20 us). M = 8e6:
+ * K = 4 as 2x2: 1 round of 4e6 inside, 2 of 2e6 across, 1 inside: 2 x (3.3194 ms + 20 us)
+ * + 2 x (1.6597 ms + 20 us) = 10.038 ms. K = 8 as 2 groups of 4: 3 + 3 rounds of 2e6 inside
+ * and 2 of 1e6 across: 6 x 1.6797 ms + 2 x 0.8498 ms = 11.778 ms; as 4 groups of 2: 2 rounds
+ * of 4e6 inside and 6 of 1e6 across: 2 x 3.3394 + 6 x 0.8498 = 11.778 ms. Within 0.1 %.
+ */
+class HierarchicalClosedFormTestCase : public TestCase
+{
+  public:
+    /// \param workers K \param groupSize g
+    HierarchicalClosedFormTestCase(uint32_t workers, uint32_t groupSize)
+        : TestCase("hierarchical, K = " + std::to_string(workers) + " in groups of "
+                   + std::to_string(groupSize) + ", equals its closed form"),
+          m_workers(workers),
+          m_groupSize(groupSize)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t bytes = 8000000;
+        TrainingScenario s = OneBucketScenario("hierarchical", m_workers, 0);
+        s.groupSize = m_groupSize;
+        const double flow = FlowAllReduceSeconds(s, bytes);
+        CollectiveCostModel::Params p = ClosedFormParams(s, bytes);
+        p.groups = m_workers / m_groupSize;
+        const double closed = CollectiveCostModel::Hierarchical(p);
+        NS_TEST_EXPECT_MSG_EQ_TOL(flow, closed, 1e-3 * closed, "flow vs closed form");
+        const double hand = m_workers == 4 ? 10.038e-3 : 11.778e-3;
+        NS_TEST_EXPECT_MSG_EQ_TOL(flow, hand, 1e-5, "the hand-worked value");
+    }
+
+    uint32_t m_workers;   //!< K
+    uint32_t m_groupSize; //!< g
+};
+
+/**
+ * \ingroup distributed-training
  * The flow level's collectives suite.
  */
 class FlowCollectiveTestSuite : public TestSuite
@@ -216,6 +258,10 @@ class FlowCollectiveTestSuite : public TestSuite
             AddTestCase(new TreeClosedFormTestCase(k), TestCase::QUICK);
         }
         AddTestCase(new HalvingDoublingExactTestCase(4, 5e9), TestCase::QUICK);
+        for (auto [k, g] : {std::pair{4U, 2U}, {8U, 4U}, {8U, 2U}})
+        {
+            AddTestCase(new HierarchicalClosedFormTestCase(k, g), TestCase::QUICK);
+        }
     }
 };
 

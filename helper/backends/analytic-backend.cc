@@ -11,6 +11,7 @@
 #include "ns3/distributed-training-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/osf-model.h"
@@ -31,6 +32,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -1011,18 +1013,77 @@ AnalyticBackend::RunRingClosedForms(const AnalyticInputs& d, const TrainingScena
     return results;
 }
 
+namespace
+{
+
+/**
+ * \brief The hierarchical ring's seconds per byte across groups: the g flows of a group's phase
+ * 2 (one per local rank) leave its leaf switch over that switch's uplinks, each at the NIC's
+ * goodput or its share of the uplinks, whichever is less (ECMP balancing them perfectly);
+ * groups that are not each the whole of one leaf's workers (--groupSize): the NIC's beta.
+ * \param s the scenario \param groups each worker's group \param beta the NIC's
+ * \param note set to how beta' was found
+ * \return beta'
+ */
+double
+InterGroupBeta(const TrainingScenario& s,
+               const std::vector<uint32_t>& groups,
+               double beta,
+               std::string& note)
+{
+    const FabricTopology fabric = s.BuildFabric();
+    std::map<uint32_t, uint32_t> switchOfGroup;   // group -> its leaf switch
+    std::map<uint32_t, uint32_t> workersOfSwitch; // leaf switch -> workers below it
+    for (uint32_t w = 0; w < groups.size(); ++w)
+    {
+        const uint32_t sw = fabric.GetLink(fabric.GetHostUplink(fabric.GetRoleHost(w))).to;
+        ++workersOfSwitch[sw];
+        if (!switchOfGroup.emplace(groups[w], sw).second && switchOfGroup[groups[w]] != sw)
+        {
+            switchOfGroup.clear(); // a group across leaves
+            break;
+        }
+    }
+    const double g
+        = static_cast<double>(groups.size()) / std::max<std::size_t>(1, switchOfGroup.size());
+    double share = 1; // the least of uplinks / (g x NIC rate) over the groups, at most 1
+    for (const auto& [group, sw] : switchOfGroup)
+    {
+        double uplinks = 0;
+        for (uint32_t link : fabric.GetOutLinks(sw))
+        {
+            const auto& l = fabric.GetLink(link);
+            uplinks += fabric.GetNode(l.to).host ? 0 : l.spec.rate.GetBitRate();
+        }
+        if (workersOfSwitch[sw] != g || uplinks == 0)
+        {
+            note = "hierarchical: groups are not whole leaves, beta' = beta (the closed form "
+                   "assumes the links between groups are as fast as the NICs)";
+            return beta;
+        }
+        share = std::min(share, uplinks / (g * s.nicRate.GetBitRate()));
+    }
+    note = "hierarchical: beta' = beta / min(1, leaf uplinks / (g x NIC rate)), ECMP "
+           "balancing the g inter-group flows of a leaf perfectly";
+    return switchOfGroup.empty() ? beta : beta / share;
+}
+
+} // namespace
+
 std::vector<TrainingResult>
 AnalyticBackend::RunCollective(const AnalyticInputs& d, const TrainingScenario& scenario) const
 {
     const auto start = std::chrono::steady_clock::now();
     AllReduceSchedule::Algorithm algorithm = AllReduceSchedule::RING;
     AllReduceSchedule::FromName(scenario.collective, algorithm);
-    CollectiveCostModel::Params p;
-    p.workers = d.workers;
-    p.alpha = d.hopLatency;
-    p.beta = 1 / d.flowRate;
-    p.gamma = scenario.reductionRate > 0 ? 1 / scenario.reductionRate : 0;
-    p.chunkBytes = static_cast<double>(scenario.treeChunkBytes);
+    CollectiveCostModel::Params p = CollectiveCostModel::FromScenario(scenario);
+    std::string groupNote;
+    if (algorithm == AllReduceSchedule::HIERARCHICAL)
+    {
+        const std::vector<uint32_t> groups = scenario.GetCollectiveGroups();
+        p.groups = AllReduceSchedule::CheckGroups(groups, "--collective=hierarchical");
+        p.betaInter = InterGroupBeta(scenario, groups, p.beta, groupNote);
+    }
     // The buckets one after another after the backward pass (no overlap), each with its
     // intra-node reduce and broadcast.
     double allReduce = 0;
@@ -1039,10 +1100,20 @@ AnalyticBackend::RunCollective(const AnalyticInputs& d, const TrainingScenario& 
     r.inputs["gamma_s_per_byte"] = p.gamma;
     r.inputs["buckets"] = static_cast<double>(d.bucketBytes.size());
     r.inputs["T_allreduce_s"] = allReduce;
-    if (algorithm == AllReduceSchedule::DOUBLE_BINARY_TREE)
+    if (algorithm == AllReduceSchedule::DOUBLE_BINARY_TREE || algorithm == AllReduceSchedule::NCCL)
     {
         r.inputs["tree_chunk_bytes"] = p.chunkBytes;
         r.inputs["tree_depth"] = CollectiveCostModel::TreeDepth(d.workers);
+    }
+    if (algorithm == AllReduceSchedule::HIERARCHICAL)
+    {
+        r.inputs["groups"] = p.groups;
+        r.inputs["beta_inter_s_per_byte"] = p.betaInter;
+        r.notes.push_back(groupNote);
+    }
+    if (algorithm == AllReduceSchedule::NCCL)
+    {
+        r.notes.push_back(CollectiveCostModel::DescribeNccl(p, d.bucketBytes));
     }
     std::vector<TrainingResult> results;
     results.push_back(RingResult(d, scenario, name, true, compute + allReduce + d.intra, r));

@@ -4,6 +4,7 @@
 
 #include "kernel-backend.h"
 
+#include "ns3/collective-cost-model.h"
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/fabric-topology.h"
@@ -372,6 +373,11 @@ Execute(Run& run)
             + " s of wall time (raise ns3::LinuxBackend::MaxWallTime, or fewer --steps)");
     }
     run.result.Finalize(s, run.profile.GetBatchSize() * s.gpusPerNode);
+    const std::string ncclNote = CollectiveCostModel::NcclNote(s, run.profile);
+    if (!ncclNote.empty())
+    {
+        run.result.notes.push_back(ncclNote);
+    }
     FillUtilisation(s, hosts, snapshots, run.result);
     run.result.NameServerUpdate(run.profile, s);
 }

@@ -566,6 +566,11 @@ PacketBackend::RunCluster(const TrainingProfile& profile,
 
     // A node of G GPUs processes G batches per step (as the flow and analytic backends).
     result.Finalize(scenario, profile.GetBatchSize() * scenario.gpusPerNode);
+    const std::string ncclNote = CollectiveCostModel::NcclNote(scenario, profile);
+    if (!ncclNote.empty())
+    {
+        result.notes.push_back(ncclNote);
+    }
     result.inputs["gpus_per_node"] = scenario.gpusPerNode;
     ReportWindow(collector, links, cross.GetN() > 0, &result);
     result.NameServerUpdate(profile, scenario);

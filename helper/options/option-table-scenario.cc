@@ -392,11 +392,25 @@ AddCollective(std::vector<ScenarioOptions::Option>& o)
                      OptionScope::JOB,
                      "", // the flow backend refuses what it does not model
                      "ring",
-                     "AllReduce algorithm of --arch=ring: ring, halving-doubling (Rabenseifner) "
-                     "or tree (NCCL's double binary tree); the flow backend refuses the last two",
+                     "AllReduce algorithm of --arch=ring: ring, halving-doubling (Rabenseifner), "
+                     "tree (NCCL's double binary tree), hierarchical (2D ring: inside groups, "
+                     "across them, inside again; groups by leaf switch or --groupSize) or nccl "
+                     "(per bucket the ring or the tree, whichever the alpha-beta cost model "
+                     "finds faster, as NCCL's tuning does)",
                      [](RunRequest& r, auto&, auto& v)
                      {
                          r.scenario.collective = v; // TrainingScenario::Validate checks it
+                     }));
+    o.push_back(Make("groupSize",
+                     OptionScope::JOB,
+                     "",
+                     "0",
+                     "Workers per group of --collective=hierarchical, a divisor of K from 2 to "
+                     "K/2 (workers w*g .. w*g+g-1 form a group); 0: the workers under one leaf "
+                     "switch",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.groupSize = UnitParser::ParseUnsigned(n, v, 0, 100000);
                      }));
     o.push_back(Make("treeChunk",
                      OptionScope::JOB,

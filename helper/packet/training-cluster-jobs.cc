@@ -7,6 +7,7 @@
 
 #include "training-cluster-helper.h"
 
+#include "ns3/attribute-container.h"
 #include "ns3/boolean.h"
 #include "ns3/bulk-send-helper.h"
 #include "ns3/config.h"
@@ -184,6 +185,12 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
 {
     ApplicationContainer apps;
     const auto slowdown = ComputeSlowdown::FromScenario(scenario); // one for the job's workers
+    // The groups of the hierarchical ring and the cost model of the nccl preset, as the linux
+    // backend gets them.
+    const auto ring = RingAllReduceProtocol::RingConfig::FromScenario(scenario);
+    const CollectiveCostModel::Params& cost = ring.cost;
+    AttributeContainerValue<UintegerValue, std::vector> groups;
+    groups.Set(ring.groups);
     for (uint32_t w = 0; w < scenario.workers; ++w)
     {
         Ptr<RingAllReduceApplication> app = CreateObject<RingAllReduceApplication>();
@@ -198,6 +205,9 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
         app->SetAttribute(
             "WorkerUpdate",
             TimeValue(TrainingProfile::FromMicroseconds(scenario.GetWorkerUpdateUs(*profile))));
+        app->SetAttribute("Groups", groups);
+        app->SetAttribute("CostAlpha", TimeValue(Seconds(cost.alpha)));
+        app->SetAttribute("CostBeta", DoubleValue(cost.beta));
         app->SetModel(profile, addresses);
         app->SetSlowdown(slowdown);
         workers.Get(w)->AddApplication(app);

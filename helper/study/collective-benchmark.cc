@@ -66,8 +66,8 @@ ParseCollectives(const std::string& text)
         if (!AllReduceSchedule::FromName(name, a))
         {
             throw TrainingInputError("--collective: '" + name
-                                     + "' (expected all or a comma list "
-                                       "of ring, halving-doubling and tree)");
+                                     + "' (expected all or a comma list of ring, "
+                                       "halving-doubling, tree, hierarchical and nccl)");
         }
     }
     return list;
@@ -103,7 +103,8 @@ OwnOptions(CollectiveBenchmark::Settings& s, std::string& sizes, uint64_t& facto
     o.Add("sizes", "message sizes: FIRST..LAST (powers of --sizeFactor) or a comma list", sizes);
     o.Add("sizeFactor", "step of a --sizes range", factor, 2, 1024);
     o.Add("collective",
-          "collectives: all or a comma list of ring, halving-doubling, tree",
+          "collectives: all or a comma list of ring, halving-doubling, tree, hierarchical "
+          "(groups: --groupSize, else a leaf each, else on a star K/2), nccl",
           "ring",
           [&s](const std::string& v)
           {
@@ -250,6 +251,16 @@ CollectiveBenchmark::OneLayerProfile(uint64_t bytes)
     return p;
 }
 
+uint32_t
+CollectiveBenchmark::GroupSize(const Settings& s, uint32_t workers)
+{
+    if (s.base.scenario.groupSize != 0 || s.base.scenario.topology != "star")
+    {
+        return s.base.scenario.groupSize; // given, or 0: a group per leaf switch
+    }
+    return workers / 2; // a star has one switch: two groups
+}
+
 bool
 CollectiveBenchmark::IsMeasured(const Settings& s,
                                 uint32_t workers,
@@ -271,6 +282,7 @@ CollectiveBenchmark::Measure(const Settings& s,
     scenario.mode = TrainingScenario::SYNC;
     scenario.workers = workers;
     scenario.collective = collective;
+    scenario.groupSize = collective == "hierarchical" ? GroupSize(s, workers) : 0;
     scenario.bucketBytes = TrainingScenario::UNLIMITED_BUCKET;
     scenario.firstBucketBytes = 0;
     scenario.computeScale.clear();

@@ -52,7 +52,7 @@ class CollectiveBenchmark
     {
         uint32_t workers{0};    //!< K
         uint64_t bytes{0};      //!< M
-        std::string collective; //!< ring, halving-doubling or tree
+        std::string collective; //!< ring, halving-doubling, tree, hierarchical or nccl
         std::string backend;    //!< analytic, flow, packet ...
         double seconds{0};      //!< one AllReduce
         double wallSeconds{0};  //!< what the run cost
@@ -88,6 +88,14 @@ class CollectiveBenchmark
      * \return a profile of one layer of M bytes and no compute
      */
     static TrainingProfile OneLayerProfile(uint64_t bytes);
+
+    /**
+     * \param s the settings
+     * \param workers K
+     * \return the --groupSize of a hierarchical point: the given one; else 0 (a group per leaf
+     *         switch) off the star, K/2 (two groups) on it
+     */
+    static uint32_t GroupSize(const Settings& s, uint32_t workers);
 
     /**
      * \param s the settings

@@ -4,9 +4,14 @@
 
 #include "collective-cost-model.h"
 
+#include "ns3/tensor-fusion.h"
 #include "ns3/training-input-error.h"
+#include "ns3/training-network.h"
+#include "ns3/training-scenario.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace ns3
@@ -97,19 +102,126 @@ CollectiveCostModel::DoubleBinaryTree(const Params& p)
            + p.bytes * p.gamma;
 }
 
+CollectiveCostModel::Params
+CollectiveCostModel::FromScenario(const TrainingScenario& s)
+{
+    Params p;
+    p.workers = s.workers;
+    p.alpha = 2 * s.linkDelay.GetSeconds();
+    p.beta = 1 / TrainingNetwork::GetGoodputBytesPerSecond(s);
+    p.gamma = s.reductionRate > 0 ? 1 / s.reductionRate : 0;
+    p.chunkBytes = static_cast<double>(s.treeChunkBytes);
+    return p;
+}
+
+double
+CollectiveCostModel::Hierarchical(const Params& p)
+{
+    Check(p);
+    if (p.groups == 0 || p.workers % p.groups != 0 || !(p.betaInter >= 0))
+    {
+        throw TrainingInputError("collective cost: " + std::to_string(p.groups) + " groups of "
+                                 + std::to_string(p.workers)
+                                 + " workers (expected a divisor of K)");
+    }
+    const double big = p.groups;           // G
+    const double g = p.workers / p.groups; // nodes per group
+    const double shard = p.bytes / g;
+    const double inter = p.betaInter > 0 ? p.betaInter : p.beta;
+    return 2 * (g - 1) * p.alpha + 2 * (g - 1) / g * p.bytes * p.beta
+           + (g - 1) / g * p.bytes * p.gamma + 2 * (big - 1) * p.alpha
+           + 2 * (big - 1) / big * shard * inter + (big - 1) / big * shard * p.gamma;
+}
+
+AllReduceSchedule::Algorithm
+CollectiveCostModel::Resolve(AllReduceSchedule::Algorithm algorithm, const Params& p)
+{
+    if (algorithm != AllReduceSchedule::NCCL)
+    {
+        return algorithm;
+    }
+    return Ring(p) <= DoubleBinaryTree(p) ? AllReduceSchedule::RING
+                                          : AllReduceSchedule::DOUBLE_BINARY_TREE;
+}
+
 double
 CollectiveCostModel::Time(AllReduceSchedule::Algorithm algorithm, const Params& p)
 {
-    switch (algorithm)
+    switch (Resolve(algorithm, p))
     {
         case AllReduceSchedule::HALVING_DOUBLING:
             return HalvingDoubling(p);
         case AllReduceSchedule::DOUBLE_BINARY_TREE:
             return DoubleBinaryTree(p);
+        case AllReduceSchedule::HIERARCHICAL:
+            return Hierarchical(p);
         case AllReduceSchedule::RING:
+        case AllReduceSchedule::NCCL: // resolved above
             break;
     }
     return Ring(p);
+}
+
+std::string
+CollectiveCostModel::DescribeNccl(const Params& p, const std::vector<double>& buckets)
+{
+    // Runs of consecutive sizes (ascending) that got the same algorithm.
+    std::vector<double> sizes(buckets);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    std::string text = "nccl preset:";
+    Params q = p;
+    for (std::size_t i = 0; i < sizes.size();)
+    {
+        q.bytes = sizes[i];
+        const auto algorithm = Resolve(AllReduceSchedule::NCCL, q);
+        std::size_t j = i;
+        while (j + 1 < sizes.size()
+               && (q.bytes = sizes[j + 1], Resolve(AllReduceSchedule::NCCL, q)) == algorithm)
+        {
+            ++j;
+        }
+        char run[128];
+        std::snprintf(run,
+                      sizeof(run),
+                      "%s %s for buckets of %.0f to %.0f B",
+                      i == 0 ? "" : ",",
+                      AllReduceSchedule::GetName(algorithm).c_str(),
+                      sizes[i],
+                      sizes[j]);
+        text += run;
+        i = j + 1;
+    }
+    char inputs[160];
+    std::snprintf(inputs,
+                  sizeof(inputs),
+                  " (alpha-beta, CollectiveCostModel: alpha %.3g s, 1/beta %.4g B/s, tree chunk "
+                  "%.0f B)",
+                  p.alpha,
+                  p.beta > 0 ? 1 / p.beta : 0.0,
+                  p.chunkBytes);
+    return text + inputs;
+}
+
+} // namespace ns3
+
+namespace ns3
+{
+
+std::string
+CollectiveCostModel::NcclNote(const TrainingScenario& s, const TrainingProfile& profile)
+{
+    if (s.architecture != TrainingScenario::RING_ALLREDUCE || s.collective != "nccl")
+    {
+        return "";
+    }
+    std::vector<double> buckets;
+    for (const auto& b :
+         TensorFusion::FormBuckets(profile, s.bucketBytes, s.firstBucketBytes, s.fusionTimeout))
+    {
+        buckets.push_back(static_cast<double>(b.bytes));
+    }
+    return DescribeNccl(FromScenario(s), buckets);
 }
 
 } // namespace ns3

@@ -8,9 +8,14 @@
 #include "ns3/allreduce-schedule.h"
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
+
+class TrainingProfile;
+class TrainingScenario;
 
 /**
  * \ingroup distributed-training
@@ -35,6 +40,15 @@ namespace ns3
  *   takes 2D hops of alpha + c beta up and down: 2 D (alpha + c beta) + (n-1) s c beta
  *   + M gamma (an inner node reduces two children's halves, M in all). For large M this is
  *   s/2 M beta: twice the ring's bandwidth term at K >= 4, with log2 K instead of K latencies.
+ * - Hierarchical(): the 2D ring of G groups of g = K/G nodes (Jia et al. 2018, arXiv:1807.11205
+ *   Sec. 3.3; Mikami et al. 2018, arXiv:1811.05233): a ring reduce-scatter and all-gather of M
+ *   inside the groups, 2 (g-1) alpha + 2 (g-1)/g M beta, and between them a ring AllReduce of
+ *   each M/g shard across the groups at the inter-group seconds per byte beta', 2 (G-1) alpha
+ *   + 2 (G-1)/G (M/g) beta'; reducing costs (g-1)/g M gamma + (G-1)/G (M/g) gamma.
+ * - NCCL: the preset that runs, per bucket, the ring or the double binary tree, whichever of
+ *   the two formulas is smaller at its size (Resolve(); NCCL's tuning model, src/graph/tuning.cc:
+ *   per algorithm a latency plus bytes over a bandwidth, the minimum wins); Time() is that
+ *   minimum.
  */
 class CollectiveCostModel
 {
@@ -48,7 +62,19 @@ class CollectiveCostModel
         double beta{0};       //!< seconds per byte of a node's link (1 / bandwidth)
         double gamma{0};      //!< seconds per byte of reducing (0: free)
         double chunkBytes{1}; //!< c, the tree's pipelining unit
+        uint32_t groups{1};   //!< G, the hierarchical ring's groups (K divisible by it)
+        double betaInter{0};  //!< beta' of the hierarchical ring across groups (0: beta)
     };
+
+    /**
+     * \brief The inputs of a scenario, as the analytic backend and the nccl preset take them:
+     * K, alpha = 2 link delays (a message's hop), beta = 1 / TCP goodput of a NIC
+     * (TrainingNetwork), gamma = 1 / reductionRate (0: free), c = treeChunkBytes; M = 0 and
+     * one group (set them for a bucket and the hierarchical ring).
+     * \param s the scenario
+     * \return its inputs
+     */
+    static Params FromScenario(const TrainingScenario& s);
 
     /**
      * \param p the inputs
@@ -69,11 +95,40 @@ class CollectiveCostModel
      */
     static double DoubleBinaryTree(const Params& p);
     /**
+     * \param p the inputs (groups G >= 1 dividing K)
+     * \return the hierarchical (2D) ring's time (s); the flat ring's at G = 1 or G = K
+     * \throws TrainingInputError for K = 0, G not dividing K or a bad input
+     */
+    static double Hierarchical(const Params& p);
+    /**
      * \param algorithm the collective
      * \param p the inputs
-     * \return the time of that collective's formula (s)
+     * \return the time of that collective's formula (s); NCCL: of the one Resolve() picks
      */
     static double Time(AllReduceSchedule::Algorithm algorithm, const Params& p);
+    /**
+     * \brief The one rule of the nccl preset: the algorithm a bucket of p.bytes runs.
+     * \param algorithm the --collective
+     * \param p the inputs, bytes the bucket's
+     * \return algorithm itself, or for NCCL the ring or the double binary tree, whichever is
+     *         faster by Ring() and DoubleBinaryTree() (the ring on a tie)
+     */
+    static AllReduceSchedule::Algorithm Resolve(AllReduceSchedule::Algorithm algorithm,
+                                                const Params& p);
+    /**
+     * \param p the inputs (bytes ignored)
+     * \param buckets bucket sizes (bytes)
+     * \return the note of the nccl preset, e.g. "nccl preset: tree for buckets of 1 KB to
+     *         256 KB, ring for 1 MB to 25 MB (alpha 20 us, beta 1/1.17 GB/s, tree chunk
+     *         524288 B)"
+     */
+    static std::string DescribeNccl(const Params& p, const std::vector<double>& buckets);
+    /**
+     * \param s a scenario
+     * \param profile its DNN (the buckets: TensorFusion::FormBuckets)
+     * \return DescribeNccl() of its buckets with --collective=nccl, else ""
+     */
+    static std::string NcclNote(const TrainingScenario& s, const TrainingProfile& profile);
     /**
      * \param workers K >= 1
      * \return D = ceil(log2 K), the depth of the trees of AllReduceSchedule::GetTree()

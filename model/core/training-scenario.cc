@@ -87,6 +87,10 @@ ArchitectureToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
     {
         j["worker_update"] = s.GetWorkerUpdateName(); // (the default prints as before)
     }
+    if (s.collective == "hierarchical")
+    {
+        j["group_size"] = s.groupSize;
+    }
 }
 
 /// Link, queue, TCP and host-model knobs (TrainingScenario::ToJson).
@@ -191,6 +195,7 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     ValidateCrossTraffic();
     ValidateSteps();
     ValidateFabric();
+    ValidateGroups();
     ComputeSlowdown::CheckWorkers(slowdown, workers);
 }
 
@@ -203,7 +208,18 @@ TrainingScenario::ValidateCollective() const
     AllReduceSchedule::Algorithm algorithm;
     if (!AllReduceSchedule::FromName(collective, algorithm))
     {
-        Fail("--collective", "'" + collective + "'", "ring, halving-doubling or tree");
+        std::string names;
+        for (const std::string& name : AllReduceSchedule::GetNames())
+        {
+            names += (names.empty() ? "" : ", ") + name;
+        }
+        Fail("--collective", "'" + collective + "'", "one of " + names);
+    }
+    if (groupSize != 0 && collective != "hierarchical")
+    {
+        Fail("--groupSize",
+             std::to_string(groupSize) + " with --collective=" + collective,
+             "--collective=hierarchical: the groups are the hierarchical ring's");
     }
     if (collective != "ring" && architecture != RING_ALLREDUCE)
     {
@@ -217,6 +233,51 @@ TrainingScenario::ValidateCollective() const
              treeChunkBytes == 0 ? "0" : "unlimited",
              "a size in bytes >= 1, e.g. 512KiB");
     }
+}
+
+void
+TrainingScenario::ValidateGroups() const
+{
+    if (collective != "hierarchical")
+    {
+        return;
+    }
+    if (groupSize == 1 || (groupSize != 0 && groupSize >= workers))
+    {
+        Fail("--groupSize",
+             std::to_string(groupSize) + " with " + std::to_string(workers) + " workers",
+             "2 .. K/2 workers per group, a divisor of K (1 or K is the flat ring: "
+             "--collective=ring)");
+    }
+    const std::string from
+        = groupSize != 0 ? "--groupSize" : "--topology=" + topology + " (a group per leaf switch)";
+    AllReduceSchedule::CheckGroups(GetCollectiveGroups(), from);
+}
+
+std::vector<uint32_t>
+TrainingScenario::GetCollectiveGroups() const
+{
+    std::vector<uint32_t> groups;
+    if (collective != "hierarchical")
+    {
+        return groups;
+    }
+    if (groupSize != 0)
+    {
+        for (uint32_t w = 0; w < workers; ++w)
+        {
+            groups.push_back(w / groupSize);
+        }
+        return groups;
+    }
+    const FabricTopology fabric = BuildFabric();
+    std::map<uint32_t, uint32_t> groupOfRack;
+    for (uint32_t w = 0; w < workers; ++w)
+    {
+        const uint32_t rack = fabric.GetRack(fabric.GetRoleHost(w));
+        groups.push_back(groupOfRack.emplace(rack, groupOfRack.size()).first->second);
+    }
+    return groups;
 }
 
 void

@@ -105,8 +105,11 @@ class TrainingScenario
     DataRate intraBandwidth{DataRate("300Gbps")}; //!< intra-node interconnect
     Time intraLatency{MicroSeconds(5)};           //!< intra-node per-message latency
     /// --collective: the AllReduce algorithm of each bucket (AllReduceSchedule::GetNames():
-    /// ring, halving-doubling, tree)
+    /// ring, halving-doubling, tree, hierarchical; nccl: ring or tree per bucket)
     std::string collective{"ring"};
+    /// --groupSize: workers per group of --collective=hierarchical (0: the workers under one
+    /// leaf switch form a group)
+    uint32_t groupSize{0};
     /// --treeChunk: pipelining unit of the double binary tree (512 KiB: NCCL's order of
     /// magnitude, its default chunk of a tree channel)
     uint64_t treeChunkBytes{512 * 1024};
@@ -209,6 +212,8 @@ class TrainingScenario
     void ValidateArchitecture(const TrainingProfile& profile) const;
     /// ValidateArchitecture(): the collective's name, its architecture and the tree chunk.
     void ValidateCollective() const;
+    /// ValidateFabric()'s last check: the groups of --collective=hierarchical.
+    void ValidateGroups() const;
     /// Validate(): rates, cap, delay, MTU, queues, host model, jitter and minimum RTO.
     void ValidateNetwork() const;
     /// ValidateArchitecture(): co-located servers need --arch=ps and servers <= workers.
@@ -282,6 +287,15 @@ class TrainingScenario
     std::string GetServerPlacementName() const;
     /// \return true for parameter servers on their workers' hosts (--serverPlacement=colocated)
     bool IsColocated() const;
+
+    /**
+     * \brief The groups of --collective=hierarchical: with --groupSize g, worker w is in group
+     * w / g; without it, the workers whose hosts hang below one switch form a group (a leaf of
+     * the fabric of BuildFabric()), numbered in the order of their first worker.
+     * \return each worker's group (empty unless --collective=hierarchical)
+     * \throws TrainingInputError for a bad fabric
+     */
+    std::vector<uint32_t> GetCollectiveGroups() const;
 
     /**
      * \param role a role: workers first, then servers (--arch=ps)

@@ -8,6 +8,7 @@
 #include "flow-ps-engine.h"
 #include "flow-ring-engine.h"
 
+#include "ns3/collective-cost-model.h"
 #include "ns3/ecmp-collisions.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/log.h"
@@ -182,6 +183,11 @@ FlowLevelSimulator::Finish(TrainingResult& result,
     m_scenario.NoteWorkerUpdate(result, m_profile);
     // A node of G GPUs processes G batches per step (as the analytic and packet backends).
     result.Finalize(m_scenario, m_profile.GetBatchSize() * m_scenario.gpusPerNode);
+    const std::string ncclNote = CollectiveCostModel::NcclNote(m_scenario, m_profile);
+    if (!ncclNote.empty())
+    {
+        result.notes.push_back(ncclNote);
+    }
     fabric.Report(bytes, result);
     result.NameServerUpdate(m_profile, m_scenario);
     if (m_scenario.topology != "star")

@@ -37,11 +37,16 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
         m_layerBytes.push_back(layer.paramBytes);
     }
     const uint32_t k = in.scenario.workers;
-    AllReduceSchedule::Algorithm algorithm = AllReduceSchedule::RING;
-    AllReduceSchedule::FromName(in.scenario.collective, algorithm); // Validate checked the name
-    if (algorithm != AllReduceSchedule::RING)
+    AllReduceSchedule::FromName(in.scenario.collective, m_algorithm); // Validate checked it
+    m_cost = CollectiveCostModel::FromScenario(in.scenario);
+    if (m_algorithm != AllReduceSchedule::RING)
     {
-        m_plan = std::make_unique<FlowRingPlanExecutor>(in, algorithm, m_jitter);
+        // nccl: its tree buckets run the tree's plan, its ring buckets the ring below.
+        m_plan = std::make_unique<FlowRingPlanExecutor>(in,
+                                                        m_algorithm == AllReduceSchedule::NCCL
+                                                            ? AllReduceSchedule::DOUBLE_BINARY_TREE
+                                                            : m_algorithm,
+                                                        m_jitter);
     }
     const auto& capacity = in.fabric.GetCapacity();
     linkBytes.assign(capacity.size(), 0);
@@ -191,10 +196,22 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
     return prevEnd;
 }
 
+bool
+FlowRingEngine::RunsPlan(double m) const
+{
+    if (!m_plan || m_algorithm != AllReduceSchedule::NCCL)
+    {
+        return m_plan != nullptr;
+    }
+    CollectiveCostModel::Params p = m_cost;
+    p.bytes = static_cast<double>(std::llround(m)); // the packet level's bucket bytes
+    return CollectiveCostModel::Resolve(m_algorithm, p) != AllReduceSchedule::RING;
+}
+
 double
 FlowRingEngine::AllReduceSeconds(uint32_t step, std::size_t b, double m)
 {
-    if (m_plan)
+    if (RunsPlan(m))
     {
         const FlowRingPlanExecutor::Counters before = m_plan->counters;
         const double seconds = m_plan->Run(static_cast<uint64_t>(std::llround(m)), step, b);
@@ -252,7 +269,7 @@ FlowRingEngine::JitteredRingSeconds(uint32_t step, std::size_t b, double m, doub
 void
 FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd)
 {
-    if (m_plan)
+    if (RunsPlan(m_buckets[b].bytes))
     {
         RecordPlanMessages(step, b, ringStart);
         return;

@@ -10,6 +10,7 @@
 #include "flow-run-options.h"
 #include "flow-shared-job.h"
 
+#include "ns3/collective-cost-model.h"
 #include "ns3/compute-slowdown.h"
 #include "ns3/training-profile.h"
 
@@ -40,11 +41,14 @@ namespace flow
  * forward starts when that is done. Nothing changes the ring flows' rates during a run, so the
  * engine evaluates each step in one pass instead of through the event heap.
  *
- * With --collective other than the ring (halving-doubling, tree) the steps, the buckets and the
- * intra-node phases are the same, and each bucket's inter-node AllReduce is its
+ * With --collective other than the ring (halving-doubling, tree, hierarchical) the steps, the
+ * buckets and the intra-node phases are the same, and each bucket's inter-node AllReduce is its
  * AllReduceSchedule plan run by FlowRingPlanExecutor: its messages become flows when the
  * receives they wait for have arrived, at the rates the sharing model gives the flows active at
- * each moment. Several jobs on one fabric (BeginShared) run the ring only.
+ * each moment. With --collective=nccl a bucket runs the ring's closed form or the tree's plan,
+ * whichever CollectiveCostModel::Resolve picks for its size (on a multi-path fabric its ring
+ * buckets take the ring's own ECMP paths, where the packet level's sockets may hash
+ * differently). Several jobs on one fabric (BeginShared) run the ring only.
  */
 class FlowRingEngine
 {
@@ -151,6 +155,13 @@ class FlowRingEngine
      */
     double AllReduceSeconds(uint32_t step, std::size_t b, double m);
     /**
+     * \param m a bucket's bytes
+     * \return whether its AllReduce runs a plan (FlowRingPlanExecutor) rather than the ring's
+     *         closed form: every bucket of a collective other than the ring, and nccl's
+     *         buckets that CollectiveCostModel::Resolve gives the tree
+     */
+    bool RunsPlan(double m) const;
+    /**
      * \brief RingSeconds with --startJitter: the 2(K-1) rounds of K chunk transfers, each that
      * starts on an idle connection after its random delay.
      * \param step step index
@@ -244,9 +255,12 @@ class FlowRingEngine
     ComputeSlowdown m_slowdown;         //!< --slowdown's and --stragglers' episodes
     /// --collective other than the ring: each bucket's plan (null for the ring)
     std::unique_ptr<FlowRingPlanExecutor> m_plan;
-    std::vector<double> m_sent;        //!< jitter scratch: per worker, its last chunk sent
-    std::vector<double> m_arrived;     //!< jitter scratch: per worker, that chunk's arrival
-    std::vector<double> m_nextArrived; //!< jitter scratch: the round being computed
+    /// --collective (Validate checked the name)
+    AllReduceSchedule::Algorithm m_algorithm{AllReduceSchedule::RING};
+    CollectiveCostModel::Params m_cost; //!< nccl: the cost model that picks ring or tree
+    std::vector<double> m_sent;         //!< jitter scratch: per worker, its last chunk sent
+    std::vector<double> m_arrived;      //!< jitter scratch: per worker, that chunk's arrival
+    std::vector<double> m_nextArrived;  //!< jitter scratch: the round being computed
 };
 
 } // namespace flow

@@ -26,7 +26,8 @@ FlowRingPlanExecutor::FlowRingPlanExecutor(const EngineInputs& in,
       m_chunkBytes(in.scenario.treeChunkBytes),
       m_reductionRate(in.scenario.reductionRate),
       m_flowCap(in.flowCap),
-      m_slot(in.scenario.workers)
+      m_slot(in.scenario.workers),
+      m_groups(in.scenario.GetCollectiveGroups())
 {
     if (m_workers <= 1)
     {
@@ -35,7 +36,8 @@ FlowRingPlanExecutor::FlowRingPlanExecutor(const EngineInputs& in,
     // The connections every bucket uses: a plan of 2 bytes has every message of the algorithm
     // (each tree gets one chunk). The packet level opens them in (peer, channel) order, the
     // n-th on ephemeral port 49153 + n (RingAllReduceProtocol::GetSendPeers).
-    const auto plans = AllReduceSchedule::PlanAll(m_algorithm, m_workers, 2, m_chunkBytes);
+    const auto plans
+        = AllReduceSchedule::PlanAll(m_algorithm, m_workers, 2, m_chunkBytes, m_groups);
     for (uint32_t node = 0; node < m_workers; ++node)
     {
         std::set<std::pair<uint32_t, uint32_t>> to;
@@ -65,7 +67,7 @@ FlowRingPlanExecutor::GetPlan(uint64_t bytes)
         return it->second;
     }
     Plan plan;
-    plan.nodes = AllReduceSchedule::PlanAll(m_algorithm, m_workers, bytes, m_chunkBytes);
+    plan.nodes = AllReduceSchedule::PlanAll(m_algorithm, m_workers, bytes, m_chunkBytes, m_groups);
     // Messages are matched by (sender, tag) at the receiver.
     std::vector<std::map<std::pair<uint32_t, uint32_t>, uint32_t>> receiveIndex(m_workers);
     for (uint32_t node = 0; node < m_workers; ++node)

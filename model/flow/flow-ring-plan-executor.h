@@ -56,7 +56,7 @@ class FlowRingPlanExecutor
     /**
      * \param in the run's inputs (scenario: workers, reductionRate, treeChunkBytes; fabric,
      *        sharing model and per-flow cap)
-     * \param algorithm the collective
+     * \param algorithm the collective (not NCCL: FlowRingEngine runs its tree buckets here)
      * \param jitter --startJitter's delays (kept by reference)
      */
     FlowRingPlanExecutor(const EngineInputs& in,
@@ -199,7 +199,8 @@ class FlowRingPlanExecutor
     double m_flowCap;                         //!< per-flow cap (bytes/s)
     std::vector<Connection> m_connections;    //!< every node's connections
     std::vector<std::map<std::pair<uint32_t, uint32_t>, uint32_t>> m_slot; //!< (peer, channel)
-    std::map<uint64_t, Plan> m_plans;                                      //!< per bucket size
+    std::vector<uint32_t> m_groups;           //!< hierarchical: each node's group
+    std::map<uint64_t, Plan> m_plans;         //!< per bucket size
     const Plan* m_plan{nullptr};              //!< the running AllReduce's plans
     std::vector<Node> m_nodes;                //!< per node
     std::vector<Message> m_messages;          //!< the running AllReduce's messages

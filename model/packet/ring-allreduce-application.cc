@@ -6,6 +6,7 @@
 
 #include "training-app-attributes.h"
 
+#include "ns3/attribute-container.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -61,7 +62,30 @@ RingAllReduceApplication::AddFusionAttributes(TypeId tid)
                                       AllReduceSchedule::HALVING_DOUBLING,
                                       "halving-doubling",
                                       AllReduceSchedule::DOUBLE_BINARY_TREE,
-                                      "tree"))
+                                      "tree",
+                                      AllReduceSchedule::HIERARCHICAL,
+                                      "hierarchical",
+                                      AllReduceSchedule::NCCL,
+                                      "nccl"))
+        .AddAttribute("Groups",
+                      "Collective hierarchical: each worker's group, e.g. 0,0,1,1 "
+                      "(TrainingScenario::GetCollectiveGroups)",
+                      AttributeContainerValue<UintegerValue, std::vector>(),
+                      MakeAttributeContainerAccessor<UintegerValue, std::vector>(
+                          &RingAllReduceApplication::m_groups),
+                      MakeAttributeContainerChecker<UintegerValue, std::vector>(
+                          MakeUintegerChecker<uint32_t>()))
+        .AddAttribute("CostAlpha",
+                      "Collective nccl: the alpha-beta model's latency of one message, by which "
+                      "each bucket runs the ring or the tree (CollectiveCostModel::Resolve)",
+                      TimeValue(Seconds(2 * d.linkDelay.GetSeconds())),
+                      MakeTimeAccessor(&RingAllReduceApplication::m_costAlpha),
+                      MakeTimeChecker(Seconds(0)))
+        .AddAttribute("CostBeta",
+                      "Collective nccl: the alpha-beta model's seconds per byte (1 / goodput)",
+                      DoubleValue(1e-9),
+                      MakeDoubleAccessor(&RingAllReduceApplication::m_costBeta),
+                      MakeDoubleChecker<double>(0))
         .AddAttribute("TreeChunkBytes",
                       "Pipelining unit of the double binary tree in bytes",
                       UintegerValue(d.treeChunkBytes),
@@ -167,6 +191,7 @@ RingAllReduceApplication::RingAllReduceApplication()
       m_reductionRate(0),
       m_collective(AllReduceSchedule::RING),
       m_treeChunk(TrainingScenario().treeChunkBytes),
+      m_costBeta(1e-9),
       m_gpusPerNode(1),
       m_intraBandwidth("300Gbps"),
       m_intraLatency(MicroSeconds(5))
@@ -292,6 +317,12 @@ RingAllReduceApplication::StartApplication()
     ring.collective = m_collective;
     ring.treeChunkBytes = m_treeChunk;
     ring.workerUpdateUs = m_workerUpdate.GetSeconds() * 1e6;
+    ring.groups.assign(m_groups.begin(), m_groups.end());
+    ring.cost.workers = m_workers;
+    ring.cost.alpha = m_costAlpha.GetSeconds();
+    ring.cost.beta = m_costBeta;
+    ring.cost.gamma = m_reductionRate > 0 ? 1 / m_reductionRate : 0;
+    ring.cost.chunkBytes = static_cast<double>(m_treeChunk);
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<RingAllReduceProtocol>(transport, m_profile, config, ring, m_rng);
     NS_ABORT_MSG_IF(m_workers > 1 && m_addresses.size() != m_workers,

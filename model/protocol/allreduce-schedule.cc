@@ -17,7 +17,7 @@ namespace
 {
 
 /// Option values, in enum order.
-const char* const kNames[] = {"ring", "halving-doubling", "tree"};
+const char* const kNames[] = {"ring", "halving-doubling", "tree", "hierarchical", "nccl"};
 
 /// \param x > 0 \return the largest power of two <= x
 uint32_t
@@ -104,6 +104,27 @@ class AllReduceSchedule::Builder
     /// Ring: 2(K-1) rounds; round r: node w sends chunk (w - r) mod K to w + 1.
     /// \param k K \param bytes M
     void Ring(uint32_t k, uint64_t bytes);
+    /**
+     * Rounds [first, last) of the ring over `members` (member i sends to member i + 1) on the
+     * bytes [offset, offset + bytes): round r carries chunk (i - r) mod n of n, the first n - 1
+     * rounds reduce (reduce-scatter), the others replace (all-gather). Every send waits for the
+     * ids in `start` of its sender and, after the first round, for its latest receive.
+     * \param members the ring's nodes, in ring order
+     * \param offset first byte \param bytes length
+     * \param first first round \param last one past the last round
+     * \param start per member: message ids its first send waits for (empty: none)
+     * \return per member: the ids of the messages it received in these rounds
+     */
+    std::vector<std::vector<uint32_t>> RingRounds(const std::vector<uint32_t>& members,
+                                                  uint64_t offset,
+                                                  uint64_t bytes,
+                                                  uint32_t first,
+                                                  uint32_t last,
+                                                  const std::vector<std::vector<uint32_t>>& start);
+    /// The 2D ring: reduce-scatter in each group, a ring AllReduce of each shard across the
+    /// groups, all-gather in each group.
+    /// \param bytes M \param groups each node's group (checked)
+    void Hierarchical(uint64_t bytes, const std::vector<uint32_t>& groups);
     /// Rabenseifner's AllReduce, with the pairing step for a K that is not a power of two.
     /// \param k K \param bytes M
     void HalvingDoubling(uint32_t k, uint64_t bytes);
@@ -140,26 +161,98 @@ class AllReduceSchedule::Builder
 void
 AllReduceSchedule::Builder::Ring(uint32_t k, uint64_t bytes)
 {
-    const uint64_t base = bytes / k;
+    std::vector<uint32_t> members(k);
+    for (uint32_t w = 0; w < k; ++w)
+    {
+        members[w] = w;
+    }
+    RingRounds(members, 0, bytes, 0, 2 * (k - 1), std::vector<std::vector<uint32_t>>(k));
+}
+
+std::vector<std::vector<uint32_t>>
+AllReduceSchedule::Builder::RingRounds(const std::vector<uint32_t>& members,
+                                       uint64_t offset,
+                                       uint64_t bytes,
+                                       uint32_t first,
+                                       uint32_t last,
+                                       const std::vector<std::vector<uint32_t>>& start)
+{
+    const auto n = static_cast<uint32_t>(members.size());
+    const uint64_t base = bytes / n;
     auto chunkBytes = [&](uint32_t c)
     {
-        return c + 1 < k ? base : bytes - base * (k - 1);
+        return c + 1 < n ? base : bytes - base * (n - 1);
     };
-    std::vector<int64_t> last(k, -1); // each node's latest receive
-    for (uint32_t r = 0; r < 2 * (k - 1); ++r)
+    std::vector<std::vector<uint32_t>> got(n);
+    std::vector<std::vector<uint32_t>> after(start); // each member's next send waits for these
+    for (uint32_t r = first; r < last; ++r)
     {
-        std::vector<int64_t> next(k, -1);
-        for (uint32_t w = 0; w < k; ++w)
+        std::vector<std::vector<uint32_t>> next(n);
+        for (uint32_t i = 0; i < n; ++i)
         {
-            const uint32_t c = (w + k - r % k) % k;
-            std::vector<uint32_t> after;
-            if (last[w] >= 0)
-            {
-                after.push_back(static_cast<uint32_t>(last[w]));
-            }
-            next[(w + 1) % k] = Add(w, (w + 1) % k, c * base, chunkBytes(c), r < k - 1, after);
+            const uint32_t c = (i + n - r % n) % n;
+            const uint32_t to = (i + 1) % n;
+            const uint32_t id = Add(members[i],
+                                    members[to],
+                                    offset + c * base,
+                                    chunkBytes(c),
+                                    r < n - 1,
+                                    after[i]);
+            // A later round's send forwards its own bytes too: they wait for `start` as well.
+            next[to] = start[to];
+            next[to].push_back(id);
+            got[to].push_back(id);
         }
-        last = next;
+        after = std::move(next);
+    }
+    return got;
+}
+
+void
+AllReduceSchedule::Builder::Hierarchical(uint64_t bytes, const std::vector<uint32_t>& groups)
+{
+    const uint32_t nGroups = CheckGroups(groups, "AllReduce schedule");
+    std::vector<std::vector<uint32_t>> members(nGroups); // per group, in node order
+    for (uint32_t node = 0; node < groups.size(); ++node)
+    {
+        members[groups[node]].push_back(node);
+    }
+    const auto g = static_cast<uint32_t>(members[0].size());
+    const std::vector<std::vector<uint32_t>> none(g);
+    std::vector<std::vector<uint32_t>> got(groups.size()); // per node: receives so far
+    auto keep = [&](const std::vector<uint32_t>& ring, const auto& received)
+    {
+        for (uint32_t i = 0; i < ring.size(); ++i)
+        {
+            got[ring[i]] = received[i];
+        }
+    };
+    for (const auto& ring : members) // phase 1: reduce-scatter; member i holds shard i + 1
+    {
+        keep(ring, RingRounds(ring, 0, bytes, 0, g - 1, none));
+    }
+    const uint64_t base = bytes / g;
+    for (uint32_t local = 0; local < g; ++local) // phase 2: each shard across the groups
+    {
+        const uint32_t shard = (local + 1) % g;
+        std::vector<uint32_t> ring;
+        std::vector<std::vector<uint32_t>> start;
+        for (const auto& group : members)
+        {
+            ring.push_back(group[local]);
+            start.push_back({got[group[local]].back()}); // the receive that completed the shard
+        }
+        const uint64_t shardBytes = shard + 1 < g ? base : bytes - base * (g - 1);
+        keep(ring, RingRounds(ring, shard * base, shardBytes, 0, 2 * (nGroups - 1), start));
+    }
+    for (const auto& ring : members) // phase 3: all-gather, after the whole shard came back
+    {
+        std::vector<std::vector<uint32_t>> start;
+        for (uint32_t node : ring)
+        {
+            start.push_back(got[node]);
+        }
+        RingRounds(ring, 0, bytes, g - 1, 2 * (g - 1), start);
     }
 }
 
@@ -317,7 +410,8 @@ std::vector<AllReduceSchedule::NodePlan>
 AllReduceSchedule::PlanAll(Algorithm algorithm,
                            uint32_t workers,
                            uint64_t bytes,
-                           uint64_t chunkBytes)
+                           uint64_t chunkBytes,
+                           const std::vector<uint32_t>& groups)
 {
     if (workers == 0 || bytes == 0 || chunkBytes == 0)
     {
@@ -325,6 +419,17 @@ AllReduceSchedule::PlanAll(Algorithm algorithm,
                                  "positive (got "
                                  + std::to_string(workers) + ", " + std::to_string(bytes) + ", "
                                  + std::to_string(chunkBytes) + ")");
+    }
+    if (algorithm == NCCL)
+    {
+        throw TrainingInputError("AllReduce schedule: nccl is a preset, not a plan (expected "
+                                 "the algorithm CollectiveCostModel::Resolve chose)");
+    }
+    if (algorithm == HIERARCHICAL && groups.size() != workers)
+    {
+        throw TrainingInputError("AllReduce schedule: hierarchical with "
+                                 + std::to_string(groups.size()) + " group entries for "
+                                 + std::to_string(workers) + " workers (expected one per worker)");
     }
     Builder b(workers);
     if (workers > 1)
@@ -340,6 +445,11 @@ AllReduceSchedule::PlanAll(Algorithm algorithm,
             case DOUBLE_BINARY_TREE:
                 b.DoubleTree(workers, bytes, chunkBytes);
                 break;
+            case HIERARCHICAL:
+                b.Hierarchical(bytes, groups);
+                break;
+            case NCCL:
+                break; // refused above
         }
     }
     return b.Take();
@@ -350,9 +460,10 @@ AllReduceSchedule::Plan(Algorithm algorithm,
                         uint32_t node,
                         uint32_t workers,
                         uint64_t bytes,
-                        uint64_t chunkBytes)
+                        uint64_t chunkBytes,
+                        const std::vector<uint32_t>& groups)
 {
-    std::vector<NodePlan> all = PlanAll(algorithm, workers, bytes, chunkBytes);
+    std::vector<NodePlan> all = PlanAll(algorithm, workers, bytes, chunkBytes, groups);
     if (node >= workers)
     {
         throw TrainingInputError("AllReduce schedule: node " + std::to_string(node) + " of "
@@ -370,7 +481,7 @@ AllReduceSchedule::GetName(Algorithm algorithm)
 bool
 AllReduceSchedule::FromName(const std::string& name, Algorithm& algorithm)
 {
-    for (int a = RING; a <= DOUBLE_BINARY_TREE; ++a)
+    for (int a = RING; a <= NCCL; ++a)
     {
         if (name == kNames[a])
         {
@@ -385,6 +496,35 @@ std::vector<std::string>
 AllReduceSchedule::GetNames()
 {
     return {std::begin(kNames), std::end(kNames)};
+}
+
+uint32_t
+AllReduceSchedule::CheckGroups(const std::vector<uint32_t>& groups, const std::string& what)
+{
+    std::vector<uint32_t> size;
+    for (uint32_t group : groups)
+    {
+        size.resize(std::max<std::size_t>(size.size(), group + std::size_t{1}), 0);
+        ++size[group];
+    }
+    const auto k = std::to_string(groups.size());
+    if (size.size() < 2)
+    {
+        throw TrainingInputError(what + ": --collective=hierarchical with all " + k
+                                 + " workers in one group (expected at least 2 groups, e.g. "
+                                   "--groupSize or a fabric with several leaves)");
+    }
+    for (std::size_t i = 0; i < size.size(); ++i)
+    {
+        if (size[i] != size[0] || size[i] < 2)
+        {
+            throw TrainingInputError(what + ": --collective=hierarchical with group "
+                                     + std::to_string(i) + " of " + std::to_string(size[i])
+                                     + " workers and group 0 of " + std::to_string(size[0])
+                                     + " (expected groups of one size >= 2: K divisible by it)");
+        }
+    }
+    return static_cast<uint32_t>(size.size());
 }
 
 AllReduceSchedule::TreeLinks

@@ -41,6 +41,18 @@ namespace ns3
  *   A leaf sends chunk j up only after chunk j - 2D came back down (D = ceil(log2 K), the
  *   trees' depth): the bounded buffers of NCCL's steps, which keep a leaf from queueing its
  *   whole half at once.
+ * - HIERARCHICAL: the 2D (hierarchical) ring of Jia et al. 2018 ("Highly scalable deep learning
+ *   training system with mixed-precision", arXiv:1807.11205, Sec. 3.3), Mikami et al. 2018
+ *   (2D-torus AllReduce, arXiv:1811.05233) and Horovod's hierarchical AllReduce: the K nodes
+ *   form G equal groups of g = K/G (a group: the nodes under one leaf switch, or --groupSize);
+ *   phase 1 reduce-scatters M inside each group (a ring of g nodes: g - 1 rounds), phase 2
+ *   AllReduces each node's reduced 1/g shard across the groups (a ring of the G nodes with the
+ *   same local rank: 2 (G-1) rounds, g such rings at once), phase 3 all-gathers inside the
+ *   group (g - 1 rounds). Each node sends 2 (g-1)/g M bytes to its group and 2 (G-1)/G M/g
+ *   across groups: the slow links between leaves carry 1/g of the flat ring's bytes per node.
+ *
+ * NCCL is no plan but a preset: each bucket runs RING or DOUBLE_BINARY_TREE, whichever
+ * CollectiveCostModel::Resolve() finds faster for its size (NCCL's tuning model).
  */
 class AllReduceSchedule
 {
@@ -51,6 +63,8 @@ class AllReduceSchedule
         RING,               //!< ring reduce-scatter + all-gather
         HALVING_DOUBLING,   //!< Rabenseifner's recursive halving + doubling
         DOUBLE_BINARY_TREE, //!< two pipelined binary trees
+        HIERARCHICAL,       //!< 2D ring: inside groups, across them, inside again
+        NCCL,               //!< a preset: ring or tree per bucket (no plan of its own)
     };
 
     /// One message a node receives.
@@ -83,35 +97,51 @@ class AllReduceSchedule
     };
 
     /**
-     * \param algorithm the collective
+     * \param algorithm the collective (not NCCL: resolve it per bucket first)
      * \param workers K >= 1
      * \param bytes M, the buffer reduced (>= 1)
      * \param chunkBytes the pipelining unit of DOUBLE_BINARY_TREE (>= 1; ignored otherwise)
+     * \param groups HIERARCHICAL: each node's group, 0 .. G-1, G >= 2 equal groups of >= 2
+     *        nodes (a node's local rank: its place among its group's nodes in node order);
+     *        ignored otherwise
      * \return every node's plan, indexed by node
-     * \throws TrainingInputError for K = 0, M = 0 or a zero chunk
+     * \throws TrainingInputError for K = 0, M = 0, a zero chunk, NCCL or bad groups
      */
     static std::vector<NodePlan> PlanAll(Algorithm algorithm,
                                          uint32_t workers,
                                          uint64_t bytes,
-                                         uint64_t chunkBytes);
+                                         uint64_t chunkBytes,
+                                         const std::vector<uint32_t>& groups = {});
 
     /**
-     * \param algorithm the collective
+     * \param algorithm the collective (not NCCL)
      * \param node this node, 0 .. workers - 1
      * \param workers K >= 1
      * \param bytes M, the buffer reduced (>= 1)
      * \param chunkBytes the pipelining unit of DOUBLE_BINARY_TREE (>= 1; ignored otherwise)
+     * \param groups HIERARCHICAL: each node's group (PlanAll); ignored otherwise
      * \return the node's plan (empty for K = 1)
      */
     static NodePlan Plan(Algorithm algorithm,
                          uint32_t node,
                          uint32_t workers,
                          uint64_t bytes,
-                         uint64_t chunkBytes);
+                         uint64_t chunkBytes,
+                         const std::vector<uint32_t>& groups = {});
+
+    /**
+     * \brief Check a partition of the nodes into the groups of HIERARCHICAL.
+     * \param groups each node's group
+     * \param what the option or source the groups came from, for the message
+     * \return G, the number of groups
+     * \throws TrainingInputError unless there are G >= 2 groups, numbered 0 .. G-1, of the
+     *         same size g >= 2
+     */
+    static uint32_t CheckGroups(const std::vector<uint32_t>& groups, const std::string& what);
 
     /**
      * \param algorithm a collective
-     * \return its option value: "ring", "halving-doubling" or "tree"
+     * \return its option value: "ring", "halving-doubling", "tree", "hierarchical" or "nccl"
      */
     static std::string GetName(Algorithm algorithm);
 

@@ -55,13 +55,17 @@ RingAllReduceProtocol::PlanBuckets()
         auto it = bySize.find(bucket.bytes);
         if (it == bySize.end() && m_ring.workers > 1)
         {
+            CollectiveCostModel::Params cost = m_ring.cost;
+            cost.bytes = static_cast<double>(bucket.bytes);
             it = bySize
                      .emplace(bucket.bytes,
-                              AllReduceSchedule::Plan(m_ring.collective,
-                                                      m_config.index,
-                                                      m_ring.workers,
-                                                      bucket.bytes,
-                                                      m_ring.treeChunkBytes))
+                              AllReduceSchedule::Plan(
+                                  CollectiveCostModel::Resolve(m_ring.collective, cost),
+                                  m_config.index,
+                                  m_ring.workers,
+                                  bucket.bytes,
+                                  m_ring.treeChunkBytes,
+                                  m_ring.groups))
                      .first;
         }
         m_plans.push_back(it == bySize.end() ? AllReduceSchedule::NodePlan{} : it->second);
@@ -144,10 +148,13 @@ RingAllReduceProtocol::RingConfig::FromScenario(const TrainingScenario& s,
     if (!AllReduceSchedule::FromName(s.collective, ring.collective))
     {
         throw TrainingInputError("--collective: '" + s.collective
-                                 + "' (expected ring, halving-doubling or tree)");
+                                 + "' (expected ring, halving-doubling, tree, hierarchical or "
+                                   "nccl)");
     }
     ring.treeChunkBytes = s.treeChunkBytes;
     ring.workerUpdateUs = s.GetWorkerUpdateUs(profile);
+    ring.groups = s.GetCollectiveGroups();
+    ring.cost = CollectiveCostModel::FromScenario(s);
     return ring;
 }
 

@@ -8,6 +8,7 @@
 #include "allreduce-schedule.h"
 #include "training-protocol.h"
 
+#include "ns3/collective-cost-model.h"
 #include "ns3/tensor-fusion.h"
 
 #include <map>
@@ -60,6 +61,10 @@ class RingAllReduceProtocol
         uint64_t treeChunkBytes{512 * 1024}; //!< pipelining unit of the double binary tree
         /// the worker's optimizer step after the last bucket, profile microseconds (0: none)
         double workerUpdateUs{0};
+        /// HIERARCHICAL: each worker's group (AllReduceSchedule::PlanAll)
+        std::vector<uint32_t> groups{};
+        /// NCCL: the cost model that picks each bucket's algorithm (CollectiveCostModel::Resolve)
+        CollectiveCostModel::Params cost{};
 
         /**
          * \param s a scenario

@@ -177,14 +177,14 @@ class RingAllReduceApplication : public Application, private SimulatorTransport
     double m_reductionRate;                    //!< bytes/s of reducing a received chunk (0: free)
     AllReduceSchedule::Algorithm m_collective; //!< each bucket's AllReduce
     uint64_t m_treeChunk;                      //!< pipelining unit of the double binary tree
-    Time m_workerUpdate;                       //!< the optimizer step after the last bucket (0: none)
-    std::vector<uint64_t> m_groups;            //!< hierarchical: each worker's group
-    Time m_costAlpha;                          //!< nccl: the cost model's latency of one message
-    double m_costBeta;                         //!< nccl: the cost model's seconds per byte
-    uint32_t m_gpusPerNode;                    //!< G
-    DataRate m_intraBandwidth;                 //!< intra-node interconnect
-    Time m_intraLatency;                       //!< intra-node per-operation latency
-    Time m_startJitter; //!< largest random start delay (first step, transfers)
+    Time m_workerUpdate;            //!< the optimizer step after the last bucket (0: none)
+    std::vector<uint64_t> m_groups; //!< hierarchical: each worker's group
+    Time m_costAlpha;               //!< nccl: the cost model's latency of one message
+    double m_costBeta;              //!< nccl: the cost model's seconds per byte
+    uint32_t m_gpusPerNode;         //!< G
+    DataRate m_intraBandwidth;      //!< intra-node interconnect
+    Time m_intraLatency;            //!< intra-node per-operation latency
+    Time m_startJitter;             //!< largest random start delay (first step, transfers)
 
     Ptr<UniformRandomVariable> m_rng;                  //!< step sampling
     std::shared_ptr<const TrainingProfile> m_profile;  //!< the DNN

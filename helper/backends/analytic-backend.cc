@@ -650,6 +650,11 @@ AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                "(expected separate or sync: the async models assume each server's NIC carries "
                "only that server's transfers; use --backend=flow or packet)";
     }
+    if (!scenario.linkDown.empty())
+    {
+        return "--linkDown with the analytic backend (expected none: its models give a "
+               "stationary step time on fixed paths; use --backend=flow or packet)";
+    }
     if (scenario.HasSlowdown())
     {
         // The seeds' closed forms and MVA give a stationary step time; an episode makes a few

@@ -405,6 +405,11 @@ CheckSupported(const TrainingScenario& scenario, const std::string& cc)
                                    "port per host; expected --topology=star, or the packet and "
                                    "flow backends for fabrics)");
     }
+    if (!scenario.linkDown.empty())
+    {
+        throw TrainingInputError("--backend=linux: --linkDown is packet- and flow-backend only "
+                                 "(expected none)");
+    }
     if (scenario.HasSlowdown())
     {
         throw TrainingInputError("--backend=linux: --slowdown and --stragglers are packet- and "

@@ -253,6 +253,18 @@ AddFabric(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.SetServerPlacement(n, v);
                      }));
+    o.push_back(Make("linkDown",
+                     OptionScope::SCENARIO,
+                     "",
+                     "",
+                     "Link failures (packet and flow backends): link@start[:length], several "
+                     "separated by commas, e.g. leaf0->spine0@50ms:200ms (the switch-to-switch "
+                     "link, named as in the link report, is down from 50 ms for 200 ms; without "
+                     "a length to the end); ECMP routes around it by resilient hashing",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.linkDown = LinkFailures::Parse(n, v);
+                     }));
 }
 
 /// Leaf-spine and fat-tree sizes (doc/reference/fabric.rst).

@@ -311,6 +311,15 @@ class TrainingClusterHelper : public Object
     void CompleteFabric(const NodeContainer& nodes,
                         const std::vector<uint32_t>& interface,
                         const std::vector<Ipv4Address>& remote);
+    /**
+     * \brief --linkDown: every node's routing follows LinkFailures' rule, and each failed link's
+     * two IPv4 interfaces go down at its outage's start (and up at its end), so the packets in
+     * flight on it are lost.
+     * \param nodes one per fabric node
+     * \param interface per directed link: IPv4 interface index at its sending end
+     */
+    void ScheduleLinkFailures(const NodeContainer& nodes,
+                              const std::vector<uint32_t>& interface) const;
 
     uint32_t m_delAckCount; //!< TCP delayed-ACK count
     /** \return server nodes: the scenario's servers, none for a ring */

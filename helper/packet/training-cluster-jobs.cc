@@ -187,7 +187,7 @@ TrainingClusterHelper::InstallRing(std::shared_ptr<const TrainingProfile> profil
     const auto slowdown = ComputeSlowdown::FromScenario(scenario); // one for the job's workers
     // The groups of the hierarchical ring and the cost model of the nccl preset, as the linux
     // backend gets them.
-    const auto ring = RingAllReduceProtocol::RingConfig::FromScenario(scenario);
+    const auto ring = RingAllReduceProtocol::RingConfig::FromScenario(scenario, *profile);
     const CollectiveCostModel::Params& cost = ring.cost;
     AttributeContainerValue<UintegerValue, std::vector> groups;
     groups.Set(ring.groups);

@@ -19,6 +19,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-global-routing-helper.h"
+#include "ns3/link-failures.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/on-off-helper.h"
@@ -31,6 +32,7 @@
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
 #include "ns3/ring-allreduce-application.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/tcp-congestion-ops.h"
 #include "ns3/traffic-control-helper.h"
@@ -41,6 +43,7 @@
 #include "ns3/unit-parser.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -318,6 +321,7 @@ TrainingClusterHelper::CompleteFabric(const NodeContainer& nodes,
         DynamicCast<FabricEcmpRouting>(ipv4->GetRoutingProtocol())
             ->SetFabric(m_fabric, n, ifs, gateways);
     }
+    ScheduleLinkFailures(nodes, interface);
     // Roles: workers, then servers, on their placed hosts.
     for (uint32_t r = 0; r < m_scenario.workers + GetServerNodeCount(); ++r)
     {
@@ -335,6 +339,37 @@ TrainingClusterHelper::CompleteFabric(const NodeContainer& nodes,
         if (r == 0)
         {
             m_switch = edge;
+        }
+    }
+}
+
+void
+TrainingClusterHelper::ScheduleLinkFailures(const NodeContainer& nodes,
+                                            const std::vector<uint32_t>& interface) const
+{
+    if (m_scenario.linkDown.empty())
+    {
+        return;
+    }
+    const FabricTopology& t = *m_fabric;
+    const auto failures = std::make_shared<const LinkFailures>(t, m_scenario.linkDown);
+    for (uint32_t n = 0; n < t.GetNNodes(); ++n)
+    {
+        DynamicCast<FabricEcmpRouting>(nodes.Get(n)->GetObject<Ipv4>()->GetRoutingProtocol())
+            ->SetFailures(failures);
+    }
+    for (const auto& [outage, cable] : failures->GetOutages())
+    {
+        for (uint32_t dir : {cable, FabricTopology::Reverse(cable)})
+        {
+            // Ipv4L3Protocol drops what a down interface would send or receive: the packets
+            // still queued at the link or on the wire arrive at a down interface and are lost.
+            Ptr<Ipv4> ipv4 = nodes.Get(t.GetLink(dir).from)->GetObject<Ipv4>();
+            Simulator::Schedule(Seconds(outage.start), &Ipv4::SetDown, ipv4, interface[dir]);
+            if (std::isfinite(outage.End()))
+            {
+                Simulator::Schedule(Seconds(outage.End()), &Ipv4::SetUp, ipv4, interface[dir]);
+            }
         }
     }
 }

@@ -176,6 +176,10 @@ RunToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
                                  {"length_s", e.length},
                                  {"factor", e.factor}});
     }
+    for (const auto& o : s.linkDown) // (scenarios without outages print as before)
+    {
+        j["link_down"].push_back({{"link", o.link}, {"start_s", o.start}, {"length_s", o.length}});
+    }
     if (s.stragglers.IsOn())
     {
         j["stragglers"] = {{"mean_gap_s", s.stragglers.meanGap},
@@ -197,6 +201,10 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     ValidateFabric();
     ValidateGroups();
     ComputeSlowdown::CheckWorkers(slowdown, workers);
+    if (!linkDown.empty())
+    {
+        LinkFailures(BuildFabric(), linkDown); // names the links and checks connectivity
+    }
 }
 
 /// The most pipelining chunks of one tree's half of a bucket (--treeChunk).
@@ -628,6 +636,11 @@ TrainingScenario::Dilated(double dilation) const
     {
         e.start *= dilation;
         e.length *= dilation;
+    }
+    for (auto& o : d.linkDown)
+    {
+        o.start *= dilation;
+        o.length *= dilation;
     }
     d.stragglers.meanGap *= dilation;
     d.stragglers.meanLength *= dilation;

@@ -8,6 +8,7 @@
 #include "compute-slowdown.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/link-failures.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-size.h"
 
@@ -186,6 +187,10 @@ class TrainingScenario
     std::vector<SlowdownEpisode> slowdown;
     /// --stragglers: episodes drawn per worker with --seed (off by default)
     StragglerProcess stragglers;
+
+    /// --linkDown: switch-to-switch links that fail for a while (packet and flow backends;
+    /// LinkFailures is the re-routing rule)
+    std::vector<LinkOutage> linkDown;
 
     /// \return whether --slowdown or --stragglers give episodes
     bool HasSlowdown() const;

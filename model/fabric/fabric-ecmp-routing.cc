@@ -7,7 +7,9 @@
 #include "ns3/ipv4-route.h"
 #include "ns3/log.h"
 #include "ns3/output-stream-wrapper.h"
+#include "ns3/simulator.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace ns3
@@ -42,6 +44,7 @@ FabricEcmpRouting::DoDispose()
 {
     m_ipv4 = nullptr;
     m_fabric.reset();
+    m_failures.reset();
     Ipv4RoutingProtocol::DoDispose();
 }
 
@@ -74,6 +77,12 @@ FabricEcmpRouting::SetFabric(std::shared_ptr<const FabricTopology> fabric,
     }
 }
 
+void
+FabricEcmpRouting::SetFailures(std::shared_ptr<const LinkFailures> failures)
+{
+    m_failures = std::move(failures);
+}
+
 int64_t
 FabricEcmpRouting::HostOfAddress(Ipv4Address address)
 {
@@ -104,22 +113,10 @@ FabricEcmpRouting::Lookup(const Ipv4Header& header, Ptr<const Packet> p) const
     {
         return nullptr;
     }
-    const auto& hops = m_nextHops[host];
-    uint32_t pick = hops[0];
-    if (hops.size() > 1)
+    const int64_t pick = PickNextHop(static_cast<uint32_t>(host), KeyOf(header, p));
+    if (pick < 0)
     {
-        // TCP and UDP both start with the source and destination ports.
-        uint8_t ports[4] = {0, 0, 0, 0};
-        if (p && p->GetSize() >= 4)
-        {
-            p->CopyData(ports, 4);
-        }
-        FabricTopology::FlowKey key{header.GetSource().Get(),
-                                    header.GetDestination().Get(),
-                                    static_cast<uint16_t>(ports[0] << 8 | ports[1]),
-                                    static_cast<uint16_t>(ports[2] << 8 | ports[3]),
-                                    header.GetProtocol()};
-        pick = hops[FabricTopology::EcmpHash(key, m_fabric->GetEcmpSeed(), m_node) % hops.size()];
+        return nullptr;
     }
     const uint32_t interface = m_interfaces[pick];
     Ptr<Ipv4Route> route = Create<Ipv4Route>();
@@ -128,6 +125,41 @@ FabricEcmpRouting::Lookup(const Ipv4Header& header, Ptr<const Packet> p) const
     route->SetGateway(m_gateways[pick]);
     route->SetOutputDevice(m_ipv4->GetNetDevice(interface));
     return route;
+}
+
+FabricTopology::FlowKey
+FabricEcmpRouting::KeyOf(const Ipv4Header& header, Ptr<const Packet> p)
+{
+    // TCP and UDP both start with the source and destination ports.
+    uint8_t ports[4] = {0, 0, 0, 0};
+    if (p && p->GetSize() >= 4)
+    {
+        p->CopyData(ports, 4);
+    }
+    return FabricTopology::FlowKey{header.GetSource().Get(),
+                                   header.GetDestination().Get(),
+                                   static_cast<uint16_t>(ports[0] << 8 | ports[1]),
+                                   static_cast<uint16_t>(ports[2] << 8 | ports[3]),
+                                   header.GetProtocol()};
+}
+
+int64_t
+FabricEcmpRouting::PickNextHop(uint32_t host, const FabricTopology::FlowKey& key) const
+{
+    const double now = Simulator::Now().GetSeconds();
+    if (m_failures && m_failures->GetEpoch(now) > 0)
+    {
+        const uint32_t link = m_failures->NextHop(m_node, m_fabric->GetHostNode(host), key, now);
+        const auto& out = m_fabric->GetOutLinks(m_node);
+        const auto it = std::find(out.begin(), out.end(), link);
+        return it == out.end() ? -1 : it - out.begin();
+    }
+    const auto& hops = m_nextHops[host];
+    if (hops.size() == 1)
+    {
+        return hops[0];
+    }
+    return hops[FabricTopology::EcmpHash(key, m_fabric->GetEcmpSeed(), m_node) % hops.size()];
 }
 
 Ptr<Ipv4Route>

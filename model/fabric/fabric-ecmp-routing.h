@@ -6,6 +6,7 @@
 #define FABRIC_ECMP_ROUTING_H
 
 #include "fabric-topology.h"
+#include "link-failures.h"
 
 #include "ns3/distributed-training-compat.h"
 #include "ns3/ipv4-address.h"
@@ -60,6 +61,13 @@ class FabricEcmpRouting : public Ipv4RoutingProtocol
                    const std::vector<Ipv4Address>& gateways);
 
     /**
+     * \brief Route around failed links (--linkDown) by LinkFailures' rule from each outage's
+     * start; the interfaces themselves are set down by the helper that schedules the outages.
+     * \param failures the job's outages (null: none)
+     */
+    void SetFailures(std::shared_ptr<const LinkFailures> failures);
+
+    /**
      * \param address an IPv4 address
      * \return the host it is the address of, or -1
      */
@@ -94,6 +102,19 @@ class FabricEcmpRouting : public Ipv4RoutingProtocol
      * \return the route of the packet's flow, or null when the destination is no host
      */
     Ptr<Ipv4Route> Lookup(const Ipv4Header& header, Ptr<const Packet> p) const;
+    /**
+     * \param header the IP header
+     * \param p the packet from its transport header on (may be null)
+     * \return the 5-tuple a switch hashes
+     */
+    static FabricTopology::FlowKey KeyOf(const Ipv4Header& header, Ptr<const Packet> p);
+    /**
+     * \param host the destination host
+     * \param key the flow's 5-tuple
+     * \return the out-link position of the flow's next hop (the ECMP set of the unfailed
+     *         fabric, or LinkFailures' rule while a link is down); -1 when there is none
+     */
+    int64_t PickNextHop(uint32_t host, const FabricTopology::FlowKey& key) const;
 
     Ptr<Ipv4> m_ipv4;                               //!< this node's IPv4
     std::shared_ptr<const FabricTopology> m_fabric; //!< the topology
@@ -102,6 +123,7 @@ class FabricEcmpRouting : public Ipv4RoutingProtocol
     std::vector<Ipv4Address> m_gateways;            //!< per out-link: neighbour's address
     std::vector<std::vector<uint32_t>> m_nextHops;  //!< per host: out-link positions (ECMP set)
     int64_t m_ownHost{-1};                          //!< the host this node is (-1 for a switch)
+    std::shared_ptr<const LinkFailures> m_failures; //!< failed links (null: none)
 };
 
 /**

@@ -18,6 +18,10 @@ FlowFabric::FlowFabric(const TrainingScenario& scenario, bool useGoodput)
     : m_topology(scenario.BuildFabric())
 {
     SetCapacities(scenario, useGoodput);
+    if (!scenario.linkDown.empty())
+    {
+        m_failures = std::make_shared<const LinkFailures>(m_topology, scenario.linkDown);
+    }
 }
 
 FlowFabric::FlowFabric(const TrainingScenario& scenario,
@@ -53,6 +57,13 @@ FlowFabric::SetCapacities(const TrainingScenario& scenario, bool useGoodput)
 std::vector<uint32_t>
 FlowFabric::GetPath(uint32_t from, uint32_t to, uint16_t srcPort, uint16_t dstPort) const
 {
+    return GetPathAt(from, to, srcPort, dstPort, 0);
+}
+
+std::vector<uint32_t>
+FlowFabric::GetPathAt(uint32_t from, uint32_t to, uint16_t srcPort, uint16_t dstPort, double t)
+    const
+{
     const uint32_t a = m_topology.GetRoleHost(from);
     const uint32_t b = m_topology.GetRoleHost(to);
     FabricTopology::FlowKey key{FabricTopology::GetHostAddress(a),
@@ -60,7 +71,8 @@ FlowFabric::GetPath(uint32_t from, uint32_t to, uint16_t srcPort, uint16_t dstPo
                                 srcPort,
                                 dstPort,
                                 6};
-    auto path = m_topology.GetPath(a, b, key);
+    auto path = m_failures && m_failures->GetEpoch(t) > 0 ? m_failures->GetPath(a, b, key, t)
+                                                          : m_topology.GetPath(a, b, key);
     if (path.size() > SharingModel::MAX_LINKS)
     {
         throw TrainingInputError(

@@ -10,10 +10,12 @@
 
 #include "ns3/distributed-training-compat.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/link-failures.h"
 #include "ns3/split-mix64.h"
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
@@ -150,6 +152,7 @@ enum EventType : uint8_t
     CONN_ACTIVATE, //!< an idle connection's next segment becomes ready
     STEP_END,      //!< a worker's last update of the step is applied
     STEP_START,    //!< a worker's first step begins after its start jitter
+    LINK_CHANGE,   //!< --linkDown: a link goes down or comes back (id: the change's index)
 };
 
 /// An event of the heap.
@@ -292,6 +295,29 @@ class FlowFabric
                                   uint16_t dstPort) const;
 
     /**
+     * \brief The links a flow crosses at a time: GetPath() while no link is down, else the
+     * path LinkFailures' re-routing rule gives it.
+     * \param from sending role
+     * \param to receiving role
+     * \param srcPort source port of the 5-tuple
+     * \param dstPort destination port
+     * \param t the time (s)
+     * \return the directed links
+     * \throws TrainingInputError for a path longer than SharingModel::MAX_LINKS
+     */
+    std::vector<uint32_t> GetPathAt(uint32_t from,
+                                    uint32_t to,
+                                    uint16_t srcPort,
+                                    uint16_t dstPort,
+                                    double t) const;
+
+    /** \return the scenario's link outages (--linkDown), or null when there are none */
+    const LinkFailures* GetFailures() const
+    {
+        return m_failures.get();
+    }
+
+    /**
      * \param role a role
      * \return its NIC link towards the fabric
      */
@@ -313,8 +339,9 @@ class FlowFabric
      */
     void SetCapacities(const TrainingScenario& scenario, bool useGoodput);
 
-    FabricTopology m_topology;      //!< placed fabric
-    std::vector<double> m_capacity; //!< per directed link (bytes/s)
+    FabricTopology m_topology;                      //!< placed fabric
+    std::vector<double> m_capacity;                 //!< per directed link (bytes/s)
+    std::shared_ptr<const LinkFailures> m_failures; //!< --linkDown (null: none)
 };
 
 /// What a flow engine (FlowPsEngine, FlowRingEngine) runs on: one run's inputs and its result.

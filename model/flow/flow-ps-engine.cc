@@ -61,6 +61,7 @@ CreateSolver(const SharingModel& sharing, TransferTable& table, uint32_t servers
 
 FlowPsEngine::FlowPsEngine(const EngineInputs& in)
     : m_sharing(in.sharing),
+      m_fabric(in.fabric),
       m_table(in),
       m_steps(in, m_table, m_queue)
 {
@@ -68,6 +69,14 @@ FlowPsEngine::FlowPsEngine(const EngineInputs& in)
                            m_table,
                            std::max<uint32_t>(1, in.scenario.servers),
                            in.options.windowBytes > 0));
+    if (m_fabric.GetFailures())
+    {
+        const auto& changes = m_fabric.GetFailures()->GetChangeTimes();
+        for (uint32_t i = 0; i < changes.size(); ++i)
+        {
+            m_queue.Schedule(changes[i], LINK_CHANGE, i, 0);
+        }
+    }
 }
 
 void
@@ -240,9 +249,19 @@ FlowPsEngine::Handle(const Event& e)
                 AfterDrain(e.id, m_table.DeliverLocal(e.id)); // co-located: no link to share
                 break;
             }
+            if (m_fabric.GetFailures())
+            {
+                m_table.Repath(e.id, m_fabric); // the path of the links up now
+            }
             m_table.Activate(e.id);
             break;
         }
+        case LINK_CHANGE: // not counted: a change after the run leaves every output as is
+            for (uint32_t ci = 0; ci < m_table.Connections(); ++ci)
+            {
+                m_table.Repath(ci, m_fabric);
+            }
+            break;
         case STEP_END:
             ++events;
             m_steps.StepEnd(e.id);

@@ -146,6 +146,7 @@ class FlowPsEngine
     void AfterDrain(uint32_t ci, TransferTable::Drain drain);
 
     const SharingModel& m_sharing;        //!< the sharing model (a shared run's EachFlowSolver)
+    const FlowFabric& m_fabric;           //!< the placed fabric (--linkDown re-paths)
     TransferTable m_table;                //!< connections, segments, rate classes
     EventQueue m_queue;                   //!< pending events
     PsStepMachine m_steps;                //!< the workers' and servers' steps

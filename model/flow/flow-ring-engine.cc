@@ -5,6 +5,7 @@
 #include "flow-ring-engine.h"
 
 #include "ns3/tensor-fusion.h"
+#include "ns3/training-input-error.h"
 #include "ns3/training-network.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
@@ -20,6 +21,7 @@ namespace flow
 FlowRingEngine::FlowRingEngine(const EngineInputs& in)
     : m_profile(in.profile),
       m_scenario(in.scenario),
+      m_fabric(in.fabric),
       m_options(in.options),
       m_result(in.result),
       m_mean(in.profile.GetMeanStep()),
@@ -41,6 +43,13 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
     m_cost = CollectiveCostModel::FromScenario(in.scenario);
     if (m_algorithm != AllReduceSchedule::RING)
     {
+        if (in.fabric.GetFailures())
+        {
+            // The plan executor fixes each phase's connections and paths once.
+            throw TrainingInputError("--linkDown with --collective=" + in.scenario.collective
+                                     + " in the flow backend (expected --collective=ring, or "
+                                       "--backend=packet)");
+        }
         // nccl: its tree buckets run the tree's plan, its ring buckets the ring below.
         m_plan = std::make_unique<FlowRingPlanExecutor>(in,
                                                         m_algorithm == AllReduceSchedule::NCCL
@@ -55,22 +64,34 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
     {
         return;
     }
+    SetRingPaths(0);
+}
+
+void
+FlowRingEngine::SetRingPaths(double t)
+{
+    // The ring's rate is its slowest flow's, computed once per set of paths (per set of links
+    // up: --linkDown re-paths the ring at the start of each bucket's AllReduce).
+    const uint32_t k = m_scenario.workers;
+    m_paths.clear();
+    hopDelay = 0;
     std::vector<SharingModel::Flow> flows(k);
     for (uint32_t w = 0; w < k; ++w)
     {
         // Worker w's one connecting socket (ephemeral port) to worker w+1's service port.
-        m_paths.push_back(in.fabric.GetPath(w,
-                                            (w + 1) % k,
-                                            FlowFabric::FIRST_EPHEMERAL_PORT,
-                                            FlowFabric::SERVICE_PORT));
+        m_paths.push_back(m_fabric.GetPathAt(w,
+                                             (w + 1) % k,
+                                             FlowFabric::FIRST_EPHEMERAL_PORT,
+                                             FlowFabric::SERVICE_PORT,
+                                             t));
         std::copy(m_paths[w].begin(), m_paths[w].end(), flows[w].links.begin());
         flows[w].nLinks = static_cast<uint32_t>(m_paths[w].size());
         flows[w].priority = w;
-        flows[w].cap = in.flowCap;
-        hopDelay = std::max(hopDelay, in.fabric.GetTopology().GetPathDelay(m_paths[w]));
+        flows[w].cap = m_flowCap;
+        hopDelay = std::max(hopDelay, m_fabric.GetTopology().GetPathDelay(m_paths[w]));
     }
     std::vector<double> rates;
-    in.sharing.AssignRates(flows, capacity, rates);
+    m_sharing.AssignRates(flows, m_fabric.GetCapacity(), rates);
     ++rateComputations;
     ringRate = *std::min_element(rates.begin(), rates.end());
 }
@@ -188,6 +209,12 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         double start = std::max(prevEnd, m_scenario.overlap ? m_buckets[b].close : backwardDone);
         double intra = TrainingNetwork::GetIntraNodeHalfSeconds(m_scenario, m);
         const double ringStart = start + intra;
+        const LinkFailures* failures = m_fabric.GetFailures();
+        if (failures && m_scenario.workers > 1 && failures->GetEpoch(ringStart) != m_epoch)
+        {
+            m_epoch = failures->GetEpoch(ringStart);
+            SetRingPaths(ringStart);
+        }
         const double ringEnd = ringStart + AllReduceSeconds(step, b, m);
         prevEnd = ringEnd + intra;
         ++events;

@@ -101,6 +101,12 @@ class FlowRingEngine
     uint64_t sharingFlows{0};      //!< shared run: ring flows handed to the sharing model
 
   private:
+    /**
+     * \brief Give the ring flows their paths at a time, with their delays and the ring's rate.
+     * \param t the time (s): --linkDown's links down then are routed around
+     */
+    void SetRingPaths(double t);
+
     /// A closed gradient bucket.
     struct Bucket
     {
@@ -234,6 +240,8 @@ class FlowRingEngine
 
     const TrainingProfile& m_profile;           //!< the DNN
     const TrainingScenario& m_scenario;         //!< the scenario
+    const FlowFabric& m_fabric;                 //!< the placed fabric (paths, --linkDown)
+    uint32_t m_epoch{0};                        //!< LinkFailures' epoch of m_paths
     FlowRunOptions m_options;                   //!< run options
     TrainingResult& m_result;                   //!< records go here
     TrainingProfile::StepTimes m_mean;          //!< the mean step

@@ -256,12 +256,61 @@ TransferTable::Account(double& queued, double& windowBytes, double bytes) const
     }
 }
 
+void
+TransferTable::Repath(uint32_t ci, const FlowFabric& fabric)
+{
+    Connection& c = m_conns[ci];
+    if (c.nLinks == 0)
+    {
+        return; // a co-located shard: no link
+    }
+    const uint16_t port = FlowFabric::FIRST_EPHEMERAL_PORT + c.server;
+    const uint32_t server = m_k + c.server;
+    const auto path
+        = c.dir == DOWN ? fabric.GetPathAt(server, c.worker, FlowFabric::SERVICE_PORT, port, m_now)
+                        : fabric.GetPathAt(c.worker, server, port, FlowFabric::SERVICE_PORT, m_now);
+    if (std::equal(path.begin(), path.end(), Links(c), Links(c) + c.nLinks))
+    {
+        return;
+    }
+    const bool active = c.active;
+    if (active)
+    {
+        Advance(c, m_now);
+        if (c.admitted <= c.head)
+        {
+            return; // drained by now: its group check deactivates it, its next start re-paths
+        }
+        Deactivate(ci);
+    }
+    m_oldPaths[ci].emplace_back(c.path, c.nLinks, c.windowBytes);
+    c.windowBytes = 0;
+    c.path = static_cast<uint32_t>(m_pathLinks.size());
+    c.nLinks = static_cast<uint32_t>(path.size());
+    m_pathLinks.insert(m_pathLinks.end(), path.begin(), path.end());
+    if (active)
+    {
+        Activate(ci);
+    }
+}
+
 std::vector<double>
 TransferTable::GetLinkBytes(Direction d) const
 {
     std::vector<double> bytes(m_realLinks, 0);
-    for (const Connection& c : m_conns)
+    for (uint32_t ci = 0; ci < m_conns.size(); ++ci)
     {
+        const Connection& c = m_conns[ci];
+        const auto old = m_oldPaths.find(ci);
+        for (std::size_t i = 0; c.dir == d && old != m_oldPaths.end() && i < old->second.size();
+             ++i)
+        {
+            const auto& [path, nLinks, carried] = old->second[i];
+            for (uint32_t k = 0; k < nLinks; ++k)
+            {
+                bytes[m_pathLinks[path + k]] += carried;
+            }
+        }
         for (uint32_t k = 0; c.dir == d && k < c.nLinks; ++k)
         {
             bytes[m_pathLinks[c.path + k]] += c.windowBytes;

@@ -11,6 +11,8 @@
 #include "flow-segment-lists.h"
 
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -248,6 +250,17 @@ class TransferTable
         return m_conns[ci].nLinks == 0;
     }
 
+    /**
+     * \brief --linkDown: give a connection the path the fabric's re-routing rule gives it now.
+     * An idle connection takes it for its next transfer; one that is sending is accounted up to
+     * now, leaves its rate class and joins one of its new path at once (behind the active
+     * connections in FCFS order, as a new flow); one whose queue drained by now keeps its path
+     * until its next activation. The bytes it carried so far stay counted on its old links.
+     * \param ci connection index
+     * \param fabric the placed fabric with its outages
+     */
+    void Repath(uint32_t ci, const FlowFabric& fabric);
+
     /** \param on open (else close) the measurement window for link utilisation */
     void SetCounting(bool on);
     /**
@@ -324,16 +337,19 @@ class TransferTable
     /** \param c connection \param s a completed segment: its transfer record (records on) */
     void Record(const Connection& c, const Segment& s);
 
-    const TrainingProfile& m_profile;         //!< the DNN (the records' tensor sizes)
-    FlowRunOptions m_options;                 //!< window model and records
-    TrainingResult& m_result;                 //!< transfer records go here
-    uint32_t m_k;                             //!< workers
-    uint32_t m_p;                             //!< servers
-    double m_flowCap;                         //!< per-flow cap (bytes/s)
-    SegmentLists m_segs;                      //!< what the connections send and when
-    std::vector<Connection> m_conns;          //!< all connections
-    LinkGroup m_groups[2];                    //!< DOWN and UP links
-    std::vector<uint32_t> m_pathLinks;        //!< every connection's path, one after another
+    const TrainingProfile& m_profile;  //!< the DNN (the records' tensor sizes)
+    FlowRunOptions m_options;          //!< window model and records
+    TrainingResult& m_result;          //!< transfer records go here
+    uint32_t m_k;                      //!< workers
+    uint32_t m_p;                      //!< servers
+    double m_flowCap;                  //!< per-flow cap (bytes/s)
+    SegmentLists m_segs;               //!< what the connections send and when
+    std::vector<Connection> m_conns;   //!< all connections
+    LinkGroup m_groups[2];             //!< DOWN and UP links
+    std::vector<uint32_t> m_pathLinks; //!< every connection's path, one after another
+    /// --linkDown: per re-pathed connection, its earlier paths (offset, links) and the bytes
+    /// each carried inside the window
+    std::map<uint32_t, std::vector<std::tuple<uint32_t, uint32_t, double>>> m_oldPaths;
     std::vector<uint32_t> m_drained;          //!< scratch: drained connections (CollectDrained)
     std::vector<uint32_t> m_touched;          //!< scratch: classes to refresh
     std::vector<uint32_t> m_windowCount;      //!< window model: active connections per dir, server

@@ -66,7 +66,7 @@ class BenchmarkArgumentsTestCase : public TestCase
             {"--collective=all", "--workers=4,8,16", "--backend=flow", "--nicRate=25Gbps"},
             help);
         NS_TEST_EXPECT_MSG_EQ(help, false, "no help");
-        NS_TEST_EXPECT_MSG_EQ(s.collectives.size(), 3, "all collectives");
+        NS_TEST_EXPECT_MSG_EQ(s.collectives.size(), 5, "all collectives");
         NS_TEST_EXPECT_MSG_EQ(s.workers.size(), 3, "three K");
         NS_TEST_EXPECT_MSG_EQ(s.workers[2], 16, "K list");
         NS_TEST_EXPECT_MSG_EQ(s.backends.size(), 1, "one backend");

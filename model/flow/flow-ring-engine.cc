@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 
 namespace ns3
 {
@@ -93,7 +95,31 @@ FlowRingEngine::SetRingPaths(double t)
     std::vector<double> rates;
     m_sharing.AssignRates(flows, m_fabric.GetCapacity(), rates);
     ++rateComputations;
-    ringRate = *std::min_element(rates.begin(), rates.end());
+    ringRate = std::min(*std::min_element(rates.begin(), rates.end()), OwnShareRate());
+}
+
+double
+FlowRingEngine::OwnShareRate() const
+{
+    // The ring's K flows all move at the ring's rate, so a link that n of them cross carries
+    // n times it: the ring can go no faster than capacity / n there. On a star, or wherever
+    // the hops' paths are disjoint, n = 1 and this is the allreduce share itself; a ring
+    // spread over an oversubscribed fabric has several hops on one uplink.
+    std::map<uint32_t, uint32_t> crossings;
+    for (const auto& path : m_paths)
+    {
+        for (uint32_t link : path)
+        {
+            ++crossings[link];
+        }
+    }
+    const auto& capacity = m_fabric.GetCapacity();
+    double rate = std::numeric_limits<double>::infinity();
+    for (const auto& crossing : crossings)
+    {
+        rate = std::min(rate, capacity[crossing.first] / crossing.second);
+    }
+    return rate;
 }
 
 void

@@ -107,6 +107,12 @@ class FlowRingEngine
      */
     void SetRingPaths(double t);
 
+    /**
+     * \brief The ring's own share of its links: no link carries more than its capacity.
+     * \return min over the links of capacity / (ring flows crossing it), bytes/s
+     */
+    double OwnShareRate() const;
+
     /// A closed gradient bucket.
     struct Bucket
     {

@@ -44,117 +44,171 @@ struct InFlight
 };
 
 /**
- * Run the plans as dataflow: at each step a random ready send goes, or a random message in
+ * The plans run as dataflow: at each step a random ready send goes, or a random message in
  * flight arrives (reduced into or replacing the receiver's bytes as its Receive says).
- * \return "" if every node ends with every contribution exactly once, else what went wrong
  */
-std::string
-Execute(const std::vector<Schedule::NodePlan>& plans, uint64_t bytes, uint32_t seed)
+class Dataflow
 {
-    const auto k = static_cast<uint32_t>(plans.size());
-    std::mt19937_64 rng(seed);
-    std::vector<uint64_t> tags(k);
-    std::vector<std::vector<Value>> data(k);
-    Value all;
-    for (uint32_t n = 0; n < k; ++n)
+  public:
+    /**
+     * \param plans every node's plan
+     * \param bytes M
+     * \param seed the random order's seed
+     */
+    Dataflow(const std::vector<Schedule::NodePlan>& plans, uint64_t bytes, uint32_t seed);
+    /** \return "" if every node ends with every contribution exactly once, else what went wrong */
+    std::string Run();
+
+  private:
+    /// Send the ready message at ready[pick].
+    void Send(std::size_t pick);
+    /**
+     * \param m a message arriving
+     * \return "" or what went wrong
+     */
+    std::string Deliver(const InFlight& m);
+    /** \return "" if every node sent everything and holds every contribution once */
+    std::string Check() const;
+
+    const std::vector<Schedule::NodePlan>& m_plans;         //!< the plans
+    uint32_t m_k;                                           //!< nodes
+    uint64_t m_bytes;                                       //!< M
+    std::mt19937_64 m_rng;                                  //!< the order
+    std::vector<std::vector<Value>> m_data;                 //!< each node's bytes
+    Value m_all;                                            //!< every contribution once
+    std::vector<std::vector<bool>> m_arrived;               //!< receives done
+    std::vector<std::vector<bool>> m_sent;                  //!< sends done
+    std::vector<std::vector<std::size_t>> m_waiting;        //!< receives a send still waits for
+    std::vector<std::vector<std::vector<uint32_t>>> m_next; //!< the sends after a receive
+    std::vector<std::pair<uint32_t, uint32_t>> m_ready;     //!< (node, send) ready to go
+    std::vector<InFlight> m_flying;                         //!< messages in flight
+};
+
+Dataflow::Dataflow(const std::vector<Schedule::NodePlan>& plans, uint64_t bytes, uint32_t seed)
+    : m_plans(plans),
+      m_k(static_cast<uint32_t>(plans.size())),
+      m_bytes(bytes),
+      m_rng(seed),
+      m_data(m_k),
+      m_arrived(m_k),
+      m_sent(m_k),
+      m_waiting(m_k),
+      m_next(m_k)
+{
+    for (uint32_t n = 0; n < m_k; ++n)
     {
-        tags[n] = rng();
-        data[n].assign(bytes, {uint64_t{1} << n, tags[n]});
-        all.bits += uint64_t{1} << n;
-        all.hash += tags[n];
-    }
-    std::vector<std::vector<bool>> arrived(k), sent(k);
-    for (uint32_t n = 0; n < k; ++n)
-    {
-        arrived[n].assign(plans[n].receives.size(), false);
-        sent[n].assign(plans[n].sends.size(), false);
-    }
-    // waiting[n][s]: receives send s still waits for; dependents[n][r]: the sends after r.
-    std::vector<std::vector<std::size_t>> waiting(k);
-    std::vector<std::vector<std::vector<uint32_t>>> dependents(k);
-    std::vector<std::pair<uint32_t, uint32_t>> ready;
-    for (uint32_t n = 0; n < k; ++n)
-    {
-        dependents[n].resize(plans[n].receives.size());
+        const uint64_t tag = m_rng();
+        m_data[n].assign(bytes, {uint64_t{1} << n, tag});
+        m_all.bits += uint64_t{1} << n;
+        m_all.hash += tag;
+        m_arrived[n].assign(plans[n].receives.size(), false);
+        m_sent[n].assign(plans[n].sends.size(), false);
+        m_next[n].resize(plans[n].receives.size());
         for (uint32_t s = 0; s < plans[n].sends.size(); ++s)
         {
-            waiting[n].push_back(plans[n].sends[s].after.size());
+            m_waiting[n].push_back(plans[n].sends[s].after.size());
             for (uint32_t r : plans[n].sends[s].after)
             {
-                dependents[n][r].push_back(s);
+                m_next[n][r].push_back(s);
             }
             if (plans[n].sends[s].after.empty())
             {
-                ready.emplace_back(n, s);
+                m_ready.emplace_back(n, s);
             }
         }
     }
-    std::vector<InFlight> flying;
-    while (!ready.empty() || !flying.empty())
+}
+
+std::string
+Dataflow::Run()
+{
+    while (!m_ready.empty() || !m_flying.empty())
     {
-        const uint64_t pick = rng() % (ready.size() + flying.size());
-        if (pick < ready.size())
+        const uint64_t pick = m_rng() % (m_ready.size() + m_flying.size());
+        if (pick < m_ready.size())
         {
-            const auto [n, s] = ready[pick];
-            ready[pick] = ready.back();
-            ready.pop_back();
-            const Schedule::Send& send = plans[n].sends[s];
-            sent[n][s] = true;
-            flying.push_back(
-                {n,
-                 send.peer,
-                 send.tag,
-                 send.offset,
-                 {data[n].begin() + send.offset, data[n].begin() + send.offset + send.bytes}});
+            Send(pick);
             continue;
         }
-        const InFlight m = std::move(flying[pick - ready.size()]);
-        flying[pick - ready.size()] = std::move(flying.back());
-        flying.pop_back();
-        uint32_t r = 0;
-        while (r < plans[m.to].receives.size()
-               && (plans[m.to].receives[r].peer != m.from || plans[m.to].receives[r].tag != m.tag))
+        const InFlight m = std::move(m_flying[pick - m_ready.size()]);
+        m_flying[pick - m_ready.size()] = std::move(m_flying.back());
+        m_flying.pop_back();
+        const std::string error = Deliver(m);
+        if (!error.empty())
         {
-            ++r;
-        }
-        if (r == plans[m.to].receives.size() || arrived[m.to][r])
-        {
-            return "a message from " + std::to_string(m.from) + " to " + std::to_string(m.to)
-                   + " that the receiver does not expect (or expects once)";
-        }
-        const Schedule::Receive& rec = plans[m.to].receives[r];
-        if (rec.offset != m.offset || rec.bytes != m.values.size())
-        {
-            return "sender and receiver disagree on a message's bytes";
-        }
-        arrived[m.to][r] = true;
-        for (uint32_t s : dependents[m.to][r])
-        {
-            if (--waiting[m.to][s] == 0)
-            {
-                ready.emplace_back(m.to, s);
-            }
-        }
-        for (uint64_t i = 0; i < rec.bytes; ++i)
-        {
-            Value& v = data[m.to][rec.offset + i];
-            v = rec.reduce ? Value{v.bits + m.values[i].bits, v.hash + m.values[i].hash}
-                           : m.values[i];
+            return error;
         }
     }
-    for (uint32_t n = 0; n < k; ++n)
+    return Check();
+}
+
+void
+Dataflow::Send(std::size_t pick)
+{
+    const auto [n, s] = m_ready[pick];
+    m_ready[pick] = m_ready.back();
+    m_ready.pop_back();
+    const Schedule::Send& send = m_plans[n].sends[s];
+    m_sent[n][s] = true;
+    m_flying.push_back(
+        {n,
+         send.peer,
+         send.tag,
+         send.offset,
+         {m_data[n].begin() + send.offset, m_data[n].begin() + send.offset + send.bytes}});
+}
+
+std::string
+Dataflow::Deliver(const InFlight& m)
+{
+    const auto& receives = m_plans[m.to].receives;
+    uint32_t r = 0;
+    while (r < receives.size() && (receives[r].peer != m.from || receives[r].tag != m.tag))
     {
-        for (uint32_t s = 0; s < sent[n].size(); ++s)
+        ++r;
+    }
+    if (r == receives.size() || m_arrived[m.to][r])
+    {
+        return "a message from " + std::to_string(m.from) + " to " + std::to_string(m.to)
+               + " that the receiver does not expect (or expects once)";
+    }
+    const Schedule::Receive& rec = receives[r];
+    if (rec.offset != m.offset || rec.bytes != m.values.size())
+    {
+        return "sender and receiver disagree on a message's bytes";
+    }
+    m_arrived[m.to][r] = true;
+    for (uint32_t s : m_next[m.to][r])
+    {
+        if (--m_waiting[m.to][s] == 0)
         {
-            if (!sent[n][s])
+            m_ready.emplace_back(m.to, s);
+        }
+    }
+    for (uint64_t i = 0; i < rec.bytes; ++i)
+    {
+        Value& v = m_data[m.to][rec.offset + i];
+        v = rec.reduce ? Value{v.bits + m.values[i].bits, v.hash + m.values[i].hash} : m.values[i];
+    }
+    return "";
+}
+
+std::string
+Dataflow::Check() const
+{
+    for (uint32_t n = 0; n < m_k; ++n)
+    {
+        for (uint32_t s = 0; s < m_sent[n].size(); ++s)
+        {
+            if (!m_sent[n][s])
             {
                 return "node " + std::to_string(n) + " never sends its message " + std::to_string(s)
                        + " (deadlock)";
             }
         }
-        for (uint64_t i = 0; i < bytes; ++i)
+        for (uint64_t i = 0; i < m_bytes; ++i)
         {
-            if (data[n][i].bits != all.bits || data[n][i].hash != all.hash)
+            if (m_data[n][i].bits != m_all.bits || m_data[n][i].hash != m_all.hash)
             {
                 return "node " + std::to_string(n) + " byte " + std::to_string(i)
                        + " does not hold every contribution exactly once";
@@ -162,6 +216,16 @@ Execute(const std::vector<Schedule::NodePlan>& plans, uint64_t bytes, uint32_t s
         }
     }
     return "";
+}
+
+/**
+ * Run the plans as dataflow (Dataflow).
+ * \return "" if every node ends with every contribution exactly once, else what went wrong
+ */
+std::string
+Execute(const std::vector<Schedule::NodePlan>& plans, uint64_t bytes, uint32_t seed)
+{
+    return Dataflow(plans, bytes, seed).Run();
 }
 
 /// \return bytes and messages node n sends

@@ -76,6 +76,7 @@ dir_pngs transformer-scaling.gnuplot transformer-scaling "profiles='vit_b_16-rtx
 vit_l_16-rtx3090-b64 swin_t-rtx3090-b256 resnet50-p100-b64 vgg16-p100-b64 inception_v3-p100-b64'" \
   efficiency.png
 dir_pngs real-clusters.gnuplot real-clusters "" real-clusters.png
+dir_pngs collective-benchmark.gnuplot collectives "" busbw.png
 csv_png preset-vs-linux.gnuplot linux-matrix/preset-vs-linux.csv linux-matrix/preset-vs-linux.png
 csv_png main-scenario.gnuplot tutorial/result.csv tutorial/result.png \
   "title='GoogLeNet (TITAN X Pascal, batch 16), sync PS, 4 workers, 10 Gb/s'"

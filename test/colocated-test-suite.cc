@@ -74,10 +74,7 @@ ColocatedScenario(uint32_t workers)
 TrainingResult
 RunFlow(const TrainingProfile& p, const TrainingScenario& s, Ptr<SharingModel> sharing)
 {
-    s.Validate(p);
-    FlowLevelSimulator::Options options;
-    options.useGoodput = false;
-    return FlowLevelSimulator(p, s, sharing, options).Run();
+    return tests::RunFlowRaw(p, s, sharing);
 }
 
 /**

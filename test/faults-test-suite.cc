@@ -72,10 +72,7 @@ Scenario(uint32_t workers, TrainingScenario::Architecture arch)
 TrainingResult
 RunFlow(const TrainingProfile& p, const TrainingScenario& s)
 {
-    s.Validate(p);
-    FlowLevelSimulator::Options options;
-    options.useGoodput = false;
-    return FlowLevelSimulator(p, s, CreateObject<PsSharing>(), options).Run();
+    return tests::RunFlowRaw(p, s);
 }
 
 /**

@@ -33,11 +33,7 @@ TrainingResult
 RunFlow(const TrainingScenario& s)
 {
     TrainingProfile p = tests::MakeProfile({BYTES}, 0, 0, 0);
-    s.Validate(p);
-    FlowLevelSimulator::Options options;
-    options.useGoodput = false;
-    FlowLevelSimulator sim(p, s, CreateObject<PsSharing>(), options);
-    return sim.Run();
+    return tests::RunFlowRaw(p, s);
 }
 
 /// A sync PS scenario with one server, 1 step, no warm-up, no sampling.

@@ -70,11 +70,7 @@ Profile()
 TrainingResult
 RunFlow(const TrainingScenario& s)
 {
-    const TrainingProfile p = Profile();
-    s.Validate(p);
-    FlowLevelSimulator::Options options;
-    options.useGoodput = false;
-    return FlowLevelSimulator(p, s, CreateObject<PsSharing>(), options).Run();
+    return tests::RunFlowRaw(Profile(), s);
 }
 
 /**

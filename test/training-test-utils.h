@@ -7,9 +7,11 @@
 #ifndef TRAINING_TEST_UTILS_H
 #define TRAINING_TEST_UTILS_H
 
+#include "ns3/flow-level-simulator.h"
 #include "ns3/ps-sharing.h"
 #include "ns3/training-input-error.h"
 #include "ns3/training-profile.h"
+#include "ns3/training-scenario.h"
 
 #include <algorithm>
 #include <fstream>
@@ -113,6 +115,26 @@ SumLayers(const TrainingProfile& p)
         s.update += l.updateUs * 1e-6;
     }
     return s;
+}
+
+/**
+ * \param p the profile
+ * \param s the scenario (validated here)
+ * \param sharing the flow sharing model (default PS)
+ * \return the flow level's result on raw link rates (no goodput correction), so that hand-worked
+ * numbers use the links' rates as they are
+ */
+inline TrainingResult
+RunFlowRaw(const TrainingProfile& p, const TrainingScenario& s, Ptr<SharingModel> sharing = nullptr)
+{
+    s.Validate(p);
+    FlowLevelSimulator::Options options;
+    options.useGoodput = false;
+    if (!sharing)
+    {
+        sharing = CreateObject<PsSharing>();
+    }
+    return FlowLevelSimulator(p, s, sharing, options).Run();
 }
 
 /// PsSharing without its IsPlainMaxMin: the flow engines hand it every connection, one flow each

@@ -75,10 +75,7 @@ Scenario(TrainingScenario::Architecture arch, const std::string& workerUpdate = 
 TrainingResult
 RunFlow(const TrainingProfile& p, const TrainingScenario& s)
 {
-    s.Validate(p);
-    FlowLevelSimulator::Options options;
-    options.useGoodput = false;
-    return FlowLevelSimulator(p, s, CreateObject<PsSharing>(), options).Run();
+    return tests::RunFlowRaw(p, s);
 }
 
 /**

@@ -335,7 +335,7 @@ class ServerUpdateLabelTestCase : public TestCase
                                   dominant,
                                   "flow, update " << update << " us: " << flow.bottleneck);
             NS_TEST_EXPECT_MSG_EQ(flow.linkUtilisation.count(flow.bottleneck),
-                                  dominant ? 0u : 1u,
+                                  (dominant ? 0u : 1u),
                                   "flow names a link unless the update sets the step");
             NS_TEST_EXPECT_MSG_EQ(dominant && flow.IsComputeBound(), false, "not compute-bound");
             for (const auto& r : CreateObject<AnalyticBackend>()->Run(p, s))

@@ -18,6 +18,7 @@
 #include "ns3/training-scenario.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -372,6 +373,7 @@ class RecordStreamTestCase : public TestCase
         Ptr<FlowBackend> flow = CreateObject<FlowBackend>();
         const TrainingResult kept = flow->Run(p, s).at(0);
         const std::string file = CreateTempDirFilename("records.jsonl");
+        std::remove(file.c_str()); // an earlier run from the same folder leaves its file
         auto stream = std::make_shared<RecordStream>(file);
         RunContext context;
         context.records = stream;

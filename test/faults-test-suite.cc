@@ -109,25 +109,6 @@ Runs RunStep2Episode(TrainingResult (*run)(const TrainingProfile&, const Trainin
                      uint32_t worker,
                      double length);
 
-/**
- * \param r a result
- * \param worker a worker
- * \param step a step
- * \return that worker's record of that step
- */
-TrainingResult::StepRecord
-StepOf(const TrainingResult& r, uint32_t worker, uint32_t step)
-{
-    for (const auto& x : r.steps)
-    {
-        if (x.worker == worker && x.step == step)
-        {
-            return x;
-        }
-    }
-    return {worker, step, NAN, NAN};
-}
-
 /// \return the record's duration
 double
 Length(const TrainingResult::StepRecord& x)
@@ -143,7 +124,7 @@ RunStep2Episode(TrainingResult (*run)(const TrainingProfile&, const TrainingScen
                 double length)
 {
     Runs r{run(p, s), {}, s};
-    r.scenario.slowdown = {{worker, StepOf(r.base, worker, 2).start, length, 3}};
+    r.scenario.slowdown = {{worker, tests::StepOf(r.base, worker, 2).start, length, 3}};
     r.slowed = run(p, r.scenario);
     return r;
 }
@@ -270,19 +251,19 @@ class OneWorkerStepTestCase : public TestCase
                                           7.5 * MS);
         const TrainingResult& base = runs.base;
         const TrainingResult& r = runs.slowed;
-        const double expected = Length(StepOf(base, 0, 2)) + 4 * MS;
-        NS_TEST_ASSERT_MSG_EQ_TOL(Length(StepOf(r, 0, 2)),
+        const double expected = Length(tests::StepOf(base, 0, 2)) + 4 * MS;
+        NS_TEST_ASSERT_MSG_EQ_TOL(Length(tests::StepOf(r, 0, 2)),
                                   expected,
                                   tol * expected,
                                   "step 2: + (3 - 1) (F + B)");
         for (uint32_t step : {0U, 1U})
         {
-            NS_TEST_EXPECT_MSG_EQ(Length(StepOf(r, 0, step)),
-                                  Length(StepOf(base, 0, step)),
+            NS_TEST_EXPECT_MSG_EQ(Length(tests::StepOf(r, 0, step)),
+                                  Length(tests::StepOf(base, 0, step)),
                                   "step " << step << " unchanged");
         }
-        const double three = Length(StepOf(base, 0, 3));
-        NS_TEST_EXPECT_MSG_EQ_TOL(Length(StepOf(r, 0, 3)), three, tol * three, "step 3");
+        const double three = Length(tests::StepOf(base, 0, 3));
+        NS_TEST_EXPECT_MSG_EQ_TOL(Length(tests::StepOf(r, 0, 3)), three, tol * three, "step 3");
         const auto ranges = SlowedSteps::Find(runs.scenario, r);
         NS_TEST_ASSERT_MSG_EQ(ranges.size(), 1, "one range");
         NS_TEST_EXPECT_MSG_EQ(ranges[0].first, 2, "step 2");
@@ -331,13 +312,13 @@ class RingStragglerTestCase : public TestCase
                                           6.1 * MS);
         for (uint32_t w = 0; w < 4; ++w)
         {
-            const double expected = Length(StepOf(runs.base, w, 2)) + 4 * MS;
-            NS_TEST_EXPECT_MSG_EQ_TOL(Length(StepOf(runs.slowed, w, 2)),
+            const double expected = Length(tests::StepOf(runs.base, w, 2)) + 4 * MS;
+            NS_TEST_EXPECT_MSG_EQ_TOL(Length(tests::StepOf(runs.slowed, w, 2)),
                                       expected,
                                       tol * expected,
                                       "worker " << w << " waits for worker 3");
-            const double three = Length(StepOf(runs.base, w, 3));
-            NS_TEST_EXPECT_MSG_EQ_TOL(Length(StepOf(runs.slowed, w, 3)),
+            const double three = Length(tests::StepOf(runs.base, w, 3));
+            NS_TEST_EXPECT_MSG_EQ_TOL(Length(tests::StepOf(runs.slowed, w, 3)),
                                       three,
                                       tol * three,
                                       "step 3 unchanged");
@@ -375,18 +356,18 @@ class SyncPsStragglerTestCase : public TestCase
                                           6.5 * MS);
         const TrainingResult& base = runs.base;
         const TrainingResult& r = runs.slowed;
-        NS_TEST_EXPECT_MSG_EQ_TOL(StepOf(r, 3, 2).end,
-                                  StepOf(base, 3, 2).end + 3.7 * MS,
-                                  1e-6 * StepOf(r, 3, 2).end,
+        NS_TEST_EXPECT_MSG_EQ_TOL(tests::StepOf(r, 3, 2).end,
+                                  tests::StepOf(base, 3, 2).end + 3.7 * MS,
+                                  1e-6 * tests::StepOf(r, 3, 2).end,
                                   "worker 3's step 2: 4 + M/B - 4 M/B");
         for (uint32_t w = 0; w < 4; ++w)
         {
-            NS_TEST_EXPECT_MSG_EQ_TOL(StepOf(r, w, 3).start,
-                                      StepOf(base, w, 3).start + 3.7 * MS,
-                                      1e-6 * StepOf(r, w, 3).start,
+            NS_TEST_EXPECT_MSG_EQ_TOL(tests::StepOf(r, w, 3).start,
+                                      tests::StepOf(base, w, 3).start + 3.7 * MS,
+                                      1e-6 * tests::StepOf(r, w, 3).start,
                                       "worker " << w << " waits at the barrier");
-            NS_TEST_EXPECT_MSG_EQ_TOL(Length(StepOf(r, w, 3)),
-                                      Length(StepOf(base, w, 3)),
+            NS_TEST_EXPECT_MSG_EQ_TOL(Length(tests::StepOf(r, w, 3)),
+                                      Length(tests::StepOf(base, w, 3)),
                                       1e-12,
                                       "step 3 unchanged");
         }
@@ -422,15 +403,15 @@ class AsyncStragglerTestCase : public TestCase
         const Runs runs = RunStep2Episode(&RunFlow, OneLayer(125000), s, 3, 6.5 * MS);
         const TrainingResult& base = runs.base;
         const TrainingResult& r = runs.slowed;
-        NS_TEST_EXPECT_MSG_GT(Length(StepOf(r, 3, 2)),
-                              Length(StepOf(base, 3, 2)) + 3.6 * MS,
+        NS_TEST_EXPECT_MSG_GT(Length(tests::StepOf(r, 3, 2)),
+                              Length(tests::StepOf(base, 3, 2)) + 3.6 * MS,
                               "worker 3's step 2");
         for (uint32_t w = 0; w < 3; ++w)
         {
             for (uint32_t step = 0; step < 8; ++step)
             {
-                NS_TEST_EXPECT_MSG_LT_OR_EQ(Length(StepOf(r, w, step)),
-                                            Length(StepOf(base, w, step)) + 1e-12,
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(Length(tests::StepOf(r, w, step)),
+                                            Length(tests::StepOf(base, w, step)) + 1e-12,
                                             "worker " << w << " step " << step);
             }
         }

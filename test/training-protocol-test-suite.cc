@@ -354,7 +354,7 @@ class PsWorkerTimelineTestCase : public TestCase
     {
         auto profile = MakeProfile({{"a", "", 400, 100, 200, 0}, {"b", "", 800, 100, 200, 0}});
         MemoryTransport t;
-        WorkerConfig config{3, 2, true, false, Time(), {}};
+        WorkerConfig config{3, 2, true, false, Time(), {}, {}};
         config.timing = WorkerTiming::Make(1.0, 1, DataRate("300Gbps"), MicroSeconds(5));
         PsWorkerProtocol worker(t, profile, {0, 0}, 1, config, nullptr);
         worker.Connected(0);

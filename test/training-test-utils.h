@@ -14,6 +14,7 @@
 #include "ns3/training-scenario.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -87,6 +88,25 @@ MakeProfile(const std::vector<uint64_t>& sizes,
                      std::vector<double>(n, updUs)});
     }
     return p;
+}
+
+/**
+ * \param r a result
+ * \param worker a worker
+ * \param step a step
+ * \return that worker's record of that step (NaN times when it has none)
+ */
+inline TrainingResult::StepRecord
+StepOf(const TrainingResult& r, uint32_t worker, uint32_t step)
+{
+    for (const auto& x : r.steps)
+    {
+        if (x.worker == worker && x.step == step)
+        {
+            return x;
+        }
+    }
+    return {worker, step, NAN, NAN};
 }
 
 /// A profile's per-layer figures summed: M (bytes) and T_F, T_B, T_S (seconds) of the papers'

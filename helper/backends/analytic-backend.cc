@@ -663,6 +663,12 @@ AnalyticBackend::GetUnsupportedReason(const TrainingProfile& /* profile */,
                "give a stationary step time, not the steps an episode slows; use --backend=flow "
                "or packet)";
     }
+    if (!scenario.leave.empty())
+    {
+        return "--leave with the analytic backend (expected none: its models give the "
+               "stationary rate of a fixed set of workers, not the steps a worker misses while "
+               "away; use --backend=flow or packet)";
+    }
     if (scenario.topology == "star")
     {
         return "";

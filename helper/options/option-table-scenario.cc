@@ -155,6 +155,18 @@ AddCompute(std::vector<ScenarioOptions::Option>& o)
                      {
                          r.scenario.stragglers = ComputeSlowdown::ParseProcess(n, v);
                      }));
+    o.push_back(Make("leave",
+                     OptionScope::JOB,
+                     "",
+                     "",
+                     "Async PS workers that leave and rejoin (packet and flow backends): "
+                     "worker:start:length, several separated by commas, e.g. 2:1s:500ms (worker 2 "
+                     "finishes its step in progress at 1 s, starts none until 1.5 s, then pulls "
+                     "the parameters and goes on), or a JSON array of {worker, start, length}",
+                     [](RunRequest& r, auto& n, auto& v)
+                     {
+                         r.scenario.leave = WorkerAbsences::Parse(n, v);
+                     }));
     o.push_back(Make("workerUpdate",
                      OptionScope::JOB,
                      "",

@@ -93,13 +93,13 @@ OptionsSchema()
             {
                 continue; // the study's and the runner's own options are not scenario keys
             }
-            fields.push_back(
-                {option.name,
-                 JsonField::OPTIONAL,
-                 option.name == "jobs" || option.name == "vary" || option.name == "slowdown"
-                     ? JsonSpec{}
-                     : JsonSpec::Scalar("a number, a boolean or a string"),
-                 {}});
+            fields.push_back({option.name,
+                              JsonField::OPTIONAL,
+                              option.name == "jobs" || option.name == "vary"
+                                      || option.name == "slowdown" || option.name == "leave"
+                                  ? JsonSpec{}
+                                  : JsonSpec::Scalar("a number, a boolean or a string"),
+                              {}});
         }
         return fields;
     }();

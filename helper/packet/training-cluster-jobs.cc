@@ -133,6 +133,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
 
     ApplicationContainer apps;
     const auto slowdown = ComputeSlowdown::FromScenario(scenario); // one for the job's workers
+    const auto absences = WorkerAbsences::FromScenario(scenario);
     for (uint32_t p = 0; p < servers.GetN(); ++p)
     {
         Ptr<ParameterServerApplication> ps = CreateObject<ParameterServerApplication>();
@@ -156,6 +157,7 @@ TrainingClusterHelper::InstallPs(std::shared_ptr<const TrainingProfile> profile,
         worker->SetAttribute("Window", UintegerValue(scenario.windowBytes));
         worker->SetModel(profile, owners, addresses);
         worker->SetSlowdown(slowdown);
+        worker->SetAbsences(absences);
         workers.Get(w)->AddApplication(worker);
         apps.Add(worker);
     }

@@ -23,10 +23,20 @@ namespace
 
 /// Largest factor of an episode (the range of --computeScale).
 constexpr double kMaxFactor = 1e6;
-/// What a --slowdown entry looks like, for messages.
-const char* const kEpisodeSyntax
-    = "worker:start:length:factor entries separated by commas, e.g. 2:50ms:200ms:3, or a JSON "
-      "array of {\"worker\", \"start\", \"length\", \"factor\"} objects";
+
+/**
+ * \param withFactor a --slowdown entry (worker:start:length:factor) or a --leave window
+ * \return what an entry looks like, for messages
+ */
+std::string
+WindowSyntax(bool withFactor)
+{
+    return withFactor ? "worker:start:length:factor entries separated by commas, e.g. "
+                        "2:50ms:200ms:3, or a JSON array of {\"worker\", \"start\", \"length\", "
+                        "\"factor\"} objects"
+                      : "worker:start:length entries separated by commas, e.g. 2:1s:500ms, or a "
+                        "JSON array of {\"worker\", \"start\", \"length\"} objects";
+}
 
 /// \return a factor >= 1 parsed from text, refused naming option
 double
@@ -52,21 +62,21 @@ ParsePositive(const std::string& option, const std::string& text, const std::str
     return s;
 }
 
-/// \return one "worker:start:length:factor" entry
+/// \return one "worker:start:length[:factor]" entry (factor 1 without withFactor)
 SlowdownEpisode
-ParseEntry(const std::string& option, const std::string& entry)
+ParseEntry(const std::string& option, const std::string& entry, bool withFactor)
 {
     const std::vector<std::string> f = UnitParser::Split(entry, ':');
-    if (f.size() != 4)
+    if (f.size() != (withFactor ? 4U : 3U))
     {
         throw TrainingInputError(option + ": cannot parse '" + entry + "' (expected "
-                                 + kEpisodeSyntax + ")");
+                                 + WindowSyntax(withFactor) + ")");
     }
     SlowdownEpisode e;
     e.worker = static_cast<uint32_t>(UnitParser::ParseUnsigned(option, f[0], 0, UINT32_MAX));
     e.start = UnitParser::ParseDuration(option, f[1]).GetSeconds();
-    e.length = ParsePositive(option, f[2], "episode length");
-    e.factor = ParseFactor(option, f[3]);
+    e.length = ParsePositive(option, f[2], withFactor ? "episode length" : "length");
+    e.factor = withFactor ? ParseFactor(option, f[3]) : 1;
     return e;
 }
 
@@ -80,19 +90,23 @@ JsonTime(const JsonObjectReader& r, const std::string& key)
     return UnitParser::ParseDuration(where, text).GetSeconds();
 }
 
-/// \return the episodes of a JSON array
+/// \return the episodes (or windows, without withFactor) of a JSON array
 std::vector<SlowdownEpisode>
-ParseJsonEpisodes(const std::string& option, const std::string& text)
+ParseJsonEpisodes(const std::string& option, const std::string& text, bool withFactor)
 {
-    static const JsonInput::Limits limits{1 << 20, 4, "a JSON array of slowdown episodes"};
-    static const JsonSchema schema{
+    static const JsonInput::Limits limits{1 << 20, 4, "a JSON array of worker time windows"};
+    JsonSchema schema{
         {"worker", JsonField::REQUIRED, JsonSpec::Unsigned(0, UINT32_MAX, "a worker index"), {}},
         {"start", JsonField::REQUIRED, JsonSpec::Scalar("seconds or a time such as 50ms"), {}},
-        {"length", JsonField::REQUIRED, JsonSpec::Scalar("seconds or a time such as 200ms"), {}},
-        {"factor", JsonField::REQUIRED, JsonSpec::Number(1, kMaxFactor, "from 1 to 1e6"), {}}};
+        {"length", JsonField::REQUIRED, JsonSpec::Scalar("seconds or a time such as 200ms"), {}}};
+    if (withFactor)
+    {
+        schema.push_back(
+            {"factor", JsonField::REQUIRED, JsonSpec::Number(1, kMaxFactor, "from 1 to 1e6"), {}});
+    }
     const JsonInput::Json doc = JsonInput::Parse(text, option, limits);
     const JsonPlace place(option);
-    place.Check(doc, JsonSpec::Array(1, "a non-empty array of episodes"));
+    place.Check(doc, JsonSpec::Array(1, "a non-empty array of time windows"));
     std::vector<SlowdownEpisode> out;
     for (std::size_t i = 0; i < doc.size(); ++i)
     {
@@ -101,7 +115,7 @@ ParseJsonEpisodes(const std::string& option, const std::string& text)
         e.worker = static_cast<uint32_t>(r.GetUnsigned("worker"));
         e.start = JsonTime(r, "start");
         e.length = JsonTime(r, "length");
-        e.factor = r.GetNumber("factor");
+        e.factor = withFactor ? r.GetNumber("factor") : 1;
         if (!(e.length > 0))
         {
             r.At("length").Fail("a length of 0", "a positive time");
@@ -278,19 +292,26 @@ ComputeSlowdown::GetEpisodes(double until) const
 std::vector<SlowdownEpisode>
 ComputeSlowdown::ParseEpisodes(const std::string& option, const std::string& text)
 {
+    return ParseWindows(option, text, true);
+}
+
+std::vector<SlowdownEpisode>
+ComputeSlowdown::ParseWindows(const std::string& option, const std::string& text, bool withFactor)
+{
     const auto first = text.find_first_not_of(" \t\n");
     if (first != std::string::npos && text[first] == '[')
     {
-        return ParseJsonEpisodes(option, text);
+        return ParseJsonEpisodes(option, text, withFactor);
     }
     if (text.empty())
     {
-        throw TrainingInputError(option + ": empty value (expected " + kEpisodeSyntax + ")");
+        throw TrainingInputError(option + ": empty value (expected " + WindowSyntax(withFactor)
+                                 + ")");
     }
     std::vector<SlowdownEpisode> out;
     for (const auto& entry : UnitParser::Split(text, ','))
     {
-        out.push_back(ParseEntry(option, entry));
+        out.push_back(ParseEntry(option, entry, withFactor));
     }
     return out;
 }

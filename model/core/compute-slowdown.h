@@ -118,6 +118,19 @@ class ComputeSlowdown
                                                       const std::string& text);
 
     /**
+     * \brief Parse per-worker time windows: ParseEpisodes() with withFactor, --leave's windows
+     * ("worker:start:length", or JSON objects without "factor"; factor 1) without.
+     * \param option the option, for messages
+     * \param text the value
+     * \param withFactor whether each window carries a slowdown factor
+     * \return the windows
+     * \throws TrainingInputError naming the option and what was expected
+     */
+    static std::vector<SlowdownEpisode> ParseWindows(const std::string& option,
+                                                     const std::string& text,
+                                                     bool withFactor);
+
+    /**
      * \brief Parse --stragglers: "meanGap:meanLength:factor" (e.g. "2s:100ms:2"), or "0" (off).
      * \param option the option, for messages
      * \param text the value

@@ -8,6 +8,7 @@
 #include "training-input-error.h"
 #include "training-profile.h"
 #include "training-scenario.h"
+#include "worker-absences.h"
 
 #include "ns3/log.h"
 
@@ -165,6 +166,7 @@ TrainingResult::Finalize(const TrainingScenario& scenario, uint32_t batchSize)
     else
     {
         FinalizeAsync(scenario, batchSize);
+        NoteAbsences();
     }
     SlowedSteps::Annotate(scenario, *this);
 }
@@ -236,6 +238,7 @@ TrainingResult::FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSi
     {
         allActiveEnd = std::min(allActiveEnd, x.lastEnd);
     }
+    absences = WorkerAbsences::Measure(scenario, steps);
     double rateSum = 0;
     double periodSum = 0;
     windowStart = -std::numeric_limits<double>::infinity();
@@ -251,7 +254,8 @@ TrainingResult::FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSi
                 end = std::max(end, e);
             }
         }
-        const double time = end - ws[i].warmEnd;
+        const double time
+            = end - ws[i].warmEnd + AwayAfter(i, measured, {ws[i].warmEnd, end}, allActiveEnd);
         if (measured == 0 || !(time > 0))
         {
             throw TrainingInputError(AsyncTooShortMessage(scenario, i, allActiveEnd));
@@ -263,6 +267,86 @@ TrainingResult::FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSi
     windowEnd = allActiveEnd;
     throughput = batchSize * rateSum;
     stepTimeMean = periodSum / k;
+}
+
+double
+TrainingResult::AwayAfter(uint32_t worker,
+                          uint32_t measured,
+                          std::pair<double, double> span,
+                          double allActiveEnd)
+{
+    if (absences.empty())
+    {
+        return 0;
+    }
+    const auto [warmEnd, end] = span;
+    // A worker's time away inside its measured span [warmEnd, T_A] counts as its time with no
+    // step: the part before its last measured step's end is already in end - warmEnd; the part
+    // after it (a worker away when the window closes) is added. Each window records its share
+    // and the steps it cost at the worker's rate while present.
+    double inside = 0;
+    double after = 0;
+    for (const auto& a : absences)
+    {
+        if (a.worker == worker)
+        {
+            inside += WorkerAbsences::AwayIn(a, warmEnd, end);
+            after += WorkerAbsences::AwayIn(a, end, allActiveEnd);
+        }
+    }
+    const double present = end - warmEnd - inside;
+    for (auto& a : absences)
+    {
+        if (a.worker == worker)
+        {
+            a.away = WorkerAbsences::AwayIn(a, warmEnd, allActiveEnd);
+            a.missedSteps = present > 0 ? a.away * measured / present : 0;
+        }
+    }
+    return after;
+}
+
+void
+TrainingResult::NoteAbsences()
+{
+    if (absences.empty())
+    {
+        return;
+    }
+    double away = 0;
+    double missed = 0;
+    std::string note = "workers away (--leave):";
+    char buf[160];
+    for (const auto& a : absences)
+    {
+        away += a.away;
+        missed += a.missedSteps;
+        if (a.left < a.end)
+        {
+            std::snprintf(buf,
+                          sizeof(buf),
+                          " worker %u %.4g-%.4g s, %.4g s of it in the measured window, %.3g steps missed;",
+                          a.worker,
+                          a.left,
+                          a.end,
+                          a.away,
+                          a.missedSteps);
+        }
+        else
+        {
+            std::snprintf(buf,
+                          sizeof(buf),
+                          " worker %u stayed (its step in progress at %.4g s ran past %.4g s);",
+                          a.worker,
+                          a.start,
+                          a.end);
+        }
+        note += buf;
+    }
+    note.pop_back();
+    notes.push_back(note);
+    inputs["away_s"] = away;
+    inputs["missed_steps"] = missed;
 }
 
 std::string
@@ -416,6 +500,15 @@ TrainingResult::ToJsonObject(bool includeRecords) const
                               {"relative_half_width", stepInterval->relativeHalfWidth},
                               {"step_time_mean_s", stepInterval->stepTimeMean},
                               {"capped", stepInterval->capped}};
+    }
+    for (const auto& a : absences)
+    {
+        j["absences"].push_back({{"worker", a.worker},
+                                 {"start_s", a.start},
+                                 {"end_s", a.end},
+                                 {"left_s", a.left},
+                                 {"away_s", a.away},
+                                 {"missed_steps", a.missedSteps}});
     }
     if (includeRecords && recordStream)
     {

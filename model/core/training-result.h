@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -53,6 +54,17 @@ class TrainingResult
         uint64_t bytes;        //!< payload bytes (application data, headers excluded)
         double start;          //!< first byte sent
         double end;            //!< last byte received
+    };
+
+    /// One --leave window as the run lived it (async PS; WorkerAbsences). Times in seconds.
+    struct AbsenceRecord
+    {
+        uint32_t worker{0};    //!< the worker that left
+        double start{0};       //!< the window's start, as given
+        double end{0};         //!< the window's end (start + length): when the worker rejoined
+        double left{0};        //!< when it went: start, or the end of its step in progress then
+        double away{0};        //!< time away inside the worker's measured span
+        double missedSteps{0}; //!< away x the worker's step rate while present
     };
 
     /**
@@ -132,6 +144,7 @@ class TrainingResult
     std::string bottleneck; //!< the busiest link (or resource), if known
     std::optional<RepeatSummary> repeat;      //!< --repeat=N > 1: every run's throughput
     std::optional<StepInterval> stepInterval; //!< --ciTarget: the steps chosen, the interval
+    std::vector<AbsenceRecord> absences;      //!< --leave: each window's time away (async PS)
 
     /// Where AddStep()/AddTransfer() also write records (the driver's --recordsFile); with a
     /// sink, transfer records are not kept in memory (steps are: Finalize() needs them).
@@ -165,6 +178,11 @@ class TrainingResult
      * link utilisation is measured. A run in which some worker completes no measured step before
      * T_A is too short: TrainingInputError naming --steps/--warmup with an estimate of the
      * steps needed, ceil((w + 1) * slowest / fastest mean step time).
+     *
+     * Workers away (--leave, WorkerAbsences): a worker's time away inside [its warm-up end,
+     * T_A] is part of its T_k (with no step in it), so while one of K equal workers is away the
+     * job runs at (K - 1) / K of its rate; absences records each window's time away and the
+     * steps it missed (time away x m_k / (T_k - time away)).
      *
      * \param scenario the scenario that was run (mode, workers, steps, warm-up)
      * \param batchSize samples per step per worker
@@ -257,6 +275,22 @@ class TrainingResult
   private:
     /// Finalize() for sync PS and ring.
     void FinalizeSync(const TrainingScenario& scenario, uint32_t batchSize);
+    /**
+     * \brief --leave's share of FinalizeAsync(): record each window's time away and missed
+     * steps (absences) for one worker.
+     * \param worker the worker
+     * \param measured its steps after warm-up that end by T_A
+     * \param span [end of its warm-up, end of the last of those steps]
+     * \param allActiveEnd T_A
+     * \return its time away after span's end, up to T_A (0 without --leave)
+     */
+    double AwayAfter(uint32_t worker,
+                     uint32_t measured,
+                     std::pair<double, double> span,
+                     double allActiveEnd);
+    /// --leave: a note naming each window's worker, when it went and came back, its time away
+    /// and missed steps, and the inputs away_s and missed_steps (their sums).
+    void NoteAbsences();
     /// Finalize() for async PS.
     void FinalizeAsync(const TrainingScenario& scenario, uint32_t batchSize);
     /**

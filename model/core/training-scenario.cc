@@ -176,6 +176,10 @@ RunToJson(const TrainingScenario& s, nlohmann::ordered_json& j)
                                  {"length_s", e.length},
                                  {"factor", e.factor}});
     }
+    for (const auto& w : s.leave) // (scenarios without windows print as before)
+    {
+        j["leave"].push_back({{"worker", w.worker}, {"start_s", w.start}, {"length_s", w.length}});
+    }
     for (const auto& o : s.linkDown) // (scenarios without outages print as before)
     {
         j["link_down"].push_back({{"link", o.link}, {"start_s", o.start}, {"length_s", o.length}});
@@ -201,6 +205,7 @@ TrainingScenario::Validate(const TrainingProfile& profile) const
     ValidateFabric();
     ValidateGroups();
     ComputeSlowdown::CheckWorkers(slowdown, workers);
+    WorkerAbsences::Check(*this);
     if (!linkDown.empty())
     {
         LinkFailures(BuildFabric(), linkDown); // names the links and checks connectivity
@@ -636,6 +641,11 @@ TrainingScenario::Dilated(double dilation) const
     {
         e.start *= dilation;
         e.length *= dilation;
+    }
+    for (auto& w : d.leave)
+    {
+        w.start *= dilation;
+        w.length *= dilation;
     }
     for (auto& o : d.linkDown)
     {

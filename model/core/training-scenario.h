@@ -6,6 +6,7 @@
 #define TRAINING_SCENARIO_H
 
 #include "compute-slowdown.h"
+#include "worker-absences.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/link-failures.h"
@@ -187,6 +188,9 @@ class TrainingScenario
     std::vector<SlowdownEpisode> slowdown;
     /// --stragglers: episodes drawn per worker with --seed (off by default)
     StragglerProcess stragglers;
+    /// --leave: windows in which an async PS worker is away from the job (packet and flow
+    /// backends; WorkerAbsences is the rule)
+    std::vector<LeaveWindow> leave;
 
     /// --linkDown: switch-to-switch links that fail for a while (packet and flow backends;
     /// LinkFailures is the re-routing rule)

@@ -34,6 +34,7 @@ PsStepMachine::PsStepMachine(const EngineInputs& in, TransferTable& table, Event
       m_mean(in.profile.GetMeanStep()),
       m_jitter(in.scenario.startJitter.GetSeconds(), in.scenario.seed),
       m_slowdown(in.scenario.slowdown, in.scenario.stragglers, m_k, in.scenario.seed),
+      m_absences(in.scenario.leave, m_k),
       m_workers(m_k)
 {
     if (m_scenario.order != TrainingScenario::RANDOM_ORDER)
@@ -113,6 +114,12 @@ void
 PsStepMachine::StartStep(uint32_t w, uint32_t step)
 {
     NS_LOG_FUNCTION(this << w << step << m_table.Now());
+    const double back = m_absences.NextStart(w, m_table.Now());
+    if (back > m_table.Now())
+    {
+        m_queue.Schedule(back, STEP_START, w, step); // --leave: back at the window's end
+        return;
+    }
     WorkerState& ws = m_workers[w];
     ws.step = step;
     ws.stepStart = m_table.Now();

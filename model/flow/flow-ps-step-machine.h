@@ -10,6 +10,7 @@
 
 #include "ns3/compute-slowdown.h"
 #include "ns3/training-profile.h"
+#include "ns3/worker-absences.h"
 
 #include <cstdint>
 #include <vector>
@@ -45,8 +46,9 @@ class PsStepMachine
     /// Reserve the records, open the window without warm-up and start every worker's step 0.
     void StartAll();
     /**
-     * \brief Begin a worker's step now: draw its times, queue its downlink tensors (in the
-     * transmission order, split by WIN) and activate its downlink connections.
+     * \brief Begin a worker's step now (or, inside a --leave window, schedule it at the
+     * window's end): draw its times, queue its downlink tensors (in the transmission order,
+     * split by WIN) and activate its downlink connections.
      * \param w worker
      * \param step step index
      */
@@ -157,6 +159,7 @@ class PsStepMachine
     TrainingProfile::StepTimes m_mean;  //!< the mean step
     StartJitter m_jitter;               //!< --startJitter's delays
     ComputeSlowdown m_slowdown;         //!< --slowdown's and --stragglers' episodes
+    WorkerAbsences m_absences;          //!< --leave's windows
     std::vector<WorkerState> m_workers; //!< per worker
     std::vector<uint32_t> m_order;      //!< scratch: transmission order
     std::vector<double> m_usable;       //!< scratch: per layer, when its parameters are usable

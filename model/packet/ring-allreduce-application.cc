@@ -305,7 +305,7 @@ RingAllReduceApplication::StartApplication()
     NS_ABORT_MSG_IF(m_index >= m_workers,
                     "RingAllReduceApplication: WorkerIndex " << m_index << " >= Workers "
                                                              << m_workers);
-    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
+    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}, {}};
     config.timing = WorkerTiming::Make(m_scale, m_gpusPerNode, m_intraBandwidth, m_intraLatency);
     config.timing.slowdown = m_slowdown;
     config.timing.worker = m_index;

@@ -81,6 +81,11 @@ TrainingWorkerApplication::GetTypeId()
                               "A parameter tensor arrived completely",
                               MakeTraceSourceAccessor(&TrainingWorkerApplication::m_transferTrace),
                               "ns3::TrainingWorkerApplication::TransferTracedCallback")
+              .AddTraceSource("Away",
+                              "The worker left the job after its step (--leave, async PS): its "
+                              "index and when it rejoins",
+                              MakeTraceSourceAccessor(&TrainingWorkerApplication::m_awayTrace),
+                              "ns3::TrainingWorkerApplication::AwayTracedCallback")
               .AddTraceSource("SocketOpened",
                               "A TCP socket carrying tensors was opened (created to connect, or "
                               "accepted): trace its "
@@ -148,6 +153,12 @@ TrainingWorkerApplication::SetSlowdown(std::shared_ptr<const ComputeSlowdown> sl
     m_slowdown = std::move(slowdown);
 }
 
+void
+TrainingWorkerApplication::SetAbsences(std::shared_ptr<const WorkerAbsences> absences)
+{
+    m_absences = std::move(absences);
+}
+
 int64_t
 TrainingWorkerApplication::AssignStreams(int64_t stream)
 {
@@ -189,10 +200,11 @@ TrainingWorkerApplication::StartApplication()
     NS_LOG_FUNCTION(this);
     NS_ABORT_MSG_IF(!m_profile || m_servers.empty(),
                     "TrainingWorkerApplication: SetModel() with at least one server first");
-    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}};
+    WorkerConfig config{m_index, m_steps, m_overlap, m_sampleSteps, m_startJitter, {}, {}};
     config.timing = WorkerTiming::Make(m_scale, m_gpus, m_intraRate, m_intraLatency);
     config.timing.slowdown = m_slowdown;
     config.timing.worker = m_index;
+    config.absences = m_absences;
     ProtocolTransport& transport = *this; // a private base: convert here, where it is accessible
     m_protocol = std::make_unique<PsWorkerProtocol>(transport,
                                                     m_profile,
@@ -275,6 +287,12 @@ void
 TrainingWorkerApplication::StepCompleted(const TrainingResult::StepRecord& record)
 {
     m_stepTrace(record);
+}
+
+void
+TrainingWorkerApplication::WorkerAway(uint32_t worker, Time back)
+{
+    m_awayTrace(worker, back);
 }
 
 } // namespace ns3

@@ -74,6 +74,13 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     void SetSlowdown(std::shared_ptr<const ComputeSlowdown> slowdown);
 
     /**
+     * \brief Let this worker leave the job and rejoin it (--leave, async PS), by
+     * WorkerAbsences' rule; set with SetModel, before the application starts.
+     * \param absences the job's windows (null: none)
+     */
+    void SetAbsences(std::shared_ptr<const WorkerAbsences> absences);
+
+    /**
      * \brief Assign a fixed random variable stream number to the random variables used here.
      * \param stream first stream index to use
      * \return the number of stream indices assigned
@@ -91,6 +98,8 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     typedef void (*StepTracedCallback)(const TrainingResult::StepRecord& record);
     /// TracedCallback signature for transfer records.
     typedef void (*TransferTracedCallback)(const TrainingResult::TransferRecord& record);
+    /// TracedCallback signature for a worker leaving: its index and when it rejoins.
+    typedef void (*AwayTracedCallback)(uint32_t worker, Time back);
 
   protected:
     void DoDispose() override;
@@ -100,6 +109,7 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     TensorSink& GetPeer(uint32_t peer) override;
     void TransferCompleted(const TrainingResult::TransferRecord& record) override;
     void StepCompleted(const TrainingResult::StepRecord& record) override;
+    void WorkerAway(uint32_t worker, Time back) override;
 
     void StartApplication() override;
     void StopApplication() override;
@@ -119,6 +129,7 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     uint32_t m_steps;                                  //!< steps to run
     bool m_overlap;                                    //!< overlap communication and computation
     std::shared_ptr<const ComputeSlowdown> m_slowdown; //!< straggler episodes (null: none)
+    std::shared_ptr<const WorkerAbsences> m_absences;  //!< --leave windows (null: none)
     double m_scale;                                    //!< compute time multiplier
     bool m_sampleSteps;               //!< draw each step from the profile's samples
     uint64_t m_window;                //!< multiplexing window of the uplinks
@@ -138,7 +149,8 @@ class TrainingWorkerApplication : public Application, private SimulatorTransport
     bool m_tcpSmallQueues{false}; //!< sockets with TCP small queues (TcpSmallQueuesSocket)
     uint32_t m_sendBuffer{0};     //!< SndBufSize of its sockets (0: the TcpSocket default)
     uint32_t m_receiveBuffer{0};  //!< RcvBufSize of its sockets (0: the TcpSocket default)
-    TracedCallback<Ptr<Socket>> m_socketTrace; //!< socket opened
+    TracedCallback<Ptr<Socket>> m_socketTrace;  //!< socket opened
+    TracedCallback<uint32_t, Time> m_awayTrace; //!< worker left (--leave)
 };
 
 } // namespace ns3

@@ -63,6 +63,34 @@ void
 PsWorkerProtocol::StartStep()
 {
     NS_LOG_FUNCTION(this << m_step);
+    if (m_config.absences)
+    {
+        // --leave: no step starts inside a window; the worker comes back at its end.
+        const double now = m_transport.Now().GetSeconds();
+        const double back = m_config.absences->NextStart(m_config.index, now);
+        if (back > now)
+        {
+            // (BeginStep, not StartStep: Seconds(back) may round to just before the window's
+            // end, which would find the worker still away.)
+            const Time delay = std::max(Seconds(back) - m_transport.Now(), Time());
+            m_transport.WorkerAway(m_config.index, m_transport.Now() + delay);
+            m_transport.Schedule(delay,
+                                 [this]
+                                 {
+                                     if (m_running)
+                                     {
+                                         BeginStep();
+                                     }
+                                 });
+            return;
+        }
+    }
+    BeginStep();
+}
+
+void
+PsWorkerProtocol::BeginStep()
+{
     const std::size_t n = m_profile->GetNLayers();
     m_draw = StepDraw::Draw(*m_profile, m_mean, m_config.sampleSteps, m_rng);
     m_stepStart = m_transport.Now();

@@ -57,8 +57,10 @@ class PsWorkerProtocol
     uint32_t GetStepsCompleted() const;
 
   private:
-    /// Begin step m_step: draw its times and pull the parameters.
+    /// Begin step m_step now, or when the worker is back from a --leave window.
     void StartStep();
+    /// Begin step m_step: draw its times and pull the parameters.
+    void BeginStep();
     /** \param header the NOTICE of a server */
     void ReceiveNotice(const TensorChunkHeader& header);
     /// Start the next forward layer if allowed.

@@ -17,6 +17,11 @@ ProtocolTransport::StepCompleted(const TrainingResult::StepRecord& /* record */)
 }
 
 void
+ProtocolTransport::WorkerAway(uint32_t /* worker */, Time /* back */)
+{
+}
+
+void
 ProtocolTransport::UpdatesApplied(uint32_t /* worker */, uint32_t /* step */, Time /* when */)
 {
 }
@@ -89,6 +94,7 @@ WorkerConfig::FromScenario(const TrainingScenario& s, uint32_t index)
     c.steps = s.steps;
     c.overlap = s.overlap;
     c.sampleSteps = s.sampleSteps;
+    c.absences = WorkerAbsences::FromScenario(s);
     c.timing = WorkerTiming::Make(s.GetComputeScale(index),
                                   s.gpusPerNode,
                                   s.intraBandwidth,

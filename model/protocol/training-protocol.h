@@ -14,6 +14,7 @@
 #include "ns3/training-profile.h"
 #include "ns3/training-result.h"
 #include "ns3/training-scenario.h"
+#include "ns3/worker-absences.h"
 
 #include <functional>
 #include <memory>
@@ -104,6 +105,12 @@ class ProtocolTransport
     /** \param record a ring bucket was reduced (ring nodes) */
     virtual void BucketCompleted(const BucketRecord& record);
     /**
+     * \brief An async PS worker left the job after its step (--leave, WorkerAbsences).
+     * \param worker the worker
+     * \param back when it rejoins with its next step
+     */
+    virtual void WorkerAway(uint32_t worker, Time back);
+    /**
      * \brief Run start now, or with startJitter > 0 after a uniform random delay in
      * [0, startJitter) (identical workers would otherwise start in lockstep).
      * \param startJitter the largest delay
@@ -179,6 +186,8 @@ struct WorkerConfig
     bool sampleSteps{true}; //!< draw each step from the profile's samples
     Time startJitter;       //!< largest random delay of the first step (0: none)
     WorkerTiming timing;    //!< compute scale and intra-node timing
+    /// async PS: windows in which the worker starts no step (null: none)
+    std::shared_ptr<const WorkerAbsences> absences;
 
     /**
      * \param s a scenario

@@ -111,7 +111,7 @@ class NextStartByHandTestCase : public TestCase
 {
   public:
     NextStartByHandTestCase()
-        : TestCase("next step start around windows, by hand; both syntaxes")
+        : TestCase("next step start around windows by hand, text and JSON syntax")
     {
     }
 

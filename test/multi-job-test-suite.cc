@@ -1137,6 +1137,54 @@ class ColocatedJobTestCase : public TestCase
 };
 
 /**
+ * Metamorphic: a job whose worker leaves and rejoins (--leave, async PS) in a set with a job on
+ * other hosts runs as alone. Job "a" (async, K = 2, 12 steps) on a star, its worker 1 away from
+ * the middle of its step 4 (in the run without the window) for three steps' time, beside a
+ * one-worker job "s". At flow level a's step records and throughput equal those of its solo run
+ * bit for bit, and so do the window's time away (positive: the worker left inside the measured
+ * window) and missed steps. The job has no compute (the server's link sets its rate), so while
+ * worker 1 is away worker 0 takes the whole link: the throughput is that of the run without the
+ * window within 1 % (the rate a network-bound async job keeps when a worker leaves).
+ */
+class LeaveJobTestCase : public TestCase
+{
+  public:
+    LeaveJobTestCase()
+        : TestCase("a job whose worker leaves and rejoins runs in a set as alone")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const RunRequest base = MakeBase({{"mode", "async"}});
+        TrainingJob a = PsJob(base, "a", "packed", 0, 12);
+        a.scenario.workers = 2;
+        const TrainingResult without = RunSolo("flow", a);
+        const auto step4 = tests::StepOf(without, 1, 4);
+        a.scenario.leave = {{1, (step4.start + step4.end) / 2, 3 * (step4.end - step4.start)}};
+        TrainingJobSet set(base);
+        set.Add(a);
+        set.Add(PsJob(base, "s", "packed", 0));
+        set.Place("test");
+        const TrainingResult inSet = RunSet("flow", set).jobs.at(0);
+        const TrainingResult solo = RunSolo("flow", set.GetJobs()[0]);
+        NS_TEST_ASSERT_MSG_EQ(inSet.throughput, solo.throughput, "throughput as alone");
+        NS_TEST_ASSERT_MSG_EQ(MaxStepDifference(inSet, solo), 0, "every step as alone");
+        NS_TEST_ASSERT_MSG_EQ(inSet.absences.size(), 1, "the window is reported");
+        NS_TEST_ASSERT_MSG_GT(inSet.absences[0].away, 0, "away in the measured window");
+        NS_TEST_ASSERT_MSG_EQ(inSet.absences[0].away, solo.absences.at(0).away, "time away");
+        NS_TEST_ASSERT_MSG_EQ(inSet.absences[0].missedSteps,
+                              solo.absences[0].missedSteps,
+                              "missed steps");
+        NS_TEST_ASSERT_MSG_EQ_TOL(inSet.throughput,
+                                  without.throughput,
+                                  0.01 * without.throughput,
+                                  "network-bound: the other worker takes the whole link");
+    }
+};
+
+/**
  * The driver's comparison with each job alone (--solo): two PS jobs on one spine path (see
  * SharedPathTestCase: each gets half of it, a step of 4M/B against 2M/B alone), flow backend.
  * RunEachAlone gives each job's single-job run; the change against it is -50 % (1 %); the
@@ -1212,6 +1260,7 @@ class MultiJobTestSuite : public TestSuite
         AddTestCase(new AggregateJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new StarJobsTestCase, DT_TEST_QUICK);
         AddTestCase(new ColocatedJobTestCase, DT_TEST_QUICK);
+        AddTestCase(new LeaveJobTestCase, DT_TEST_QUICK);
         AddTestCase(new SoloComparisonTestCase, DT_TEST_QUICK);
         AddTestCase(new JobSeedTestCase, DT_TEST_QUICK);
         AddTestCase(new AckQueueTestCase, DT_TEST_QUICK);

@@ -91,6 +91,36 @@ Seconds3(double s)
     return buf;
 }
 
+/**
+ * \param scenario an async run's scenario
+ * \param worker a worker with no measured step
+ * \param allActiveEnd T_A
+ * \return why, when the worker has --leave windows (else "")
+ */
+std::string
+LeaveTooShortMessage(const TrainingScenario& scenario, uint32_t worker, double allActiveEnd)
+{
+    std::string away;
+    for (const auto& l : scenario.leave)
+    {
+        if (l.worker == worker && l.start < allActiveEnd) // (a window after T_A is no cause)
+        {
+            away += ", " + Seconds3(l.start) + " to " + Seconds3(l.End());
+        }
+    }
+    if (away.empty())
+    {
+        return "";
+    }
+    return "--leave/--steps: async run too short to measure: worker " + std::to_string(worker)
+           + " is away" + away.substr(1)
+           + " (--leave) and completes no step after its warm-up while every worker is still "
+             "running (the first worker finished at "
+           + Seconds3(allActiveEnd)
+           + ") (expected windows that end well before the other workers finish their --steps="
+           + std::to_string(scenario.steps) + ", or more --steps)";
+}
+
 } // namespace
 
 TrainingResult::TrainingResult(std::shared_ptr<RecordSink> sink)
@@ -323,14 +353,15 @@ TrainingResult::NoteAbsences()
         missed += a.missedSteps;
         if (a.left < a.end)
         {
-            std::snprintf(buf,
-                          sizeof(buf),
-                          " worker %u %.4g-%.4g s, %.4g s of it in the measured window, %.3g steps missed;",
-                          a.worker,
-                          a.left,
-                          a.end,
-                          a.away,
-                          a.missedSteps);
+            std::snprintf(
+                buf,
+                sizeof(buf),
+                " worker %u %.4g-%.4g s, %.4g s of it in the measured window, %.3g steps missed;",
+                a.worker,
+                a.left,
+                a.end,
+                a.away,
+                a.missedSteps);
         }
         else
         {
@@ -357,6 +388,11 @@ TrainingResult::AsyncTooShortMessage(const TrainingScenario& scenario,
     const uint32_t k = scenario.workers;
     const uint32_t n = scenario.steps;
     const uint32_t w = scenario.warmup;
+    const std::string away = LeaveTooShortMessage(scenario, worker, allActiveEnd);
+    if (!away.empty())
+    {
+        return away;
+    }
     const std::vector<WorkerSteps> ws = CollectWorkerSteps(steps, k, n, w);
     // Estimate: the fastest worker's N steps must outlast the slowest one's warm-up and one
     // measured step, N d_fast >= (w + 1) d_slow, with d the mean step time of each worker.

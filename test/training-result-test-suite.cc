@@ -112,6 +112,59 @@ class AsyncHeterogeneousRatesTestCase : public TestCase
 
 /**
  * \ingroup distributed-training
+ * --leave: a worker's time away inside its measured span is its time without steps, by hand.
+ * K = 2, 4 steps, no warm-up, batch 1; worker 0 ends steps at 1, 2, 3, 4 s (T_A = 4 s).
+ *  - Worker 1 away [2, 5) s after steps ending at 1 and 2 s, then steps ending at 6 and 7 s:
+ *    its measured steps end at 1 and 2 s, and it is away the rest of [0, T_A]: m = 2 in
+ *    T = 2 + 2 = 4 s, not 2 s (which would count it as present and twice as fast). X = 1 + 0.5
+ *    = 1.5; it left at 2 s, 2 s away, missed 2 s x 2 / 2 s = 2 steps.
+ *  - Worker 1 away [1.5, 2.5) s while its step [1, 2] runs: it leaves at 2 s and comes back at
+ *    2.5 s, steps ending at 3.5 and 4.5 s: m = 3 in T = 3.5 s, X = 1 + 3 / 3.5; 0.5 s away,
+ *    missed 0.5 x 3 / 3 = 0.5 steps.
+ */
+class AsyncLeaveTestCase : public TestCase
+{
+  public:
+    AsyncLeaveTestCase()
+        : TestCase("async throughput with a worker away counts its time away, by hand")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TrainingScenario s = Async(2, 4, 0);
+        s.leave = {{1, 2, 3}};
+        TrainingResult r;
+        r.steps = BackToBack({1}, 4);
+        r.steps.push_back({1, 0, 0, 1});
+        r.steps.push_back({1, 1, 1, 2});
+        r.steps.push_back({1, 2, 5, 6});
+        r.steps.push_back({1, 3, 6, 7});
+        r.Finalize(s, 1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput, 1.5, 1e-12, "away at T_A: 2 steps in 4 s");
+        NS_TEST_ASSERT_MSG_EQ(r.absences.size(), 1, "one window");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.absences[0].left, 2.0, 1e-12, "left between steps");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.absences[0].away, 2.0, 1e-12, "away 2 s of [0, 4]");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.absences[0].missedSteps, 2.0, 1e-12, "2 steps missed");
+
+        s.leave = {{1, 1.5, 1}};
+        TrainingResult mid;
+        mid.steps = BackToBack({1}, 4);
+        mid.steps.push_back({1, 0, 0, 1});
+        mid.steps.push_back({1, 1, 1, 2});
+        mid.steps.push_back({1, 2, 2.5, 3.5});
+        mid.steps.push_back({1, 3, 3.5, 4.5});
+        mid.Finalize(s, 1);
+        NS_TEST_EXPECT_MSG_EQ_TOL(mid.throughput, 1 + 3 / 3.5, 1e-12, "3 steps in 3.5 s");
+        NS_TEST_EXPECT_MSG_EQ_TOL(mid.absences.at(0).left, 2.0, 1e-12, "after its step");
+        NS_TEST_EXPECT_MSG_EQ_TOL(mid.absences[0].away, 0.5, 1e-12, "0.5 s away");
+        NS_TEST_EXPECT_MSG_EQ_TOL(mid.absences[0].missedSteps, 0.5, 1e-12, "half a step");
+    }
+};
+
+/**
+ * \ingroup distributed-training
  * The case of the bug report: a common window much shorter than a slow worker's step made the
  * old estimator count a fast worker's steps over a sliver of time (several times too high).
  *
@@ -476,6 +529,7 @@ class TrainingResultTestSuite : public TestSuite
     TrainingResultTestSuite()
         : TestSuite("distributed-training-result", Type::UNIT)
     {
+        AddTestCase(new AsyncLeaveTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncHeterogeneousRatesTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncWindowEdgeBiasTestCase, DT_TEST_QUICK);
         AddTestCase(new AsyncTooShortTestCase, DT_TEST_QUICK);

@@ -21,7 +21,7 @@ LeaveWindow::End() const
 }
 
 WorkerAbsences::WorkerAbsences(const std::vector<LeaveWindow>& windows, uint32_t workers)
-    : m_windows(workers)
+    : m_windows(windows.empty() ? 0 : workers) // (none: no per-worker lists for large K)
 {
     for (const auto& w : windows)
     {

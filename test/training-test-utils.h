@@ -157,6 +157,30 @@ RunFlowRaw(const TrainingProfile& p, const TrainingScenario& s, Ptr<SharingModel
     return FlowLevelSimulator(p, s, sharing, options).Run();
 }
 
+/**
+ * \param a a result
+ * \param b another
+ * \return whether their step records are the same doubles
+ */
+inline bool
+SameSteps(const TrainingResult& a, const TrainingResult& b)
+{
+    if (a.steps.size() != b.steps.size())
+    {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.steps.size(); ++i)
+    {
+        const auto& x = a.steps[i];
+        const auto& y = b.steps[i];
+        if (x.worker != y.worker || x.step != y.step || x.start != y.start || x.end != y.end)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 /// PsSharing without its IsPlainMaxMin: the flow engines hand it every connection, one flow each
 /// (the reference for their rate classes).
 class PerFlowPsSharing : public PsSharing

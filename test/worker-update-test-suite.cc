@@ -79,30 +79,6 @@ RunFlow(const TrainingProfile& p, const TrainingScenario& s)
 }
 
 /**
- * \param a a result
- * \param b another
- * \return whether their step records are the same doubles
- */
-bool
-SameSteps(const TrainingResult& a, const TrainingResult& b)
-{
-    if (a.steps.size() != b.steps.size())
-    {
-        return false;
-    }
-    for (std::size_t i = 0; i < a.steps.size(); ++i)
-    {
-        const auto& x = a.steps[i];
-        const auto& y = b.steps[i];
-        if (x.worker != y.worker || x.step != y.step || x.start != y.start || x.end != y.end)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-/**
  * \param p a profile
  * \param edit what to change in its JSON
  * \return the edited profile's text
@@ -259,7 +235,7 @@ class FlowRingTestCase : public TestCase
         const auto ring = TrainingScenario::RING_ALLREDUCE;
         const TrainingResult none = RunFlow(TwoLayers(true), Scenario(ring, "none"));
         const TrainingResult without = RunFlow(TwoLayers(false), Scenario(ring));
-        NS_TEST_EXPECT_MSG_EQ(SameSteps(none, without), true, "none: bit for bit");
+        NS_TEST_EXPECT_MSG_EQ(tests::SameSteps(none, without), true, "none: bit for bit");
         NS_TEST_EXPECT_MSG_EQ(without.notes.back().find("profile has no worker optimizer time"),
                               0,
                               "note: " << without.notes.back());
@@ -388,8 +364,8 @@ class FlowPsTestCase : public TestCase
     void DoRun() override
     {
         const auto ps = TrainingScenario::PARAMETER_SERVER;
-        NS_TEST_EXPECT_MSG_EQ(SameSteps(RunFlow(TwoLayers(true), Scenario(ps)),
-                                        RunFlow(TwoLayers(false), Scenario(ps))),
+        NS_TEST_EXPECT_MSG_EQ(tests::SameSteps(RunFlow(TwoLayers(true), Scenario(ps)),
+                                               RunFlow(TwoLayers(false), Scenario(ps))),
                               true,
                               "bit for bit");
     }
@@ -419,7 +395,7 @@ class PacketRingTestCase : public TestCase
         };
         const TrainingResult none = run(TwoLayers(true), Scenario(ring, "none"));
         const TrainingResult without = run(TwoLayers(false), Scenario(ring));
-        NS_TEST_EXPECT_MSG_EQ(SameSteps(none, without), true, "none: bit for bit");
+        NS_TEST_EXPECT_MSG_EQ(tests::SameSteps(none, without), true, "none: bit for bit");
         const TrainingResult with = run(TwoLayers(true), Scenario(ring));
         const double expected = none.stepTimeMean + 3 * MS;
         NS_TEST_EXPECT_MSG_EQ_TOL(with.stepTimeMean, expected, 0.01 * expected, "+ 3 ms");

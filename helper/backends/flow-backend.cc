@@ -605,12 +605,6 @@ FlowBackend::RunJobResults(const TrainingJobSet& set, const std::string& sharing
     const TrainingScenario* psScenario = nullptr; // the window model's network (one for all)
     for (const auto& job : jobs)
     {
-        if (!job.scenario.linkDown.empty())
-        {
-            // The shared engines (FlowJobSimulator) hold each job's paths fixed.
-            throw TrainingInputError("--linkDown with --jobs in the flow backend (expected one "
-                                     "job, or --backend=packet)");
-        }
         if (!psScenario && job.scenario.architecture == TrainingScenario::PARAMETER_SERVER)
         {
             psScenario = &job.scenario;

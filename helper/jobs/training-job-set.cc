@@ -93,9 +93,11 @@ ParseStartTime(const JsonPlace& place, const nlohmann::json& t)
     return UnitParser::ParseDuration(place.ToString(), text).GetSeconds();
 }
 
-/// The ECMP paths of one job's connections, as the packet level opens them.
+/// The ECMP paths of one job's connections, as the packet level opens them, and with --linkDown
+/// the paths the re-routing rule gives them while the links are down (failures: null if none).
 void
 AddJobPaths(const FabricTopology& fabric,
+            const LinkFailures* failures,
             uint32_t offset,
             const TrainingScenario& s,
             std::set<uint32_t>& links)
@@ -115,6 +117,13 @@ AddJobPaths(const FabricTopology& fabric,
         for (uint32_t l : fabric.GetPath(a, b, key))
         {
             links.insert(l);
+        }
+        for (double t : failures ? failures->GetChangeTimes() : std::vector<double>{})
+        {
+            for (uint32_t l : failures->GetPath(a, b, key, t))
+            {
+                links.insert(l);
+            }
         }
     };
     constexpr uint16_t service = 5000;
@@ -466,6 +475,19 @@ TrainingJobSet::Place(const std::string& where)
     {
         FixJob(j, where);
     }
+    m_failures.reset();
+    if (!base.linkDown.empty())
+    {
+        try
+        {
+            // Every job's hosts at once: the packet level routes the whole fabric by this rule.
+            m_failures = std::make_shared<const LinkFailures>(m_fabric, base.linkDown);
+        }
+        catch (const TrainingInputError& e)
+        {
+            throw TrainingInputError(where + ": " + e.what());
+        }
+    }
 }
 
 void
@@ -480,6 +502,7 @@ TrainingJobSet::FixJob(uint32_t j, const std::string& where)
     {
         s.hostsPerLeaf = m_fabric.GetNHosts() / base.leaves;
     }
+    s.linkDown = base.linkDown; // the fabric's outages (a job of the jobs file cannot set them)
     if (base.topology == "star")
     {
         s.placement = "packed"; // a star of its own roles: every host alike
@@ -538,7 +561,7 @@ std::vector<uint32_t>
 TrainingJobSet::GetJobLinks(uint32_t job) const
 {
     std::set<uint32_t> links;
-    AddJobPaths(m_fabric, m_offsets.at(job), m_jobs.at(job).scenario, links);
+    AddJobPaths(m_fabric, m_failures.get(), m_offsets.at(job), m_jobs.at(job).scenario, links);
     return {links.begin(), links.end()};
 }
 

@@ -6,6 +6,7 @@
 #define TRAINING_JOB_SET_H
 
 #include "ns3/fabric-topology.h"
+#include "ns3/link-failures.h"
 #include "ns3/scenario-options.h"
 #include "ns3/training-backend.h"
 #include "ns3/training-profile.h"
@@ -116,10 +117,11 @@ class TrainingJobSet
     void Add(TrainingJob job);
 
     /**
-     * \brief Place every job (disjoint hosts), rename the hosts and validate every job.
+     * \brief Place every job (disjoint hosts), rename the hosts and validate every job; the
+     * base's --linkDown applies to every job (the fabric's outages).
      * \param where file or context for messages
      * \throws TrainingInputError for an empty set, duplicate names, too few hosts, a host taken
-     *         twice or a job invalid on its own
+     *         twice, a job invalid on its own, or --linkDown cutting placed hosts apart
      */
     void Place(const std::string& where);
 
@@ -137,7 +139,8 @@ class TrainingJobSet
     /**
      * \param job job index
      * \return the directed links its connections cross, sorted (ECMP with the 5-tuples of the
-     *         packet level: service port 5000, the connecting side's n-th ephemeral port)
+     *         packet level: service port 5000, the connecting side's n-th ephemeral port), at
+     *         any time of the run: with --linkDown, also the links they are re-routed over
      */
     std::vector<uint32_t> GetJobLinks(uint32_t job) const;
 
@@ -178,6 +181,8 @@ class TrainingJobSet
     std::vector<TrainingJob> m_jobs; //!< the jobs
     FabricTopology m_fabric;         //!< shared fabric, every role placed
     std::vector<uint32_t> m_offsets; //!< first role of each job
+    /// --linkDown on the shared fabric, every job's hosts placed (null: no outage)
+    std::shared_ptr<const LinkFailures> m_failures;
 };
 
 /**

@@ -17,11 +17,7 @@ namespace flow
 FlowFabric::FlowFabric(const TrainingScenario& scenario, bool useGoodput)
     : m_topology(scenario.BuildFabric())
 {
-    SetCapacities(scenario, useGoodput);
-    if (!scenario.linkDown.empty())
-    {
-        m_failures = std::make_shared<const LinkFailures>(m_topology, scenario.linkDown);
-    }
+    SetLinks(scenario, useGoodput);
 }
 
 FlowFabric::FlowFabric(const TrainingScenario& scenario,
@@ -36,12 +32,18 @@ FlowFabric::FlowFabric(const TrainingScenario& scenario,
         names.push_back(scenario.GetRoleName(r));
     }
     m_topology.SetRoles(hosts, names);
-    SetCapacities(scenario, useGoodput);
+    SetLinks(scenario, useGoodput);
 }
 
 void
-FlowFabric::SetCapacities(const TrainingScenario& scenario, bool useGoodput)
+FlowFabric::SetLinks(const TrainingScenario& scenario, bool useGoodput)
 {
+    if (!scenario.linkDown.empty())
+    {
+        // On the placed topology: a job of a set routes its own roles around the fabric's
+        // outages (its scenario holds them, TrainingJobSet::FixJob) as it does alone.
+        m_failures = std::make_shared<const LinkFailures>(m_topology, scenario.linkDown);
+    }
     // The scenario's goodput rule (payload / wire bytes of a full segment) at each link's rate;
     // a link at the NIC rate gets exactly the scenario's value.
     const double nic = static_cast<double>(scenario.nicRate.GetBitRate());

@@ -333,11 +333,11 @@ class FlowFabric
 
   private:
     /**
-     * \brief Fill m_capacity from the placed topology.
-     * \param scenario the scenario (its NIC rate and goodput rule)
+     * \brief Fill m_capacity from the placed topology, and m_failures from --linkDown.
+     * \param scenario the scenario (its NIC rate, goodput rule and outages)
      * \param useGoodput as in the constructor
      */
-    void SetCapacities(const TrainingScenario& scenario, bool useGoodput);
+    void SetLinks(const TrainingScenario& scenario, bool useGoodput);
 
     FabricTopology m_topology;                      //!< placed fabric
     std::vector<double> m_capacity;                 //!< per directed link (bytes/s)

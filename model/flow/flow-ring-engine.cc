@@ -67,17 +67,15 @@ FlowRingEngine::FlowRingEngine(const EngineInputs& in)
         return;
     }
     SetRingPaths(0);
+    SetRingRate();
 }
 
 void
 FlowRingEngine::SetRingPaths(double t)
 {
-    // The ring's rate is its slowest flow's, computed once per set of paths (per set of links
-    // up: --linkDown re-paths the ring at the start of each bucket's AllReduce).
     const uint32_t k = m_scenario.workers;
     m_paths.clear();
     hopDelay = 0;
-    std::vector<SharingModel::Flow> flows(k);
     for (uint32_t w = 0; w < k; ++w)
     {
         // Worker w's one connecting socket (ephemeral port) to worker w+1's service port.
@@ -86,11 +84,23 @@ FlowRingEngine::SetRingPaths(double t)
                                              FlowFabric::FIRST_EPHEMERAL_PORT,
                                              FlowFabric::SERVICE_PORT,
                                              t));
+        hopDelay = std::max(hopDelay, m_fabric.GetTopology().GetPathDelay(m_paths[w]));
+    }
+}
+
+void
+FlowRingEngine::SetRingRate()
+{
+    // The ring's rate is its slowest flow's, computed once per set of paths (per set of links
+    // up: --linkDown re-paths the ring at the start of each bucket's AllReduce).
+    const uint32_t k = m_scenario.workers;
+    std::vector<SharingModel::Flow> flows(k);
+    for (uint32_t w = 0; w < k; ++w)
+    {
         std::copy(m_paths[w].begin(), m_paths[w].end(), flows[w].links.begin());
         flows[w].nLinks = static_cast<uint32_t>(m_paths[w].size());
         flows[w].priority = w;
         flows[w].cap = m_flowCap;
-        hopDelay = std::max(hopDelay, m_fabric.GetTopology().GetPathDelay(m_paths[w]));
     }
     std::vector<double> rates;
     m_sharing.AssignRates(flows, m_fabric.GetCapacity(), rates);
@@ -240,11 +250,12 @@ FlowRingEngine::ReduceBuckets(uint32_t step, double stepStart)
         {
             m_epoch = failures->GetEpoch(ringStart);
             SetRingPaths(ringStart);
+            SetRingRate();
         }
         const double ringEnd = ringStart + AllReduceSeconds(step, b, m);
         prevEnd = ringEnd + intra;
         ++events;
-        RecordBucket(step, b, ringStart, ringEnd);
+        RecordBucket(step, b, ringStart, ringEnd, 0);
     }
     return prevEnd;
 }
@@ -320,7 +331,11 @@ FlowRingEngine::JitteredRingSeconds(uint32_t step, std::size_t b, double m, doub
 }
 
 void
-FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd)
+FlowRingEngine::RecordBucket(uint32_t step,
+                             std::size_t b,
+                             double ringStart,
+                             double ringEnd,
+                             double carried)
 {
     if (RunsPlan(m_buckets[b].bytes))
     {
@@ -329,25 +344,31 @@ FlowRingEngine::RecordBucket(uint32_t step, std::size_t b, double ringStart, dou
     }
     const uint32_t k = m_scenario.workers;
     const double m = m_buckets[b].bytes;
-    for (uint32_t w = 0; w < k && k > 1; ++w)
+    for (uint32_t w = 0; w < k && k > 1 && m_options.recordTransfers; ++w)
     {
-        if (m_options.recordTransfers)
+        m_result.AddTransfer({w,
+                              (w + 1) % k,
+                              step,
+                              static_cast<int32_t>(b),
+                              "ring",
+                              static_cast<uint64_t>(std::llround(m)),
+                              ringStart,
+                              ringEnd});
+    }
+    if (k > 1)
+    {
+        AddLinkBytes(step, 2.0 * (k - 1) / k * m - carried);
+    }
+}
+
+void
+FlowRingEngine::AddLinkBytes(uint32_t step, double bytes)
+{
+    for (uint32_t w = 0; w < m_paths.size() && step >= m_scenario.warmup; ++w)
+    {
+        for (uint32_t l : m_paths[w])
         {
-            m_result.AddTransfer({w,
-                                  (w + 1) % k,
-                                  step,
-                                  static_cast<int32_t>(b),
-                                  "ring",
-                                  static_cast<uint64_t>(std::llround(m)),
-                                  ringStart,
-                                  ringEnd});
-        }
-        if (step >= m_scenario.warmup)
-        {
-            for (uint32_t l : m_paths[w])
-            {
-                linkBytes[l] += 2.0 * (k - 1) / k * m;
-            }
+            linkBytes[l] += bytes;
         }
     }
 }

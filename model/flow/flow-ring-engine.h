@@ -102,10 +102,13 @@ class FlowRingEngine
 
   private:
     /**
-     * \brief Give the ring flows their paths at a time, with their delays and the ring's rate.
+     * \brief Give the ring flows their paths at a time, and the longest hop's delay.
      * \param t the time (s): --linkDown's links down then are routed around
      */
     void SetRingPaths(double t);
+
+    /// The closed form's ring rate on the current paths (one job alone: its own sharing).
+    void SetRingRate();
 
     /**
      * \brief The ring's own share of its links: no link carries more than its capacity.
@@ -196,8 +199,19 @@ class FlowRingEngine
      * \param b bucket index
      * \param ringStart when the ring began
      * \param ringEnd when it ended
+     * \param carried bytes each ring flow sent on earlier paths (counted when re-pathed)
      */
-    void RecordBucket(uint32_t step, std::size_t b, double ringStart, double ringEnd);
+    void RecordBucket(uint32_t step,
+                      std::size_t b,
+                      double ringStart,
+                      double ringEnd,
+                      double carried);
+    /**
+     * \brief Count bytes on every ring flow's current links, inside the window.
+     * \param step the step they belong to (none before the warm-up ends)
+     * \param bytes bytes per ring flow
+     */
+    void AddLinkBytes(uint32_t step, double bytes);
     /**
      * \brief RecordBucket for a collective's plan: each of its messages, as the packet level
      * records them.
@@ -218,6 +232,11 @@ class FlowRingEngine
     /// Shared run with aggregation: count the ring flows on their links (SharedLinks).
     /// \param add they begin
     void CountLinks(bool add);
+    /// \return shared run: the time of the next --linkDown change to handle (INF: none)
+    double NextLinkChange() const;
+    /// Shared run: a link went down or came back; the ring flows take the rule's paths now (a
+    /// transfer under way: its bytes so far stay counted on the old links).
+    void LinkChanged();
 
     /// The shared run's state (BeginShared).
     struct Shared
@@ -242,6 +261,8 @@ class FlowRingEngine
         uint64_t priority{0};        //!< activation order of ring flow 0 (flow w: + w)
         bool dirty{false};           //!< flows began or ended since the last CollectFlows
         bool done{false};            //!< every step ended
+        std::size_t change{0};       //!< --linkDown: the next change of the links down
+        double carried{0};           //!< bytes each ring flow sent on earlier paths (re-pathed)
     };
 
     const TrainingProfile& m_profile;           //!< the DNN

@@ -61,7 +61,50 @@ FlowRingEngine::BeginShared(double startTime,
 double
 FlowRingEngine::NextEventTime() const
 {
-    return m_shared.done ? INF : std::max(m_shared.next, m_shared.now);
+    return m_shared.done ? INF : std::max(std::min(m_shared.next, NextLinkChange()), m_shared.now);
+}
+
+double
+FlowRingEngine::NextLinkChange() const
+{
+    const LinkFailures* failures = m_fabric.GetFailures();
+    if (!failures || m_scenario.workers <= 1
+        || m_shared.change == failures->GetChangeTimes().size())
+    {
+        return INF;
+    }
+    return failures->GetChangeTimes()[m_shared.change];
+}
+
+void
+FlowRingEngine::LinkChanged()
+{
+    // Unlike the closed form alone (re-pathed at each bucket's start), a shared transfer is
+    // integrated over its rates: it re-paths at the change itself, as the PS connections do.
+    Shared& s = m_shared;
+    ++s.change;
+    const uint32_t epoch = m_fabric.GetFailures()->GetEpoch(s.now);
+    if (epoch == m_epoch)
+    {
+        return;
+    }
+    m_epoch = epoch;
+    if (s.transferring)
+    {
+        const double k = static_cast<double>(m_scenario.workers);
+        const double left = s.rated ? s.remaining - s.rate * (s.now - s.last) : s.remaining;
+        const double sent = 2 * (k - 1) / k * m_buckets[s.bucket].bytes - std::max(0.0, left);
+        AddLinkBytes(s.step, sent - s.carried);
+        s.carried = sent;
+        CountLinks(false);
+    }
+    SetRingPaths(s.now);
+    ClaimLinks();
+    if (s.transferring)
+    {
+        CountLinks(true);
+        s.dirty = true; // its flows cross other links now: new rates
+    }
 }
 
 void
@@ -80,6 +123,14 @@ void
 FlowRingEngine::HandleNext()
 {
     Shared& s = m_shared;
+    const double change = NextLinkChange();
+    if (change <= s.next)
+    {
+        // First, as the single-job engines do: a ring starting at the change takes the new paths.
+        s.now = std::max(s.now, change);
+        LinkChanged();
+        return;
+    }
     s.now = std::max(s.now, s.next);
     if (s.transferring)
     {
@@ -99,6 +150,7 @@ FlowRingEngine::HandleNext()
     s.priority = *s.seq + 1;
     *s.seq += m_scenario.workers;
     s.dirty = true;
+    s.carried = 0;
     CountLinks(true);
 }
 
@@ -236,7 +288,7 @@ FlowRingEngine::TransferDone()
     }
     s.prevEnd = ringEnd + s.intra;
     ++events;
-    RecordBucket(s.step, s.bucket, s.ringStart, ringEnd);
+    RecordBucket(s.step, s.bucket, s.ringStart, ringEnd, s.carried);
     ++s.bucket;
     NextBucket();
 }

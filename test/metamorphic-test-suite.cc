@@ -478,6 +478,65 @@ class SetTwiceTestCase : public RandomCasesTestCase
     }
 };
 
+/**
+ * \brief --leave on random async PS cases: no step of the absent worker starts inside its
+ * window, it leaves at or after the window's start, its time away is at most the window's
+ * length and its missed steps are not negative; a window that starts after the run changes
+ * nothing (bit for bit); the same case twice gives the same result (flow, packet).
+ */
+class LeaveRelationsTestCase : public RandomCasesTestCase
+{
+  public:
+    /**
+     * \param backend the backend
+     * \param cases random cases
+     * \param seed first seed
+     */
+    LeaveRelationsTestCase(const std::string& backend, uint32_t cases, uint64_t seed)
+        : RandomCasesTestCase("leave windows keep the rule", backend, cases, seed)
+    {
+    }
+
+  private:
+    void RunAll() override
+    {
+        Random rnd(m_seed);
+        for (uint32_t i = 0; i < m_cases; ++i)
+        {
+            Case c = RandomCase(rnd, m_backend == "packet");
+            if (c.scenario.mode != TrainingScenario::ASYNC)
+            {
+                --i; // only async PS takes --leave
+                continue;
+            }
+            Ptr<TrainingBackend> b = MakeBackend(m_backend, "");
+            const TrainingResult base = b->Run(c.profile, c.scenario).at(0);
+            const double end = base.steps.back().end;
+            const auto w = static_cast<uint32_t>(rnd.Below(c.scenario.workers));
+            const LeaveWindow window{w, rnd.Uniform(0, end), rnd.Uniform(0.01, 0.3) * end};
+            c.scenario.leave = {{w, 2 * end + 1, window.length}};
+            NS_TEST_ASSERT_MSG_EQ(b->Run(c.profile, c.scenario).at(0).throughput,
+                                  base.throughput,
+                                  "a window after the run" << c.text);
+            c.scenario.leave = {window};
+            const TrainingResult r = b->Run(c.profile, c.scenario).at(0);
+            for (const auto& x : r.steps)
+            {
+                const bool inside
+                    = x.worker == w && x.start >= window.start && x.start < window.End();
+                NS_TEST_ASSERT_MSG_EQ(inside, false, "a step started inside the window" << c.text);
+            }
+            const auto& a = r.absences.at(0);
+            const bool sane = a.left >= window.start && a.away >= 0
+                              && a.away <= window.length * (1 + 1e-12) && a.missedSteps >= 0;
+            NS_TEST_ASSERT_MSG_EQ(sane, true, "left " << a.left << " away " << a.away << c.text);
+            NS_TEST_ASSERT_MSG_EQ(b->Run(c.profile, c.scenario).at(0).throughput,
+                                  r.throughput,
+                                  "same case, same result" << c.text);
+        }
+    }
+};
+
 /// The metamorphic relations, per backend that can afford them.
 class MetamorphicTestSuite : public TestSuite
 {
@@ -495,6 +554,8 @@ class MetamorphicTestSuite : public TestSuite
         AddTestCase(new AloneInSetTestCase("packet", 4, 31007), DT_TEST_QUICK);
         AddTestCase(new DisjointJobsTestCase("packet", 2, 31008), DT_TEST_QUICK);
         AddTestCase(new OneLeafTestCase("packet", 3, 31009), DT_TEST_QUICK);
+        AddTestCase(new LeaveRelationsTestCase("flow", 200, 31011), DT_TEST_QUICK);
+        AddTestCase(new LeaveRelationsTestCase("packet", 2, 31012), DT_TEST_QUICK);
     }
 };
 

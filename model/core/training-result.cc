@@ -314,24 +314,26 @@ TrainingResult::AwayAfter(uint32_t worker,
     // step: the part before its last measured step's end is already in end - warmEnd; the part
     // after it (a worker away when the window closes) is added. Each window records its share
     // and the steps it cost at the worker's rate while present.
+    // (absences are sorted by worker: Measure)
+    const auto [first, last] = std::equal_range(absences.begin(),
+                                                absences.end(),
+                                                AbsenceRecord{worker},
+                                                [](const AbsenceRecord& a, const AbsenceRecord& b)
+                                                {
+                                                    return a.worker < b.worker;
+                                                });
     double inside = 0;
     double after = 0;
-    for (const auto& a : absences)
+    for (auto a = first; a != last; ++a)
     {
-        if (a.worker == worker)
-        {
-            inside += WorkerAbsences::AwayIn(a, warmEnd, end);
-            after += WorkerAbsences::AwayIn(a, end, allActiveEnd);
-        }
+        inside += WorkerAbsences::AwayIn(*a, warmEnd, end);
+        after += WorkerAbsences::AwayIn(*a, end, allActiveEnd);
     }
     const double present = end - warmEnd - inside;
-    for (auto& a : absences)
+    for (auto a = first; a != last; ++a)
     {
-        if (a.worker == worker)
-        {
-            a.away = WorkerAbsences::AwayIn(a, warmEnd, allActiveEnd);
-            a.missedSteps = present > 0 ? a.away * measured / present : 0;
-        }
+        a->away = WorkerAbsences::AwayIn(*a, warmEnd, allActiveEnd);
+        a->missedSteps = present > 0 ? a->away * measured / present : 0;
     }
     return after;
 }
@@ -347,10 +349,15 @@ TrainingResult::NoteAbsences()
     double missed = 0;
     std::string note = "workers away (--leave):";
     char buf[160];
+    constexpr std::size_t named = 8; // the rest are in the result's absences
     for (const auto& a : absences)
     {
         away += a.away;
         missed += a.missedSteps;
+        if (&a - absences.data() >= static_cast<std::ptrdiff_t>(named))
+        {
+            continue;
+        }
         if (a.left < a.end)
         {
             std::snprintf(
@@ -375,6 +382,10 @@ TrainingResult::NoteAbsences()
         note += buf;
     }
     note.pop_back();
+    if (absences.size() > named)
+    {
+        note += "; and " + std::to_string(absences.size() - named) + " more windows (absences)";
+    }
     notes.push_back(note);
     inputs["away_s"] = away;
     inputs["missed_steps"] = missed;

@@ -9,7 +9,9 @@
 #include "training-scenario.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
+#include <map>
 
 namespace ns3
 {
@@ -123,35 +125,30 @@ std::vector<TrainingResult::AbsenceRecord>
 WorkerAbsences::Measure(const TrainingScenario& s,
                         const std::vector<TrainingResult::StepRecord>& steps)
 {
-    const double inf = std::numeric_limits<double>::infinity();
+    // Each windowed worker's steps by start (one pass over the records; a worker's steps do
+    // not overlap), so that each window finds the step in progress at its start by bisection.
+    std::map<uint32_t, std::vector<std::pair<double, double>>> byWorker;
+    for (const auto& w : s.leave)
+    {
+        byWorker[w.worker];
+    }
+    for (const auto& r : steps)
+    {
+        auto it = byWorker.find(r.worker);
+        if (it != byWorker.end())
+        {
+            it->second.emplace_back(r.start, r.end);
+        }
+    }
+    for (auto& [worker, list] : byWorker)
+    {
+        std::sort(list.begin(), list.end());
+    }
     const WorkerAbsences rule(s.leave, s.workers);
     std::vector<TrainingResult::AbsenceRecord> out;
     for (const auto& w : s.leave)
     {
-        // The worker leaves at the window's start unless a step is in progress then: it goes
-        // when that step ends; a step that began before the window and did not end in the run
-        // (a stop time) keeps it for the rest of the run (left = infinity).
-        double left = w.start;
-        double lastEnd = -inf;
-        uint32_t completed = 0;
-        for (const auto& r : steps)
-        {
-            if (r.worker != w.worker)
-            {
-                continue;
-            }
-            ++completed;
-            lastEnd = std::max(lastEnd, r.end);
-            if (r.start < w.start && w.start < r.end)
-            {
-                left = r.end;
-            }
-        }
-        if (completed < s.steps && rule.NextStart(w.worker, std::max(lastEnd, 0.0)) < w.start)
-        {
-            left = inf;
-        }
-        out.push_back({w.worker, w.start, w.End(), left, 0, 0});
+        out.push_back({w.worker, w.start, w.End(), LeftAt(w, byWorker[w.worker], rule, s), 0, 0});
     }
     std::stable_sort(
         out.begin(),
@@ -161,6 +158,28 @@ WorkerAbsences::Measure(const TrainingScenario& s,
             return a.worker != b.worker ? a.worker < b.worker : a.start < b.start;
         });
     return out;
+}
+
+double
+WorkerAbsences::LeftAt(const LeaveWindow& w,
+                       const std::vector<std::pair<double, double>>& steps,
+                       const WorkerAbsences& rule,
+                       const TrainingScenario& s)
+{
+    // The worker leaves at the window's start unless a step is in progress then: it goes when
+    // that step ends. A step that began before the window and did not end in the run (a stop
+    // time) keeps it for the rest of the run (infinity).
+    auto it = std::lower_bound(steps.begin(), steps.end(), std::make_pair(w.start, -1.0));
+    if (it != steps.begin() && std::prev(it)->second > w.start)
+    {
+        return std::prev(it)->second;
+    }
+    const double lastEnd = it == steps.begin() ? 0.0 : std::prev(it)->second;
+    if (it == steps.end() && steps.size() < s.steps && rule.NextStart(w.worker, lastEnd) < w.start)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return w.start;
 }
 
 double

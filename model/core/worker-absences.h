@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -116,6 +117,19 @@ class WorkerAbsences
     static double AwayIn(const TrainingResult::AbsenceRecord& a, double from, double to);
 
   private:
+    /**
+     * \param w a window
+     * \param steps its worker's steps (start, end), by start
+     * \param rule the run's windows
+     * \param s the scenario (its step count)
+     * \return when the worker left: w.start, the end of its step in progress then, or
+     *         infinity when that step did not end in the run
+     */
+    static double LeftAt(const LeaveWindow& w,
+                         const std::vector<std::pair<double, double>>& steps,
+                         const WorkerAbsences& rule,
+                         const TrainingScenario& s);
+
     std::vector<std::vector<LeaveWindow>> m_windows; //!< per worker, by start
 };
 

@@ -175,6 +175,9 @@ class RingPlanTestCase : public TestCase
  *   flow level 7851.30 (-0.8 %) and 9196.51 us (-5.1 %).
  * - 8e6 (7.63 chunks): + 4 x 3475712 / B = 11537.06 us: 14227.49 and 16007.78 us; the flow
  *   level 14187.77 (-0.3 %) and 15379.50 us (-3.9 %).
+ * - With --reductionRate 5e9 (gamma = 0.2 ns/byte, c gamma = 104.86 us) a node reduces its
+ *   children's chunks before it sends the sum on, 2 D - 1 = 5 chunks on the way up at K = 8:
+ *   1 MiB takes 4470.72 + 524.29 = 4995.01 us, at the flow level too.
  * With several chunks the closed form charges every chunk after the first the busiest link's
  * 4 c / B, while the flow level overlaps the fill with the leaves' uploads (a leaf sends its
  * chunks up back to back, two leaves sharing their parent's link); checked within 6 %, above
@@ -186,22 +189,28 @@ class TreeClosedFormTestCase : public TestCase
   public:
     /**
      * \param workers K \param bytes M \param hand the closed form by hand (s)
-     * \param tolerance flow against closed form, relative
+     * \param tolerance flow against closed form, relative \param reductionRate bytes/s (0: free)
      */
-    TreeClosedFormTestCase(uint32_t workers, uint64_t bytes, double hand, double tolerance)
+    TreeClosedFormTestCase(uint32_t workers,
+                           uint64_t bytes,
+                           double hand,
+                           double tolerance,
+                           double reductionRate = 0)
         : TestCase("tree, K = " + std::to_string(workers) + ", " + std::to_string(bytes)
-                   + " bytes, near its closed form"),
+                   + (reductionRate > 0 ? " bytes, reducing," : " bytes,")
+                   + " near its closed form"),
           m_workers(workers),
           m_bytes(bytes),
           m_hand(hand),
-          m_tolerance(tolerance)
+          m_tolerance(tolerance),
+          m_reductionRate(reductionRate)
     {
     }
 
   private:
     void DoRun() override
     {
-        const TrainingScenario s = OneBucketScenario("tree", m_workers, 0);
+        const TrainingScenario s = OneBucketScenario("tree", m_workers, m_reductionRate);
         const double flow = FlowAllReduceSeconds(s, m_bytes);
         const double closed = CollectiveCostModel::DoubleBinaryTree(ClosedFormParams(s, m_bytes));
         NS_TEST_EXPECT_MSG_EQ_TOL(closed, m_hand, 1e-8, "the closed form by hand");
@@ -212,10 +221,11 @@ class TreeClosedFormTestCase : public TestCase
                                             << closed << " s");
     }
 
-    uint32_t m_workers; //!< K
-    uint64_t m_bytes;   //!< M
-    double m_hand;      //!< the closed form by hand (s)
-    double m_tolerance; //!< relative
+    uint32_t m_workers;     //!< K
+    uint64_t m_bytes;       //!< M
+    double m_hand;          //!< the closed form by hand (s)
+    double m_tolerance;     //!< relative
+    double m_reductionRate; //!< bytes/s (0: free)
 };
 
 /**
@@ -287,6 +297,7 @@ class FlowCollectiveTestSuite : public TestSuite
         {
             AddTestCase(new TreeClosedFormTestCase(k, m, hand, tol), TestCase::QUICK);
         }
+        AddTestCase(new TreeClosedFormTestCase(8, 1048576, 4995.01e-6, 1e-6, 5e9), TestCase::QUICK);
         AddTestCase(new HalvingDoublingExactTestCase(4, 5e9), TestCase::QUICK);
         for (auto [k, g] : {std::pair{4U, 2U}, {8U, 4U}, {8U, 2U}})
         {

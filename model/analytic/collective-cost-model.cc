@@ -86,7 +86,11 @@ CollectiveCostModel::TreeSendsPerChunk(uint32_t workers)
 }
 
 double
-CollectiveCostModel::TreeUpReady(uint32_t node, uint32_t workers, double hop, double chunk)
+CollectiveCostModel::TreeUpReady(uint32_t node,
+                                 uint32_t workers,
+                                 double hop,
+                                 double chunk,
+                                 double reduce)
 {
     const std::vector<uint32_t> children
         = AllReduceSchedule::GetTree(node, workers, false).children;
@@ -97,7 +101,7 @@ CollectiveCostModel::TreeUpReady(uint32_t node, uint32_t workers, double hop, do
     std::vector<double> ready;
     for (uint32_t c : children)
     {
-        ready.push_back(TreeUpReady(c, workers, hop, chunk));
+        ready.push_back(TreeUpReady(c, workers, hop, chunk, reduce));
     }
     std::sort(ready.begin(), ready.end());
     // The children's chunks share this node's link: both done no earlier than one chunk after
@@ -105,7 +109,8 @@ CollectiveCostModel::TreeUpReady(uint32_t node, uint32_t workers, double hop, do
     // carries 2 c from then on, max-min fair while both send).
     const double done
         = ready.size() == 1 ? ready[0] + chunk : std::max(ready[1] + chunk, ready[0] + 2 * chunk);
-    return done + hop;
+    // The plan sends the sum up (or, at the root, down) only once both are reduced into it.
+    return done + hop + static_cast<double>(children.size()) * reduce;
 }
 
 double
@@ -128,10 +133,13 @@ CollectiveCostModel::TreeDownDone(uint32_t node,
 }
 
 double
-CollectiveCostModel::TreeFill(uint32_t workers, double alpha, double chunkSeconds)
+CollectiveCostModel::TreeFill(uint32_t workers,
+                              double alpha,
+                              double chunkSeconds,
+                              double reduceSeconds)
 {
     // The second tree is the first's mirror image or shift: the same shape, the same time.
-    const double atRoot = TreeUpReady(0, workers, alpha, chunkSeconds);
+    const double atRoot = TreeUpReady(0, workers, alpha, chunkSeconds, reduceSeconds);
     return TreeDownDone(0, workers, atRoot, alpha, chunkSeconds);
 }
 
@@ -146,8 +154,12 @@ CollectiveCostModel::DoubleBinaryTree(const Params& p)
     const double half = p.bytes / 2;
     const double chunk = std::min(p.chunkBytes, half);
     const double s = TreeSendsPerChunk(p.workers);
-    return TreeFill(p.workers, p.alpha, chunk * p.beta) + s * (half - chunk) * p.beta
-           + p.bytes * p.gamma;
+    // Per further chunk index the busiest node's link carries s chunks and its reducer takes
+    // two (the children of the tree where it is inner; one at K = 2, where each node is a root
+    // with one child): the slower of the two sets the pipeline's pace.
+    const double r = p.workers == 2 ? 1 : 2;
+    return TreeFill(p.workers, p.alpha, chunk * p.beta, chunk * p.gamma)
+           + (half - chunk) * std::max(s * p.beta, r * p.gamma);
 }
 
 CollectiveCostModel::Params

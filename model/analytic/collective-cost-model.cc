@@ -86,6 +86,64 @@ CollectiveCostModel::TreeSendsPerChunk(uint32_t workers)
 }
 
 double
+CollectiveCostModel::TreeUpReady(uint32_t node,
+                                 uint32_t workers,
+                                 double hop,
+                                 double chunk,
+                                 double reduce)
+{
+    const std::vector<uint32_t> children
+        = AllReduceSchedule::GetTree(node, workers, false).children;
+    if (children.empty())
+    {
+        return 0; // a leaf's own chunk
+    }
+    std::vector<double> ready;
+    for (uint32_t c : children)
+    {
+        ready.push_back(TreeUpReady(c, workers, hop, chunk, reduce));
+    }
+    std::sort(ready.begin(), ready.end());
+    // The children's chunks share this node's link: both done no earlier than one chunk after
+    // the later child is ready, and no earlier than 2 chunks after the earlier one (the link
+    // carries 2 c from then on, max-min fair while both send).
+    const double done
+        = ready.size() == 1 ? ready[0] + chunk : std::max(ready[1] + chunk, ready[0] + 2 * chunk);
+    // The plan sends the sum up (or, at the root, down) only once both are reduced into it.
+    return done + hop + static_cast<double>(children.size()) * reduce;
+}
+
+double
+CollectiveCostModel::TreeDownDone(uint32_t node,
+                                  uint32_t workers,
+                                  double start,
+                                  double hop,
+                                  double chunk)
+{
+    const std::vector<uint32_t> children
+        = AllReduceSchedule::GetTree(node, workers, false).children;
+    // A node sends the chunk to all its children at once over its one link.
+    const double arrive = start + static_cast<double>(children.size()) * chunk + hop;
+    double done = start;
+    for (uint32_t c : children)
+    {
+        done = std::max(done, TreeDownDone(c, workers, arrive, hop, chunk));
+    }
+    return done;
+}
+
+double
+CollectiveCostModel::TreeFill(uint32_t workers,
+                              double alpha,
+                              double chunkSeconds,
+                              double reduceSeconds)
+{
+    // The second tree is the first's mirror image or shift: the same shape, the same time.
+    const double atRoot = TreeUpReady(0, workers, alpha, chunkSeconds, reduceSeconds);
+    return TreeDownDone(0, workers, atRoot, alpha, chunkSeconds);
+}
+
+double
 CollectiveCostModel::DoubleBinaryTree(const Params& p)
 {
     Check(p);
@@ -95,11 +153,13 @@ CollectiveCostModel::DoubleBinaryTree(const Params& p)
     }
     const double half = p.bytes / 2;
     const double chunk = std::min(p.chunkBytes, half);
-    const double chunks = std::ceil(half / chunk);
-    const double depth = TreeDepth(p.workers);
     const double s = TreeSendsPerChunk(p.workers);
-    return 2 * depth * (p.alpha + chunk * p.beta) + (chunks - 1) * s * chunk * p.beta
-           + p.bytes * p.gamma;
+    // Per further chunk index the busiest node's link carries s chunks and its reducer takes
+    // two (the children of the tree where it is inner; one at K = 2, where each node is a root
+    // with one child): the slower of the two sets the pipeline's pace.
+    const double r = p.workers == 2 ? 1 : 2;
+    return TreeFill(p.workers, p.alpha, chunk * p.beta, chunk * p.gamma)
+           + (half - chunk) * std::max(s * p.beta, r * p.gamma);
 }
 
 CollectiveCostModel::Params

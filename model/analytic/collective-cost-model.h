@@ -33,13 +33,26 @@ class TrainingScenario;
  *   + (1 + (p'-1)/p') M gamma.
  * - DoubleBinaryTree(): two binary trees of depth D = ceil(log2 K) (Sanders, Speck and Traeff,
  *   "Two-tree algorithms for full bandwidth broadcast, reduction and scan", Parallel Computing
- *   35(12), 2009; the trees of NCCL 2.4), each reducing M/2 up and broadcasting it down in n =
- *   ceil(M/2 / c) chunks of c bytes. The busiest node sends s c bytes per chunk index (s = 4
- *   for K >= 4: up and to two children in the tree where it is inner, up in the other; s = 3
- *   at K = 3, 2 at K = 2), so the pipeline's last chunk leaves after (n-1) s c beta and
- *   takes 2D hops of alpha + c beta up and down: 2 D (alpha + c beta) + (n-1) s c beta
- *   + M gamma (an inner node reduces two children's halves, M in all). For large M this is
- *   s/2 M beta: twice the ring's bandwidth term at K >= 4, with log2 K instead of K latencies.
+ *   35(12), 2009; the trees of NCCL 2.4), each reducing M/2 up and broadcasting it down in
+ *   chunks of c = min(--treeChunk, M/2) bytes, timed as a pipeline: the first chunk's way
+ *   through the empty trees (TreeFill()), then the rest of the busiest link's bytes. A node
+ *   of two children receives both children's chunks over its one link and sends to both over
+ *   it, so such a hop costs 2 c beta (Sanders et al.'s single-ported model: a binary tree node
+ *   serves its children one after another): TreeFill() is 2 D alpha + (4 D - 2) c beta for a
+ *   complete tree (K a power of two), less where a node's children are ready at different
+ *   times. The busiest node sends s c bytes per chunk index (s = 4 for K >= 4: up and to two
+ *   children in the tree where it is inner, up in the other; s = 3 at K = 3, 2 at K = 2), s/2
+ *   M in all, of which the first chunk's c bytes are in the fill; its reducer takes r = 2
+ *   chunks per chunk index (1 at K = 2), M in all, and the fill has the reductions on the way
+ *   up: TreeFill() + (M/2 - c) max(s beta, r gamma). This is the module's own plan
+ *   (AllReduceSchedule) in alpha-beta terms: exact against the flow level for one chunk per
+ *   tree (M <= 2 c); with more and gamma = 0, from 11 % above it (K = 4, two chunks per tree:
+ *   the fill overlaps the leaves' uploads) to 0.7 % below (many chunks: the busiest link idles
+ *   now and then) at K = 4, 8 and 16, and up to 20 % below at K = 3 and 5, where the other
+ *   tree's uploads share the first chunk's links. With gamma > 0 and many chunks the flow
+ *   level lies between this (link and reducer overlapping) and their sum (the plan holds a
+ *   node's sends behind its reductions). For large M it is s/2 M beta: twice the ring's
+ *   bandwidth term at K >= 4, with log2 K latencies.
  * - Hierarchical(): the 2D ring of G groups of g = K/G nodes (Jia et al. 2018, arXiv:1807.11205
  *   Sec. 3.3; Mikami et al. 2018, arXiv:1811.05233): a ring reduce-scatter and all-gather of M
  *   inside the groups, 2 (g-1) alpha + 2 (g-1)/g M beta, and between them a ring AllReduce of
@@ -139,10 +152,47 @@ class CollectiveCostModel
      * \return s, the chunks the busiest node of the double binary tree sends per chunk index
      */
     static uint32_t TreeSendsPerChunk(uint32_t workers);
+    /**
+     * \brief The pipeline's fill: one chunk reduced up a tree of AllReduceSchedule::GetTree()
+     * and broadcast back down, on links that carry nothing else. A hop costs alpha plus c beta
+     * per chunk sharing the link: two where a node's two children send to it at once or it
+     * sends to both; a node's children ready at different times share less.
+     * \param workers K >= 1
+     * \param alpha the latency of one hop (s)
+     * \param chunkSeconds c beta, one chunk's time on a link (s)
+     * \param reduceSeconds c gamma, reducing one chunk (s; 0: free): a node sends up (the
+     *        root: down) once it reduced its children's chunks
+     * \return from the start to the last leaf's arrival (s): 2 D alpha + (4 D - 2) c beta
+     *         + (2 D - 1) c gamma for K a power of two, 0 at K = 1
+     */
+    static double TreeFill(uint32_t workers,
+                           double alpha,
+                           double chunkSeconds,
+                           double reduceSeconds = 0);
 
   private:
     /// \param p the inputs \throws TrainingInputError when one is out of range
     static void Check(const Params& p);
+    /**
+     * \param node a node of the first tree \param workers K
+     * \param hop alpha \param chunk c beta \param reduce c gamma
+     * \return when its reduced first chunk is ready at it (s from the start)
+     */
+    static double TreeUpReady(uint32_t node,
+                              uint32_t workers,
+                              double hop,
+                              double chunk,
+                              double reduce);
+    /**
+     * \param node a node of the first tree \param workers K \param start when it has the
+     * broadcast chunk \param hop alpha \param chunk c beta
+     * \return when the last leaf below it has it (s from the start)
+     */
+    static double TreeDownDone(uint32_t node,
+                               uint32_t workers,
+                               double start,
+                               double hop,
+                               double chunk);
 };
 
 } // namespace ns3

@@ -24,6 +24,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ns3;
@@ -131,16 +132,27 @@ class AsyncLeaveTestCase : public TestCase
     }
 
   private:
+    /**
+     * \param spans worker 1's steps (start, end), in order
+     * \return worker 0's four 1 s steps from 0 and worker 1's
+     */
+    static std::vector<TrainingResult::StepRecord> WithWorker1(
+        const std::vector<std::pair<double, double>>& spans)
+    {
+        std::vector<TrainingResult::StepRecord> r = BackToBack({1}, 4);
+        for (uint32_t i = 0; i < spans.size(); ++i)
+        {
+            r.push_back({1, i, spans[i].first, spans[i].second});
+        }
+        return r;
+    }
+
     void DoRun() override
     {
         TrainingScenario s = Async(2, 4, 0);
         s.leave = {{1, 2, 3}};
         TrainingResult r;
-        r.steps = BackToBack({1}, 4);
-        r.steps.push_back({1, 0, 0, 1});
-        r.steps.push_back({1, 1, 1, 2});
-        r.steps.push_back({1, 2, 5, 6});
-        r.steps.push_back({1, 3, 6, 7});
+        r.steps = WithWorker1({{0, 1}, {1, 2}, {5, 6}, {6, 7}});
         r.Finalize(s, 1);
         NS_TEST_EXPECT_MSG_EQ_TOL(r.throughput, 1.5, 1e-12, "away at T_A: 2 steps in 4 s");
         NS_TEST_ASSERT_MSG_EQ(r.absences.size(), 1, "one window");
@@ -150,11 +162,7 @@ class AsyncLeaveTestCase : public TestCase
 
         s.leave = {{1, 1.5, 1}};
         TrainingResult mid;
-        mid.steps = BackToBack({1}, 4);
-        mid.steps.push_back({1, 0, 0, 1});
-        mid.steps.push_back({1, 1, 1, 2});
-        mid.steps.push_back({1, 2, 2.5, 3.5});
-        mid.steps.push_back({1, 3, 3.5, 4.5});
+        mid.steps = WithWorker1({{0, 1}, {1, 2}, {2.5, 3.5}, {3.5, 4.5}});
         mid.Finalize(s, 1);
         NS_TEST_EXPECT_MSG_EQ_TOL(mid.throughput, 1 + 3 / 3.5, 1e-12, "3 steps in 3.5 s");
         NS_TEST_EXPECT_MSG_EQ_TOL(mid.absences.at(0).left, 2.0, 1e-12, "after its step");
